@@ -1,0 +1,1 @@
+"""Variant-free hand analysis: win, decompositions, waits, shanten (with wildcards)."""

@@ -1,0 +1,5 @@
+"""Sub-commands of ``laizi``: one module each, each exposing ``register(subparsers)``.
+
+A command sets ``func`` on its parser (``parser.set_defaults(func=run)``); ``run(args)``
+returns the exit status. User errors print one line to stderr and return 2.
+"""
