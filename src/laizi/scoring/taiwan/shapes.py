@@ -1,0 +1,116 @@
+"""Readings and waits of a Taiwan hand (no wildcards): five melds + a pair, or 八对半.
+
+The standard shape comes from ``laizi.analysis`` (variant-free); 八对半 (seven pairs and
+a pung, item 36) is Taiwan's own and is read here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from laizi import tiles as T
+from laizi.analysis.types import GroupKind, WinRules
+
+try:  # TEMPORARY until laizi.analysis lands
+    from laizi.analysis.decompositions import decompositions
+    from laizi.analysis.waits import waits as standard_waits
+except ImportError:
+    from laizi.analysis.types import Decomposition, Group, Shape
+
+    def decompositions(counts: list[int], wilds: int, rules: WinRules) -> list[Decomposition]:
+        out: list[Decomposition] = []
+        c = list(counts)
+
+        def rec(groups: list[Group], need_pair: bool) -> None:
+            i = next((k for k, v in enumerate(c) if v), -1)
+            if i < 0:
+                if not need_pair:
+                    out.append(Decomposition(Shape.STANDARD, tuple(groups)))
+                return
+            if c[i] >= 3:
+                c[i] -= 3
+                rec([*groups, Group(GroupKind.PUNG, (i, i, i))], need_pair)
+                c[i] += 3
+            if need_pair and c[i] >= 2:
+                c[i] -= 2
+                rec([*groups, Group(GroupKind.PAIR, (i, i))], False)
+                c[i] += 2
+            if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+                for k in (i, i + 1, i + 2):
+                    c[k] -= 1
+                rec([*groups, Group(GroupKind.CHOW, (i, i + 1, i + 2))], need_pair)
+                for k in (i, i + 1, i + 2):
+                    c[k] += 1
+
+        if sum(c) % 3 == 2:
+            rec([], True)
+        return out
+
+    def standard_waits(counts: list[int], wilds: int, rules: WinRules) -> list[int]:
+        found = []
+        for t in range(34):
+            c = list(counts)
+            c[t] += 1
+            if decompositions(c, 0, rules):
+                found.append(t)
+        return found
+
+__all__ = ["RULES", "concealed_splits", "hand_waits"]
+
+RULES = WinRules(seven_pairs=False)
+"""Taiwan's standard shape: melds and a pair, any pair, chows in the three suits."""
+
+Split = tuple[tuple[str, tuple[int, ...]], ...]
+"""A split of the concealed tiles into ``(kind, tiles)`` groups, kind chow/pung/pair."""
+
+_KIND = {GroupKind.CHOW: "chow", GroupKind.PUNG: "pung", GroupKind.PAIR: "pair"}
+
+
+def standard_splits(counts: Sequence[int]) -> list[Split]:
+    """Every way to read ``counts`` (3n+2 tiles) as n melds and a pair."""
+    out: list[Split] = []
+    for d in decompositions(list(counts), 0, RULES):
+        out.append(tuple(sorted((_KIND[g.kind], tuple(g.tiles)) for g in d.groups)))
+    return sorted(set(out))
+
+
+def eight_pairs_splits(counts: Sequence[int]) -> list[Split]:
+    """八对半: 17 concealed tiles as seven pairs and one pung (four of a kind = two pairs)."""
+    if sum(counts) != 17:
+        return []
+    out: list[Split] = []
+    for t in range(T.NUM_KINDS):
+        if counts[t] < 3:
+            continue
+        rest = list(counts)
+        rest[t] -= 3
+        if any(c % 2 for c in rest):
+            continue
+        pairs = [("pair", (u, u)) for u in range(T.NUM_KINDS) for _ in range(rest[u] // 2)]
+        out.append(tuple(sorted([("pung", (t, t, t)), *pairs])))
+    return out
+
+
+def concealed_splits(counts: Sequence[int], *, eight_pairs: bool) -> list[tuple[str, Split]]:
+    """All readings of the concealed tiles as ``(shape, split)``; 八对半 only if enabled."""
+    found: list[tuple[str, Split]] = [("standard", s) for s in standard_splits(counts)]
+    if eight_pairs:
+        found.extend(("eight_pairs", s) for s in eight_pairs_splits(counts))
+    return found
+
+
+def hand_waits(before: Sequence[int], held: Sequence[int], *, eight_pairs: bool) -> frozenset[int]:
+    """Tile kinds that complete ``before`` (the concealed tiles without the winning tile).
+
+    A kind of which the player already holds all four copies (``held``: every tile of the
+    hand, declared melds included) is not a wait: it cannot be drawn.
+    """
+    found = set(standard_waits(list(before), 0, RULES))
+    if eight_pairs and sum(before) == 16:
+        for t in range(T.NUM_KINDS):
+            if t not in found:
+                after = list(before)
+                after[t] += 1
+                if eight_pairs_splits(after):
+                    found.add(t)
+    return frozenset(t for t in found if held[t] < 4)
