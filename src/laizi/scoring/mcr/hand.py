@@ -1,0 +1,208 @@
+"""Input and output types of the MCR fan calculator (plain, frozen, JSON-serialisable)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from laizi import tiles as T
+
+from .fans import FAN_BY_KEY
+
+__all__ = [
+    "MELD_KINDS",
+    "FanItem",
+    "FanResult",
+    "HandError",
+    "Meld",
+    "WinContext",
+]
+
+MELD_KINDS = ("chow", "pung", "kong", "concealed_kong")
+"""吃, 碰, 明杠 (on a discard or added to a pung) and 暗杠."""
+
+
+class HandError(ValueError):
+    """The input cannot describe a hand at all (wrong tile count, a fifth copy, …)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A set laid down in front of the player.
+
+    ``kind`` is ``"chow"`` (吃), ``"pung"`` (碰), ``"kong"`` (明杠: claimed or added) or
+    ``"concealed_kong"`` (暗杠); ``tile`` is the lowest tile of the set (for a chow the
+    first of its three tiles).
+    """
+
+    kind: str
+    tile: int
+
+    def __post_init__(self) -> None:
+        if self.kind not in MELD_KINDS:
+            raise HandError(f"unknown meld kind {self.kind!r}; expected one of "
+                            f"{', '.join(MELD_KINDS)}")
+        if not 0 <= self.tile < T.NUM_KINDS:
+            raise HandError(f"meld tile {self.tile} is not a tile id 0-33")
+        if self.kind == "chow" and (not T.is_suited(self.tile) or T.rank(self.tile) > 7):
+            raise HandError(f"no chow starts at {T.name(self.tile, 'mpsz')}")
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        t = self.tile
+        if self.kind == "chow":
+            return (t, t + 1, t + 2)
+        return (t,) * (3 if self.kind == "pung" else 4)
+
+    @property
+    def is_kong(self) -> bool:
+        return self.kind in ("kong", "concealed_kong")
+
+    @property
+    def is_claimed(self) -> bool:
+        """Claimed from another player (明): everything except a concealed kong."""
+        return self.kind != "concealed_kong"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "tiles": T.format(self.tiles)}
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """How the hand was won; the situational fans come from here.
+
+    Winds are tile ids (``laizi.tiles.EAST`` … ``NORTH``).
+
+    * ``self_drawn`` 自摸; ``last_tile_of_wall`` 妙手回春 (needs ``self_drawn``);
+      ``last_discard`` 海底捞月 (needs a discard win);
+    * ``kong_replacement`` 杠上开花 (self-drawn after a kong); ``robbed_kong`` 抢杠和;
+    * ``last_copy`` 和绝张: the winning tile is the last unseen copy.
+    """
+
+    self_drawn: bool = False
+    last_tile_of_wall: bool = False
+    last_discard: bool = False
+    kong_replacement: bool = False
+    robbed_kong: bool = False
+    last_copy: bool = False
+    seat_wind: int = T.EAST
+    prevalent_wind: int = T.EAST
+    flowers: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("seat_wind", "prevalent_wind"):
+            w = getattr(self, name)
+            if w not in (T.EAST, T.SOUTH, T.WEST, T.NORTH):
+                raise HandError(f"{name} must be a wind tile id 27-30, got {w!r}")
+        if not 0 <= self.flowers <= 8:
+            raise HandError(f"flowers must be 0-8, got {self.flowers}")
+        if self.last_tile_of_wall and not self.self_drawn:
+            raise HandError("妙手回春 (last tile of the wall) is a self-drawn win")
+        if self.last_discard and self.self_drawn:
+            raise HandError("海底捞月 (last discard) is not a self-drawn win")
+        if self.kong_replacement and not self.self_drawn:
+            raise HandError("杠上开花 (kong replacement) is a self-drawn win")
+        if self.robbed_kong and self.self_drawn:
+            raise HandError("抢杠和 (robbing a kong) is not a self-drawn win")
+        if self.robbed_kong and self.last_discard:
+            raise HandError("抢杠和 wins on a kong, not on the last discard")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "self_drawn": self.self_drawn,
+            "last_tile_of_wall": self.last_tile_of_wall,
+            "last_discard": self.last_discard,
+            "kong_replacement": self.kong_replacement,
+            "robbed_kong": self.robbed_kong,
+            "last_copy": self.last_copy,
+            "seat_wind": T.name(self.seat_wind, "mpsz"),
+            "prevalent_wind": T.name(self.prevalent_wind, "mpsz"),
+            "flowers": self.flowers,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FanItem:
+    """One fan counted ``count`` times, with the sets (or tiles) that earn it."""
+
+    key: str
+    count: int
+    groups: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def value(self) -> int:
+        return FAN_BY_KEY[self.key].value
+
+    @property
+    def points(self) -> int:
+        return self.value * self.count
+
+    @property
+    def zh(self) -> str:
+        return FAN_BY_KEY[self.key].zh
+
+    @property
+    def en(self) -> str:
+        return FAN_BY_KEY[self.key].en
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "zh": self.zh,
+            "en": self.en,
+            "value": self.value,
+            "count": self.count,
+            "points": self.points,
+            "groups": [T.format(g) for g in self.groups],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FanResult:
+    """The scored hand.
+
+    ``total`` includes flowers; ``fan_without_flowers`` is what the 8-fan minimum (起和)
+    is checked against. ``reading`` is the chosen decomposition (sets and pair, concrete
+    tiles), ``golden_as`` what each golden tile stood for, ``notes`` context flags that
+    were ignored because the hand contradicts them. When ``is_win`` is false, ``why_not``
+    says why and the other fields are empty.
+    """
+
+    is_win: bool
+    total: int = 0
+    fans: tuple[FanItem, ...] = ()
+    shape: str = ""
+    reading: tuple[tuple[int, ...], ...] = ()
+    win_tile: int | None = None
+    golden_as: tuple[int, ...] = ()
+    notes: tuple[str, ...] = ()
+    why_not: str | None = None
+
+    @property
+    def fan_without_flowers(self) -> int:
+        return sum(f.points for f in self.fans if f.key != "flower_tiles")
+
+    def qualifies(self, minimum: int = 8) -> bool:
+        """A win that reaches the minimum (起和, flowers excluded)."""
+        return self.is_win and self.fan_without_flowers >= minimum
+
+    def counts(self) -> dict[str, int]:
+        """``{fan key: count}``, handy for comparisons."""
+        return {f.key: f.count for f in self.fans}
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"is_win": self.is_win}
+        if not self.is_win:
+            out["why_not"] = self.why_not
+            return out
+        out.update({
+            "total": self.total,
+            "fan_without_flowers": self.fan_without_flowers,
+            "shape": self.shape,
+            "win_tile": T.name(self.win_tile, "mpsz") if self.win_tile is not None else None,
+            "reading": [T.format(g) for g in self.reading],
+            "fans": [f.to_json() for f in self.fans],
+            "golden_as": [T.name(t, "mpsz") for t in self.golden_as],
+            "notes": list(self.notes),
+        })
+        return out
