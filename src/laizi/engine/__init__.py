@@ -1,1 +1,34 @@
-"""laizi.engine."""
+"""The game engine shared by every variant: state, actions, claims, views, log, replay.
+
+>>> from laizi.engine import Game
+>>> g = Game("jingzhou", seed=1)
+>>> g.legal_actions(g.turn)[0].type in {"win", "discard", "special_kong", "concealed_kong"}
+True
+"""
+
+from laizi.engine.actions import Action, IllegalActionError
+from laizi.engine.game import CLAIM, OVER, ROB, TURN, Game
+from laizi.engine.log import ReplayError, dumps, loads, redact, replay, state_json
+from laizi.engine.melds import Meld
+from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
+
+__all__ = [
+    "CLAIM",
+    "DISCARD_WIN",
+    "OVER",
+    "ROB",
+    "ROBBED_KONG",
+    "SELF_DRAW",
+    "TURN",
+    "Action",
+    "Game",
+    "IllegalActionError",
+    "Meld",
+    "ReplayError",
+    "Variant",
+    "dumps",
+    "loads",
+    "redact",
+    "replay",
+    "state_json",
+]

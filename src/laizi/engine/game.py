@@ -1,0 +1,675 @@
+"""The game state machine shared by every variant (one hand of mahjong).
+
+A :class:`Game` is created from ``(variant, options, seed, dealer)``; the only way to move
+it on is :meth:`Game.apply` with one of :meth:`Game.legal_actions`. Draws, claim
+resolution and the end of the hand happen inside the engine. Everything that happens is
+appended to :attr:`Game.log` (JSON-serialisable dicts); :func:`laizi.engine.log.replay`
+rebuilds the identical state from it.
+
+Phases:
+
+* ``turn`` — :attr:`Game.turn` holds 14 (3n+2) tiles and must act: win (自摸), kong,
+  special kong, or discard.
+* ``claim`` — after a discard, every seat with an option (win, kong, pung, chow) has a
+  pending decision; all answer (``pass`` or a claim) before the engine resolves them by
+  priority: win > kong/pung > chow, nearest seat after the discarder first.
+* ``rob`` — after an added kong, seats that can win on the added tile decide (抢杠).
+* ``over`` — the hand has ended; :attr:`Game.record` and :attr:`Game.payments` hold the
+  result.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from laizi import tiles as T
+from laizi.engine.actions import (
+    ADDED_KONG,
+    CHOW,
+    CONCEALED_KONG,
+    DISCARD,
+    KONG,
+    PASS,
+    PUNG,
+    SPECIAL_KONG,
+    WIN,
+    Action,
+    IllegalActionError,
+)
+from laizi.engine.melds import Meld
+from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
+from laizi.settlement import Payment, net
+
+if TYPE_CHECKING:
+    from laizi.records import HandRecord
+
+__all__ = ["CLAIM", "OVER", "ROB", "TURN", "Game"]
+
+TURN, CLAIM, ROB, OVER = "turn", "claim", "rob", "over"
+# How the current turn began: it decides whether a self-drawn win or a kong is possible.
+DEALT, DRAWN, REPLACED, CLAIMED = "dealt", "drawn", "replaced", "claimed"
+
+_ACTIONS: dict[tuple[str, int, int | None, tuple[int, ...]], Action] = {}
+
+
+def _act(kind: str, seat: int, tile: int | None = None, tiles: tuple[int, ...] = ()) -> Action:
+    """Interned actions: legal-action lists reuse the same objects (fast membership)."""
+    key = (kind, seat, tile, tiles)
+    a = _ACTIONS.get(key)
+    if a is None:
+        a = _ACTIONS[key] = Action(kind, seat, tile, tiles)
+    return a
+
+
+def _variant(v: Variant | str) -> Variant:
+    if isinstance(v, str):
+        from laizi.variants import get
+
+        return get(v)
+    return v
+
+
+class Game:
+    """One hand. Create with ``Game("jingzhou", seed=7)``.
+
+    ``wall`` (tests, puzzles) gives the wall order instead of shuffling by ``seed``: the
+    deal takes tiles from its start, the indicator and replacements from its end.
+    """
+
+    def __init__(
+        self,
+        variant: Variant | str,
+        options: Any = None,
+        seed: int = 0,
+        dealer: int = 0,
+        scores: Sequence[int] | None = None,
+        wall: Sequence[int] | None = None,
+    ) -> None:
+        v = _variant(variant)
+        self.variant = v
+        self.options = v.default_options() if options is None else options
+        self.seed = seed
+        n = v.seats
+        self.n = n
+        if not 0 <= dealer < n:
+            raise ValueError(f"dealer {dealer} is not a seat of {v.id} (0-{n - 1})")
+        self.dealer = dealer
+        self.scores = list(scores) if scores is not None else [0] * n
+        tiles = sorted(v.tile_set(self.options))
+        if wall is None:
+            random.Random(seed).shuffle(tiles)
+            self.wall = tiles
+        else:
+            if sorted(wall) != tiles:
+                raise ValueError(f"the given wall is not the {v.id} tile set in some order")
+            self.wall = list(wall)
+        self.head = 0
+        self.tail = len(self.wall)
+        self.reserve = v.reserve(self.options)
+        self.flower_set = v.flower_tiles(self.options)
+        self.hands = [[0] * T.NUM_KINDS for _ in range(n)]
+        self.sizes = [0] * n
+        self.melds: list[list[Meld]] = [[] for _ in range(n)]
+        self.discards: list[list[int]] = [[] for _ in range(n)]
+        self.flowers: list[list[int]] = [[] for _ in range(n)]
+        self.indicators: list[int] = []
+        self.wildcard: int | None = None
+        self.turn = dealer
+        self.phase = TURN
+        self.turn_kind = DEALT
+        self.after_kong = False
+        self.last_tile: int | None = None
+        self.pending: dict[int, tuple[Action, ...]] = {}
+        self.responses: dict[int, Action] = {}
+        self.passed_win = [False] * n
+        self.taken: list[int] = []
+        """Tiles taken by a win off a discard or a robbed kong (for tile accounting)."""
+        self.extra: dict[str, Any] = {}
+        self.record: HandRecord | None = None
+        self.payments: list[Payment] = []
+        self.claim_types = v.claim_types(self.options)
+        self.log: list[dict[str, Any]] = [{
+            "type": "start", "variant": v.id, "options": v.options_to_json(self.options),
+            "seed": seed, "dealer": dealer, "scores": list(self.scores),
+        }]
+        if wall is not None:
+            self.log[0]["wall"] = list(wall)
+        self._legal: list[list[Action] | None] = [None] * n
+        self._dealt_flowers: dict[int, list[int]] = {}
+        self._deal()
+
+    # ------------------------------------------------------------------ setup
+
+    def _deal(self) -> None:
+        v, n = self.variant, self.n
+        order = [(self.dealer + i) % n for i in range(n)]
+        for seat in order:
+            for _ in range(v.hand_size):
+                self._give(seat, self.wall[self.head])
+                self.head += 1
+        last = self.wall[self.head]
+        self.head += 1
+        self._give(self.dealer, last)
+        self.log.append({"type": "deal", "hands": [self.concealed(s) for s in range(n)]})
+        self.last_tile = last
+        v.setup(self)
+        if self.indicators or self.wildcard is not None:
+            self.log.append({"type": "indicator", "tiles": list(self.indicators),
+                             "wildcard": self.wildcard})
+        for seat in order:
+            for t in self._dealt_flowers.get(seat, ()):
+                self.log.append({"type": "flower", "seat": seat, "tile": t})
+                if self.tail - self.head <= self.reserve:
+                    self._end_draw()
+                    return
+                got = self._take_tail_nonflower(seat)
+                if got is None:
+                    return
+                if seat == self.dealer:
+                    self.last_tile = got
+                self._give(seat, got)
+                self.log.append({"type": "draw", "seat": seat, "tile": got, "replacement": True})
+
+    def _give(self, seat: int, t: int) -> None:
+        if t >= T.NUM_KINDS:
+            # A flower dealt is set aside and replaced from the tail after the deal.
+            self.flowers[seat].append(t)
+            self._dealt_flowers.setdefault(seat, []).append(t)
+            return
+        self.hands[seat][t] += 1
+        self.sizes[seat] += 1
+
+    def _take_tail_nonflower(self, seat: int) -> int | None:
+        """Take from the tail, setting flowers aside; ``None`` if the wall ran out."""
+        while True:
+            if self.tail - self.head <= self.reserve:
+                self._end_draw()
+                return None
+            self.tail -= 1
+            t = self.wall[self.tail]
+            if t not in self.flower_set:
+                return t
+            self.flowers[seat].append(t)
+            self.log.append({"type": "flower", "seat": seat, "tile": t})
+
+    def reveal_indicator(self) -> int:
+        """Turn the last tile of the tail face up, out of play (for ``Variant.setup``)."""
+        self.tail -= 1
+        t = self.wall[self.tail]
+        self.indicators.append(t)
+        return t
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def live_tiles(self) -> int:
+        """Tiles left in the live wall (the reserve included)."""
+        return self.tail - self.head
+
+    def concealed(self, seat: int) -> list[int]:
+        """The seat's concealed tiles, sorted."""
+        return T.from_counts(self.hands[seat])
+
+    def is_open(self, seat: int) -> bool:
+        return any(m.is_open for m in self.melds[seat])
+
+    def to_act(self) -> list[int]:
+        """Seats that have a decision to make now."""
+        if self.phase == TURN:
+            return [self.turn]
+        if self.phase in (CLAIM, ROB):
+            return [s for s in self.pending if s not in self.responses]
+        return []
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (empty if it has no decision)."""
+        cached = self._legal[seat]
+        if cached is None:
+            cached = self._legal[seat] = self._compute_legal(seat)
+        return cached
+
+    def _compute_legal(self, seat: int) -> list[Action]:
+        phase = self.phase
+        if phase == TURN:
+            return self._turn_actions(seat) if seat == self.turn else []
+        if phase in (CLAIM, ROB):
+            if seat in self.pending and seat not in self.responses:
+                return list(self.pending[seat])
+            return []
+        return []
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        v = self.variant
+        hand = self.hands[seat]
+        out: list[Action] = []
+        kind = self.turn_kind
+        if kind != CLAIMED:
+            t = self.last_tile
+            assert t is not None
+            if v.win_refusal(self, seat, t, SELF_DRAW) is None:
+                out.append(_act(WIN, seat, t))
+            blocked = v.meld_blocked(self)
+            for x in range(T.NUM_KINDS):
+                if hand[x] == 4 and x not in blocked:
+                    out.append(_act(CONCEALED_KONG, seat, x))
+            for m in self.melds[seat]:
+                if m.kind == PUNG and hand[m.tiles[0]]:
+                    out.append(_act(ADDED_KONG, seat, m.tiles[0]))
+        for x in v.special_kongs(self):
+            if hand[x]:
+                out.append(_act(SPECIAL_KONG, seat, x))
+        refused = v.undiscardable(self, seat)
+        for x in range(T.NUM_KINDS):
+            if hand[x] and x not in refused:
+                out.append(_act(DISCARD, seat, x))
+        return out
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, action: Action) -> None:
+        """Apply one legal action; :class:`IllegalActionError` (state untouched) if not."""
+        seat = action.seat
+        if not 0 <= seat < self.n:
+            raise IllegalActionError(f"no seat {seat} in {self.variant.id} (0-{self.n - 1})")
+        if action not in self.legal_actions(seat):
+            raise IllegalActionError(self._why_illegal(action))
+        self.log.append({"type": "action", "action": action.to_json()})
+        self._legal = [None] * self.n
+        kind = action.type
+        if self.phase == TURN:
+            if kind == DISCARD:
+                self._discard(seat, action.tile)  # type: ignore[arg-type]
+            elif kind == WIN:
+                self._end_win([seat], SELF_DRAW, None, action.tile)  # type: ignore[arg-type]
+            elif kind == CONCEALED_KONG:
+                t = action.tile
+                assert t is not None
+                self.hands[seat][t] -= 4
+                self.sizes[seat] -= 4
+                self.melds[seat].append(Meld(CONCEALED_KONG, (t, t, t, t)))
+                self._draw(seat, kong=True)
+            elif kind == ADDED_KONG:
+                self._added_kong(seat, action.tile)  # type: ignore[arg-type]
+            elif kind == SPECIAL_KONG:
+                t = action.tile
+                assert t is not None
+                self.hands[seat][t] -= 1
+                self.sizes[seat] -= 1
+                self.melds[seat].append(Meld(self.variant.special_kongs(self)[t], (t,)))
+                self._draw(seat, kong=True)
+        else:
+            self.responses[seat] = action
+            if len(self.responses) == len(self.pending):
+                if self.phase == CLAIM:
+                    self._resolve_claims()
+                else:
+                    self._resolve_rob()
+
+    def _why_illegal(self, action: Action) -> str:
+        seat, kind, t = action.seat, action.type, action.tile
+        if self.phase == OVER:
+            return "the hand is over"
+        if self.phase == TURN:
+            if seat != self.turn:
+                return f"it is seat {self.turn}'s turn, not seat {seat}'s"
+            if kind in (PASS, CHOW, PUNG, KONG):
+                return f"{kind} answers a discard; there is no discard to answer"
+            if t is None or not 0 <= t < T.NUM_KINDS:
+                return f"{kind} needs a tile"
+            name = T.name(t, "mpsz")
+            if kind == DISCARD:
+                if not self.hands[seat][t]:
+                    return f"cannot discard {name}: not in seat {seat}'s hand"
+                why = self.variant.discard_refusal(self, seat, t)
+                return why or f"cannot discard {name} now"
+            if kind == WIN:
+                if self.turn_kind == CLAIMED:
+                    return "no self-drawn win right after a claim: discard first"
+                if t != self.last_tile:
+                    return f"a self-drawn win is on the drawn tile {T.name(self.last_tile or 0)}"
+                why = self.variant.win_refusal(self, seat, t, SELF_DRAW)
+                return f"cannot win: {why}" if why else "cannot win now"
+            if kind in (CONCEALED_KONG, ADDED_KONG) and self.turn_kind == CLAIMED:
+                return "no kong right after a chow or pung: discard first"
+            if kind == CONCEALED_KONG:
+                return f"concealed kong of {name} needs four {name} in hand (not a blocked tile)"
+            if kind == ADDED_KONG:
+                return f"added kong of {name} needs an exposed pung of {name} and the tile in hand"
+            if kind == SPECIAL_KONG:
+                if t not in self.variant.special_kongs(self):
+                    return f"{name} is not a special-kong tile in {self.variant.id}"
+                return f"cannot play {name} out: not in seat {seat}'s hand"
+            return f"{kind} is not possible now"
+        # claim or rob phase
+        if seat not in self.pending:
+            what = "discard" if self.phase == CLAIM else "kong"
+            return f"seat {seat} has no decision on this {what}"
+        if seat in self.responses:
+            return f"seat {seat} has already answered"
+        if kind == WIN and self.passed_win[seat]:
+            return "过水: a win on a discard was declined; no discard win before your next draw"
+        if kind == WIN:
+            how = DISCARD_WIN if self.phase == CLAIM else ROBBED_KONG
+            why = self.variant.win_refusal(self, seat, self.last_tile or 0, how)
+            return f"cannot win: {why}" if why else "cannot win on this tile"
+        if kind == CHOW and seat != (self.turn + 1) % self.n:
+            return "chow (吃) is only for the next seat after the discarder"
+        if self.phase == ROB:
+            return "only win (抢杠) or pass answer an added kong"
+        return f"{kind} is not possible with seat {seat}'s hand: options are " + ", ".join(
+            str(a) for a in self.pending[seat])
+
+    # ------------------------------------------------------------------ transitions
+
+    def _discard(self, seat: int, t: int) -> None:
+        self.hands[seat][t] -= 1
+        self.sizes[seat] -= 1
+        self.discards[seat].append(t)
+        self.last_tile = t
+        self.after_kong = False
+        v = self.variant
+        blocked = v.meld_blocked(self)
+        claim_types = self.claim_types
+        pending: dict[int, tuple[Action, ...]] = {}
+        n = self.n
+        suited = t < 27
+        for i in range(1, n):
+            s = (seat + i) % n
+            hand = self.hands[s]
+            opts: list[Action] = []
+            if not self.passed_win[s] and v.win_refusal(self, s, t, DISCARD_WIN) is None:
+                opts.append(_act(WIN, s, t))
+            if t not in blocked:
+                c = hand[t]
+                if c >= 3 and KONG in claim_types:
+                    opts.append(_act(KONG, s, t, (t, t, t, t)))
+                if c >= 2 and PUNG in claim_types:
+                    opts.append(_act(PUNG, s, t, (t, t, t)))
+                if i == 1 and suited and CHOW in claim_types:
+                    r = t % 9
+                    for lo in (t - 2, t - 1, t):
+                        if lo < t - r or lo + 2 > t - r + 8:
+                            continue
+                        ok = True
+                        for x in (lo, lo + 1, lo + 2):
+                            if x != t and (not hand[x] or x in blocked):
+                                ok = False
+                                break
+                        if ok:
+                            opts.append(_act(CHOW, s, t, (lo, lo + 1, lo + 2)))
+            if opts:
+                opts.append(_act(PASS, s))
+                pending[s] = tuple(opts)
+        if pending:
+            self.phase = CLAIM
+            self.pending = pending
+            self.responses = {}
+        else:
+            self._draw((seat + 1) % n)
+
+    def _nearest_first(self, seats: Sequence[int]) -> list[int]:
+        d = self.turn
+        return sorted(seats, key=lambda s: (s - d) % self.n)
+
+    def _note_passed_wins(self) -> None:
+        for s, opts in self.pending.items():
+            if opts[0].type == WIN and self.responses[s].type != WIN:
+                self.passed_win[s] = True
+
+    def _resolve_claims(self) -> None:
+        t = self.last_tile
+        assert t is not None
+        discarder = self.turn
+        responses = self.responses
+        order = self._nearest_first(list(responses))
+        winners = [s for s in order if responses[s].type == WIN]
+        self._note_passed_wins()
+        self.pending = {}
+        self.responses = {}
+        if winners:
+            if not self.variant.multiple_winners(self.options):
+                winners = winners[:1]
+            self.discards[discarder].pop()
+            self.taken.append(t)
+            self._end_win(winners, DISCARD_WIN, discarder, t)
+            return
+        claim: Action | None = None
+        for s in order:
+            if responses[s].type in (KONG, PUNG):
+                claim = responses[s]
+                break
+        if claim is None:
+            for s in order:
+                if responses[s].type == CHOW:
+                    claim = responses[s]
+                    break
+        if claim is None:
+            self._draw((discarder + 1) % self.n)
+            return
+        s = claim.seat
+        self.discards[discarder].pop()
+        hand = self.hands[s]
+        rest = list(claim.tiles)
+        rest.remove(t)
+        for x in rest:
+            hand[x] -= 1
+        self.sizes[s] -= len(rest)
+        meld = Meld(claim.type, claim.tiles, discarder, t)
+        self.melds[s].append(meld)
+        self.variant.on_claim(self, s, meld)
+        self.log.append({"type": "claim", "seat": s, "meld": meld.to_json()})
+        self.turn = s
+        if claim.type == KONG:
+            self._draw(s, kong=True)
+        else:
+            self.phase = TURN
+            self.turn_kind = CLAIMED
+            self.after_kong = False
+
+    def _added_kong(self, seat: int, t: int) -> None:
+        v = self.variant
+        pending: dict[int, tuple[Action, ...]] = {}
+        for i in range(1, self.n):
+            s = (seat + i) % self.n
+            if not self.passed_win[s] and v.win_refusal(self, s, t, ROBBED_KONG) is None:
+                pending[s] = (_act(WIN, s, t), _act(PASS, s))
+        self.last_tile = t
+        if pending:
+            self.phase = ROB
+            self.pending = pending
+            self.responses = {}
+            return
+        self._complete_added_kong(seat, t)
+
+    def _complete_added_kong(self, seat: int, t: int) -> None:
+        self.hands[seat][t] -= 1
+        self.sizes[seat] -= 1
+        melds = self.melds[seat]
+        for i, m in enumerate(melds):
+            if m.kind == PUNG and m.tiles[0] == t:
+                melds[i] = Meld(ADDED_KONG, (t, t, t, t), m.source, m.claimed)
+                break
+        self._draw(seat, kong=True)
+
+    def _resolve_rob(self) -> None:
+        t = self.last_tile
+        assert t is not None
+        robbed = self.turn
+        responses = self.responses
+        winners = [s for s in self._nearest_first(list(responses)) if responses[s].type == WIN]
+        self._note_passed_wins()
+        self.pending = {}
+        self.responses = {}
+        if winners:
+            if not self.variant.multiple_winners(self.options):
+                winners = winners[:1]
+            self._end_win(winners, ROBBED_KONG, robbed, t)
+            self.hands[robbed][t] -= 1
+            self.sizes[robbed] -= 1
+            self.taken.append(t)
+            return
+        self._complete_added_kong(robbed, t)
+
+    def _draw(self, seat: int, *, kong: bool = False) -> None:
+        """Ordinary draw from the head, or (after a kong) a replacement from the tail."""
+        if self.tail - self.head <= self.reserve:
+            self._end_draw()
+            return
+        if kong:
+            got = self._take_tail_nonflower(seat)
+            if got is None:
+                return
+            t = got
+        else:
+            t = self.wall[self.head]
+            self.head += 1
+            if t in self.flower_set:
+                self.flowers[seat].append(t)
+                self.log.append({"type": "flower", "seat": seat, "tile": t})
+                got = self._take_tail_nonflower(seat)
+                if got is None:
+                    return
+                t = got
+        self.hands[seat][t] += 1
+        self.sizes[seat] += 1
+        self.turn = seat
+        self.phase = TURN
+        self.turn_kind = REPLACED if kong else DRAWN
+        self.after_kong = kong
+        self.last_tile = t
+        self.passed_win[seat] = False
+        self.log.append({"type": "draw", "seat": seat, "tile": t, "replacement": kong})
+
+    # ------------------------------------------------------------------ the end
+
+    def make_record(
+        self, winners: Sequence[int], how: str | None, source: int | None, tile: int | None
+    ) -> HandRecord:
+        """The hand record if the hand ended now this way (also used by variants to judge
+        a candidate win, e.g. Jingzhou's 8-point minimum)."""
+        from laizi.records import HandRecord, SeatRecord
+
+        seats = []
+        for s in range(self.n):
+            counts = self.hands[s]
+            if (how == SELF_DRAW and s in winners) or (how == ROBBED_KONG and s == source):
+                counts = counts.copy()
+                counts[tile] -= 1  # type: ignore[index]
+            seats.append(SeatRecord(tuple(T.from_counts(counts)), tuple(self.melds[s]),
+                                    tuple(sorted(self.flowers[s]))))
+        v = self.variant
+        return HandRecord(
+            variant=v.id, options=self.options, dealer=self.dealer, seats=tuple(seats),
+            outcome="win" if winners else "draw", winners=tuple(winners), how=how,
+            source=source, win_tile=tile, after_kong=bool(winners) and how == SELF_DRAW
+            and self.after_kong, indicators=tuple(self.indicators), wildcard=self.wildcard,
+            extra=v.record_extra(self, winners, how, source) if winners else {},
+            seed=self.seed,
+        )
+
+    def _finish(self, record: HandRecord) -> None:
+        from laizi.records import record_to_json
+
+        self.record = record
+        self.payments = self.variant.settle(record)
+        self.phase = OVER
+        self.pending = {}
+        self.responses = {}
+        self._legal = [None] * self.n
+        self.log.append({
+            "type": "end",
+            "record": record_to_json(record, self.variant),
+            "payments": [p.to_json() for p in self.payments],
+            "net": net(self.payments, self.n),
+        })
+
+    def _end_win(self, winners: Sequence[int], how: str, source: int | None, tile: int) -> None:
+        self._finish(self.make_record(winners, how, source, tile))
+
+    def _end_draw(self) -> None:
+        self._finish(self.make_record((), None, None, None))
+
+    @property
+    def net(self) -> list[int]:
+        """Net result of the hand per seat (zeros until it is over)."""
+        return net(self.payments, self.n)
+
+    # ------------------------------------------------------------------ serialisation
+
+    def to_json(self) -> dict[str, Any]:
+        """The complete state (wall included): equal states give equal JSON."""
+        return {
+            "variant": self.variant.id,
+            "options": self.variant.options_to_json(self.options),
+            "seed": self.seed,
+            "dealer": self.dealer,
+            "scores": list(self.scores),
+            "wall": list(self.wall),
+            "head": self.head,
+            "tail": self.tail,
+            "hands": [self.concealed(s) for s in range(self.n)],
+            "melds": [[m.to_json() for m in ms] for ms in self.melds],
+            "discards": [list(d) for d in self.discards],
+            "flowers": [list(f) for f in self.flowers],
+            "indicators": list(self.indicators),
+            "wildcard": self.wildcard,
+            "turn": self.turn,
+            "phase": self.phase,
+            "turn_kind": self.turn_kind,
+            "after_kong": self.after_kong,
+            "last_tile": self.last_tile,
+            "pending": {str(s): [a.to_json() for a in acts] for s, acts in self.pending.items()},
+            "responses": {str(s): a.to_json() for s, a in self.responses.items()},
+            "passed_win": list(self.passed_win),
+            "taken": list(self.taken),
+            "extra": self.extra,
+            "payments": [p.to_json() for p in self.payments],
+        }
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may know: its own concealed tiles and everything public."""
+        if not 0 <= seat < self.n:
+            raise ValueError(f"no seat {seat}")
+        v = self.variant
+        last_discard = None
+        if self.phase == CLAIM and self.last_tile is not None:
+            last_discard = {"seat": self.turn, "tile": self.last_tile}
+        robbing = None
+        if self.phase == ROB:
+            robbing = {"seat": self.turn, "tile": self.last_tile}
+        drawn = None
+        if self.phase == TURN and self.turn == seat and self.turn_kind != CLAIMED:
+            drawn = self.last_tile
+        out: dict[str, Any] = {
+            "variant": v.id,
+            "options": v.options_to_json(self.options),
+            "seat": seat,
+            "seats": self.n,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "turn": self.turn,
+            "hand": self.concealed(seat),
+            "drawn": drawn,
+            "melds": [[m.to_json() for m in ms] for ms in self.melds],
+            "discards": [list(d) for d in self.discards],
+            "flowers": [list(f) for f in self.flowers],
+            "hand_sizes": list(self.sizes),
+            "indicators": list(self.indicators),
+            "wildcard": self.wildcard,
+            "wall": self.tail - self.head,
+            "reserve": self.reserve,
+            "scores": list(self.scores),
+            "last_discard": last_discard,
+            "robbing": robbing,
+            "passed_win": self.passed_win[seat],
+            "to_act": seat in self.to_act(),
+        }
+        if self.phase == OVER and self.record is not None:
+            out["result"] = self.log[-1]
+        return out

@@ -1,0 +1,165 @@
+"""The small interface every rule set implements (荆州, 晃晃, 黄金, 台湾, 国标).
+
+The engine (:mod:`laizi.engine.game`) owns everything the variants share: the wall, the
+deal, the turn loop, claims and their priority, 过水, robbing an added kong, the
+exhaustive draw and the event log. A variant answers questions through the hooks below;
+every hook has a plain default so a new variant overrides only what differs.
+
+Hooks receive the live :class:`~laizi.engine.game.Game` (read it, do not mutate it, except
+``game.extra`` — a JSON-serialisable dict that belongs to the variant — and the documented
+``setup`` duties). Settlement is a pure function of a :class:`~laizi.records.HandRecord`,
+so the score-keeper (``laizi score``) and live play share one path.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from laizi.settlement import Payment
+
+if TYPE_CHECKING:
+    from laizi.engine.game import Game
+    from laizi.engine.melds import Meld
+    from laizi.records import HandRecord
+
+__all__ = ["DISCARD_WIN", "HOW", "ROBBED_KONG", "SELF_DRAW", "Variant"]
+
+SELF_DRAW = "self_draw"  # 自摸 (杠开 is a self-draw with ``after_kong``)
+DISCARD_WIN = "discard"  # 点炮 / 放炮
+ROBBED_KONG = "robbed_kong"  # 抢杠
+HOW = (SELF_DRAW, DISCARD_WIN, ROBBED_KONG)
+
+
+class Variant(ABC):
+    """A rule set. Subclass, set the class attributes, implement the abstract methods and
+    register an instance with :func:`laizi.variants.register`."""
+
+    id: ClassVar[str]
+    """Registry id, e.g. ``"jingzhou"``."""
+    name: ClassVar[str]
+    """Human name, e.g. ``"荆州麻将 · 红中赖子杠"``."""
+    seats: ClassVar[int] = 4
+    hand_size: ClassVar[int] = 13
+    """Tiles dealt to each seat; the dealer gets one more (Taiwan: 16)."""
+    options_type: ClassVar[type[Any]]
+    """A frozen dataclass of the table options (house rules), every field defaulted."""
+
+    # ------------------------------------------------------------------ options
+
+    def default_options(self) -> Any:
+        return self.options_type()
+
+    def options_from_json(self, data: dict[str, Any] | None) -> Any:
+        """Build options from JSON; unknown keys are an error naming the key."""
+        data = dict(data or {})
+        names = {f.name for f in dataclasses.fields(self.options_type)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise ValueError(
+                f"unknown {self.id} option(s) {', '.join(unknown)}; "
+                f"known: {', '.join(sorted(names))}"
+            )
+        return self.options_type(**data)
+
+    def options_to_json(self, options: Any) -> dict[str, Any]:
+        return dict(dataclasses.asdict(options))
+
+    # ------------------------------------------------------------------ tiles and wall
+
+    @abstractmethod
+    def tile_set(self, options: Any) -> list[int]:
+        """Every tile of the wall (with repeats), e.g. 96 tiles for Jingzhou."""
+
+    def reserve(self, options: Any) -> int:
+        """Live-wall tiles left at which the hand is drawn (黄庄): no draw is made then."""
+        return 0
+
+    def flower_tiles(self, options: Any) -> frozenset[int]:
+        """Tiles set aside on drawing and replaced from the tail (补花)."""
+        return frozenset()
+
+    def wildcard_for(self, indicators: Sequence[int], options: Any) -> int | None:
+        """The wildcard (赖子 / 黄金牌) the revealed indicators give, or ``None``."""
+        return None
+
+    def special_kinds(self) -> frozenset[str]:
+        """Meld kinds of this variant's special kongs (used to validate records)."""
+        return frozenset()
+
+    def setup(self, game: Game) -> None:
+        """After the deal: reveal indicators (``game.reveal_indicator()`` takes one tile from
+        the tail out of play) and set ``game.wildcard`` (a tile id or ``None``)."""
+        return None
+
+    # ------------------------------------------------------------------ play hooks
+
+    def multiple_winners(self, options: Any) -> bool:
+        """True: every seat that wins on one discard wins (一炮多响); False: only the
+        nearest after the discarder (一炮单响 / 截胡)."""
+        return False
+
+    def claim_types(self, options: Any) -> frozenset[str]:
+        """Which claims on a discard exist: a subset of ``{"chow", "pung", "kong"}``."""
+        return frozenset({"chow", "pung", "kong"})
+
+    def meld_blocked(self, game: Game) -> frozenset[int]:
+        """Tiles that never take part in a chow, pung or kong (e.g. the laizi)."""
+        return frozenset()
+
+    def special_kongs(self, game: Game) -> dict[int, str]:
+        """One-tile kongs a seat may play out on its own turn, mapped to their meld kind
+        (e.g. ``{33: "red_dragon_kong"}``). The tile goes face up in front of the seat as a
+        one-tile meld, the seat draws a replacement from the tail; nobody can claim or win
+        on it."""
+        return {}
+
+    def undiscardable(self, game: Game, seat: int) -> frozenset[int]:
+        """Tiles ``seat`` may not discard as an ordinary tile now (e.g. 中 and the laizi,
+        which can only be played out as special kongs)."""
+        return frozenset()
+
+    def discard_refusal(self, game: Game, seat: int, tile: int) -> str | None:
+        """Why ``tile`` may not be discarded now (``None`` if it may); the message shown
+        for an illegal discard of a tile in :meth:`undiscardable`."""
+        if tile in self.undiscardable(game, seat):
+            return f"{self.id}: this tile cannot be discarded as an ordinary tile"
+        return None
+
+    @abstractmethod
+    def win_refusal(self, game: Game, seat: int, tile: int, how: str) -> str | None:
+        """Why ``seat`` may not win with ``tile`` now (``None`` if the win is legal).
+
+        ``how`` is one of :data:`HOW`. For a self-draw ``tile`` is already in the hand; for
+        a discard or a robbed kong it is not. The engine has already applied 过水; the
+        variant judges the hand (shape, minimums, anything else)."""
+
+    def on_claim(self, game: Game, seat: int, meld: Meld) -> None:
+        """After ``seat`` claimed a discard into ``meld`` (e.g. track 包牌 facts)."""
+        return None
+
+    def record_extra(
+        self, game: Game, winners: Sequence[int], how: str | None, source: int | None
+    ) -> dict[str, Any]:
+        """The variant section of the hand record written at the end of a hand."""
+        return {}
+
+    # ------------------------------------------------------------------ settlement
+
+    @abstractmethod
+    def validate_record(self, record: HandRecord) -> None:
+        """Raise :class:`~laizi.records.RecordError` if the record cannot be a real hand
+        of this variant (the common checks have already been made)."""
+
+    @abstractmethod
+    def settle(self, record: HandRecord) -> list[Payment]:
+        """Payments of a finished hand: a pure function of the record."""
+
+    def next_dealer(self, record: HandRecord) -> int:
+        """Dealer of the next hand. Default: the dealer keeps the deal on a win by the
+        dealer or a draw, otherwise the next seat deals."""
+        if record.outcome == "draw" or record.dealer in record.winners:
+            return record.dealer
+        return (record.dealer + 1) % self.seats
