@@ -1,0 +1,351 @@
+"""The public analysis functions: :func:`is_win`, :func:`waits`, :func:`shanten`.
+
+A hand is a 34-count vector of its concealed real tiles plus ``wilds`` wildcards (赖子 /
+黄金牌, their own copies removed from the vector) and a :class:`WinRules`. See
+``docs/analysis.md`` for the definitions and the conventions (the 4-copy rule, waits on a
+tile the hand holds four of, shanten of a hand whose only waits are such tiles).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from laizi.analysis._group import BUDGETS, INF, MAX_MELDS, GroupTable, compute_cover, compute_need
+from laizi.analysis._special import (
+    KNITTED,
+    knitted_singles_overlap,
+    knitted_singles_win,
+    orphans_overlap,
+    orphans_win,
+    seven_pairs_overlap,
+    seven_pairs_win,
+)
+from laizi.analysis.types import WinRules
+
+__all__ = ["DEFAULT_RULES", "is_win", "shanten", "waits"]
+
+DEFAULT_RULES = WinRules()
+"""Any pair, chows in all three suits, seven pairs allowed, no 十三幺, no knitted shapes."""
+
+_FAST_WILDS = 20
+"""Above this many wildcards the table sums could reach :data:`INF`; use plain search."""
+
+_SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
+
+
+# ---------------------------------------------------------------- compiled rules
+
+_TABLES: dict[tuple[int, bool, tuple[bool, ...]], GroupTable] = {}
+
+
+def _table(size: int, chows: bool, pair_ok: tuple[bool, ...]) -> GroupTable:
+    key = (size, chows, pair_ok)
+    got = _TABLES.get(key)
+    if got is None:
+        got = _TABLES[key] = GroupTable(size, chows, pair_ok)
+    return got
+
+
+class Compiled:
+    """The four group tables (万, 筒, 条, honours) a :class:`WinRules` needs."""
+
+    __slots__ = ("groups", "rules", "special")
+
+    def __init__(self, rules: WinRules) -> None:
+        self.rules = rules
+        groups = []
+        for g, (lo, hi) in enumerate(_SLICES):
+            size = hi - lo
+            pair_ok = tuple(
+                rules.pair_tiles is None or (lo + i) in rules.pair_tiles for i in range(size)
+            )
+            groups.append(_table(size, g < 3 and g in rules.chow_suits, pair_ok))
+        self.groups: tuple[GroupTable, GroupTable, GroupTable, GroupTable] = (
+            groups[0],
+            groups[1],
+            groups[2],
+            groups[3],
+        )
+        self.special = rules.seven_pairs or rules.thirteen_orphans or rules.knitted
+
+
+_COMPILED: dict[int, Compiled] = {}
+
+
+def compiled(rules: WinRules) -> Compiled:
+    """The cached :class:`Compiled` for ``rules`` (by identity, then by value)."""
+    got = _COMPILED.get(id(rules))
+    if got is not None and got.rules is rules:
+        return got
+    got = Compiled(rules)  # equal rules share their GroupTables through _table()
+    if len(_COMPILED) > 256:
+        _COMPILED.clear()
+    _COMPILED[id(rules)] = got
+    return got
+
+
+# ---------------------------------------------------------------- input checks
+
+
+def _key(counts: Sequence[int]) -> bytes:
+    try:
+        b = bytes(counts)
+    except (TypeError, ValueError):
+        raise ValueError(
+            "counts must be 34 non-negative tile counts (ints); got " + repr(list(counts))
+        ) from None
+    if len(b) != 34:
+        raise ValueError(f"counts must have length 34 (tile ids 0-33), got {len(b)}")
+    return b
+
+
+def _check_wilds(wilds: int) -> None:
+    if wilds < 0:
+        raise ValueError(f"wilds must be >= 0, got {wilds}")
+
+
+# ---------------------------------------------------------------- is_win
+
+
+def is_win(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RULES) -> bool:
+    """True when the concealed tiles plus ``wilds`` wildcards form a complete hand.
+
+    Complete: ``3n + 2`` tiles making n melds and a pair (``rules.pair_tiles`` /
+    ``rules.chow_suits`` respected) or, at 14 tiles, 七对 / 十三幺 / 全不靠 when ``rules``
+    allow; 组合龙 (+ melds + a pair) at any ``3n + 2 >= 11``. A wildcard may not make a
+    fifth copy of a tile.
+    """
+    comp = _COMPILED.get(id(rules))
+    if comp is None or comp.rules is not rules:
+        comp = compiled(rules)
+    b = _key(counts)
+    if wilds < 0:
+        _check_wilds(wilds)
+    g0, g1, g2, g3 = comp.groups
+    try:
+        a0, d0 = g0.need[b[0:9]]
+        a1, d1 = g1.need[b[9:18]]
+        a2, d2 = g2.need[b[18:27]]
+        a3, d3 = g3.need[b[27:34]]
+    except KeyError:
+        a0, d0 = g0.get_need(b[0:9])
+        a1, d1 = g1.get_need(b[9:18])
+        a2, d2 = g2.get_need(b[18:27])
+        a3, d3 = g3.get_need(b[27:34])
+    s = a0 + a1 + a2 + a3 + min(d0, d1, d2, d3)
+    if s <= wilds and (wilds - s) % 3 == 0:
+        if wilds <= _FAST_WILDS:
+            return True
+    elif wilds <= _FAST_WILDS and not comp.special:
+        return False
+    return _is_win_slow(b, wilds, comp)
+
+
+def _standard_ok(b: bytes, wilds: int, comp: Compiled) -> bool:
+    s0 = 0
+    dmin = INF * 4
+    for g, (lo, hi) in zip(comp.groups, _SLICES, strict=True):
+        n0, n1 = compute_need(tuple(b[lo:hi]), g.chows, g.pair_ok)
+        s0 += n0
+        dmin = min(dmin, n1 - n0)
+    s = s0 + dmin
+    return s < INF and s <= wilds and (wilds - s) % 3 == 0
+
+
+def _is_win_slow(b: bytes, wilds: int, comp: Compiled) -> bool:
+    """Everything the fast path does not answer: many wildcards and the special shapes."""
+    if wilds > _FAST_WILDS and _standard_ok(b, wilds, comp):
+        return True
+    rules = comp.rules
+    total = sum(b) + wilds
+    if total == 14:
+        if rules.seven_pairs and seven_pairs_win(b, wilds):
+            return True
+        if rules.thirteen_orphans and orphans_win(b, wilds):
+            return True
+        if rules.knitted and knitted_singles_win(b, wilds):
+            return True
+    if rules.knitted and total >= 11 and total % 3 == 2:
+        return knitted_straight_win(b, wilds, comp)
+    return False
+
+
+@lru_cache(maxsize=65536)
+def _need_capped(
+    v: tuple[int, ...], chows: bool, pair_ok: tuple[bool, ...], capv: tuple[int, ...]
+) -> tuple[int, int]:
+    return compute_need(v, chows, pair_ok, capv)
+
+
+def knitted_straight_win(c: Sequence[int], wilds: int, comp: Compiled) -> bool:
+    """组合龙: the nine tiles of a knitted straight + (n - 3) melds + a pair."""
+    for ks in KNITTED:
+        missing = sum(1 for t in ks if c[t] == 0)
+        if missing > wilds:
+            continue
+        r = list(c)
+        capv = list(c)
+        for t in ks:
+            if r[t]:
+                r[t] -= 1
+            else:
+                capv[t] += 1
+        w = wilds - missing
+        s0 = 0
+        dmin = INF * 4
+        for g, (lo, hi) in zip(comp.groups, _SLICES, strict=True):
+            n0, n1 = _need_capped(tuple(r[lo:hi]), g.chows, g.pair_ok, tuple(capv[lo:hi]))
+            s0 += n0
+            dmin = min(dmin, n1 - n0)
+        s = s0 + dmin
+        if s < INF and s <= w and (w - s) % 3 == 0:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- waits
+
+
+def waits(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RULES) -> list[int]:
+    """Tile ids (0-33, ascending) whose addition makes a ``3n + 1`` hand complete.
+
+    A tile the hand already holds four of is still listed when a fifth copy would complete
+    the shape (空听); callers count the copies actually left.
+    """
+    comp = compiled(rules)
+    b = _key(counts)
+    _check_wilds(wilds)
+    total = sum(b) + wilds
+    if total % 3 != 1:
+        raise ValueError(f"waits needs a hand of 3n+1 tiles, got {total}")
+    if wilds >= BUDGETS:
+        out = {t for t in range(34) if is_win(_plus(b, t), wilds, rules)}
+    else:
+        out = set(_standard_waits(b, wilds, comp))
+        if comp.special:
+            for t in range(34):
+                if t not in out and _is_win_slow(_plus(b, t), wilds, comp):
+                    out.add(t)
+    return sorted(out)
+
+
+def _plus(b: bytes, t: int) -> bytes:
+    ba = bytearray(b)
+    ba[t] += 1
+    return bytes(ba)
+
+
+def _standard_waits(b: bytes, wilds: int, comp: Compiled) -> list[int]:
+    groups = comp.groups
+    keys = [b[lo:hi] for lo, hi in _SLICES]
+    needs = [g.get_need(k) for g, k in zip(groups, keys, strict=True)]
+    s0 = sum(n for n, _ in needs)
+    out: list[int] = []
+    for gi in range(4):
+        budget = wilds - (s0 - needs[gi][0])  # the pair in this group
+        b2 = budget - min(needs[j][1] for j in range(4) if j != gi)  # the pair elsewhere
+        if budget < 0 and b2 < 0:
+            continue
+        mask0, mask1 = groups[gi].get_wait(keys[gi])
+        mask = mask1[min(budget, BUDGETS - 1)] if budget >= 0 else 0
+        if b2 >= 0:
+            mask |= mask0[min(b2, BUDGETS - 1)]
+        lo = _SLICES[gi][0]
+        r = 0
+        while mask:
+            if mask & 1:
+                out.append(lo + r)
+            mask >>= 1
+            r += 1
+    return out
+
+
+# ---------------------------------------------------------------- shanten
+
+
+def shanten(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RULES) -> int:
+    """Tiles still to exchange before the hand is ready (向听数); -1 for a complete hand.
+
+    For ``3n + 1`` and ``3n + 2`` totals. The target hand may hold at most 4 copies of a
+    tile, so a hand waiting only on a fifth copy is not ready (shanten 1, not 0).
+    """
+    comp = _COMPILED.get(id(rules))
+    if comp is None or comp.rules is not rules:
+        comp = compiled(rules)
+    b = _key(counts)
+    _check_wilds(wilds)
+    total = sum(b) + wilds
+    if total % 3 == 0:
+        raise ValueError(f"shanten needs a hand of 3n+1 or 3n+2 tiles, got {total}")
+    n = (total - 1) // 3
+    g0, g1, g2, g3 = comp.groups
+    if n <= MAX_MELDS:
+        covers = [
+            g0.get_cover(b[0:9]),
+            g1.get_cover(b[9:18]),
+            g2.get_cover(b[18:27]),
+            g3.get_cover(b[27:34]),
+        ]
+    else:
+        covers = [
+            compute_cover(tuple(b[lo:hi]), g.chows, g.pair_ok, n)
+            for g, (lo, hi) in zip(comp.groups, _SLICES, strict=True)
+        ]
+    best = _combine(covers, n)
+    result = 3 * n + 1 - wilds - best
+    if comp.special:
+        rules = comp.rules
+        if n == 4:
+            if rules.seven_pairs:
+                result = min(result, 13 - wilds - seven_pairs_overlap(b))
+            if rules.thirteen_orphans:
+                result = min(result, 13 - wilds - orphans_overlap(b))
+            if rules.knitted:
+                result = min(result, 13 - wilds - knitted_singles_overlap(b))
+        if rules.knitted and n >= 3:
+            result = min(result, 3 * n + 1 - wilds - knitted_straight_overlap(b, n, comp))
+    return max(result, -1)
+
+
+def _combine(covers: list[tuple[tuple[int, ...], tuple[int, ...]]], n: int) -> int:
+    """Best total cover over the groups with at most ``n`` melds and exactly one pair."""
+    b0 = list(covers[0][0][: n + 1])
+    b1 = list(covers[0][1][: n + 1])
+    for h0, h1 in covers[1:]:
+        nb0 = [max(b0[i] + h0[m - i] for i in range(m + 1)) for m in range(n + 1)]
+        nb1 = [
+            max(max(b1[i] + h0[m - i], b0[i] + h1[m - i]) for i in range(m + 1))
+            for m in range(n + 1)
+        ]
+        b0, b1 = nb0, nb1
+    return b1[n]
+
+
+@lru_cache(maxsize=65536)
+def _cover_capped(
+    v: tuple[int, ...], chows: bool, pair_ok: tuple[bool, ...], melds: int, caps: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return compute_cover(v, chows, pair_ok, melds, caps)
+
+
+def knitted_straight_overlap(c: Sequence[int], n: int, comp: Compiled) -> int:
+    """Most real tiles inside a 组合龙 + (n - 3) melds + pair target."""
+    best = -INF
+    for ks in KNITTED:
+        r = list(c)
+        caps = [4] * 34
+        held = 0
+        for t in ks:
+            caps[t] = 3
+            if r[t]:
+                r[t] -= 1
+                held += 1
+        covers = [
+            _cover_capped(tuple(r[lo:hi]), g.chows, g.pair_ok, n - 3, tuple(caps[lo:hi]))
+            for g, (lo, hi) in zip(comp.groups, _SLICES, strict=True)
+        ]
+        got = held + _combine(covers, n - 3)
+        if got > best:
+            best = got
+    return best
