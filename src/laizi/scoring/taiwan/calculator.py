@@ -27,6 +27,7 @@ __all__ = [
     "readings",
     "score_flower_win",
     "score_hand",
+    "score_reading",
 ]
 
 FlowerWinKind = Literal["eight_immortals", "seven_robs_one"]
@@ -202,29 +203,40 @@ def dealer_items(ctx: WinContext, options: TaiwanOptions = SEED) -> tuple[Scored
     return tuple(out)
 
 
+def _waits(hand: TaiwanHand, options: TaiwanOptions) -> frozenset[int]:
+    held = T.to_counts(hand.all_tiles)
+    held[hand.winning_tile] -= 1
+    before = T.to_counts(hand.concealed)
+    before[hand.winning_tile] -= 1
+    return hand_waits(before, held, eight_pairs=options.eight_pairs and not hand.melds)
+
+
+def score_reading(hand: TaiwanHand, ctx: WinContext, reading: Reading,
+                  options: TaiwanOptions = SEED, *,
+                  skip: frozenset[str] = frozenset()) -> list[ScoredItem]:
+    """The hand items of one given reading (exclusions applied); ``skip``: ids left out."""
+    facts = Facts(hand, ctx, options, reading, _waits(hand, options), _value_lookup(options))
+    return _items_for(facts, skip=skip)
+
+
 def _best(hand: TaiwanHand, ctx: WinContext, options: TaiwanOptions,
-          skip: frozenset[str]) -> tuple[Reading, list[ScoredItem], Facts]:
+          skip: frozenset[str]) -> tuple[Reading, list[ScoredItem]]:
     found = readings(hand, ctx, options)
     if not found:
         raise NotAWinError(
             f"{T.format(hand.concealed)} with {len(hand.melds)} declared meld(s) is not five "
             "melds and a pair" + (" nor 八对半" if options.eight_pairs else "")
         )
-    counts_all = T.to_counts(hand.all_tiles)
-    counts_all[hand.winning_tile] -= 1
-    before = T.to_counts(hand.concealed)
-    before[hand.winning_tile] -= 1
-    waits = hand_waits(before, counts_all, eight_pairs=options.eight_pairs and not hand.melds)
+    waits = _waits(hand, options)
     tai = _value_lookup(options)
-    best: tuple[int, Reading, list[ScoredItem], Facts] | None = None
+    best: tuple[int, Reading, list[ScoredItem]] | None = None
     for r in found:
-        facts = Facts(hand, ctx, options, r, waits, tai)
-        items = _items_for(facts, skip=skip)
+        items = _items_for(Facts(hand, ctx, options, r, waits, tai), skip=skip)
         total = sum(i.tai for i in items)
         if best is None or total > best[0]:  # 就高; ties keep the first reading found
-            best = (total, r, items, facts)
+            best = (total, r, items)
     assert best is not None
-    return best[1], best[2], best[3]
+    return best[1], best[2]
 
 
 def score_hand(hand: TaiwanHand, ctx: WinContext,
@@ -234,7 +246,7 @@ def score_hand(hand: TaiwanHand, ctx: WinContext,
     Raises :class:`NotAWinError` if the tiles are not a winning shape and
     :class:`~laizi.scoring.taiwan.hand.HandError` for impossible hands or contexts.
     """
-    reading, items, _ = _best(hand, ctx, options, frozenset())
+    reading, items = _best(hand, ctx, options, frozenset())
     return TaiResult(tuple(items), dealer_items(ctx, options), ctx.self_drawn, ctx.dealer,
                      reading)
 
@@ -269,7 +281,7 @@ def score_flower_win(kind: FlowerWinKind, ctx: WinContext, hand: TaiwanHand | No
         if not (ctx.self_drawn and (ctx.flower_replacement or ctx.kong_replacement)):
             ctx = replace(ctx, self_drawn=True, flower_replacement=True, robbed_kong=False,
                           discarders_first_discard=False)
-        reading, found, _ = _best(hand, ctx, options, frozenset({"flowers"}))
+        reading, found = _best(hand, ctx, options, frozenset({"flowers"}))
         items = tuple(found)
     return TaiResult(items, dealer_items(ctx, options), hand is not None, ctx.dealer,
                      reading, kind, tuple(flower_items))
