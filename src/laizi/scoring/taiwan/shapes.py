@@ -9,51 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from laizi import tiles as T
-from laizi.analysis.types import GroupKind, WinRules
-
-try:  # TEMPORARY until laizi.analysis lands
-    from laizi.analysis.decompositions import decompositions
-    from laizi.analysis.waits import waits as standard_waits
-except ImportError:
-    from laizi.analysis.types import Decomposition, Group, Shape
-
-    def decompositions(counts: list[int], wilds: int, rules: WinRules) -> list[Decomposition]:
-        out: list[Decomposition] = []
-        c = list(counts)
-
-        def rec(groups: list[Group], need_pair: bool) -> None:
-            i = next((k for k, v in enumerate(c) if v), -1)
-            if i < 0:
-                if not need_pair:
-                    out.append(Decomposition(Shape.STANDARD, tuple(groups)))
-                return
-            if c[i] >= 3:
-                c[i] -= 3
-                rec([*groups, Group(GroupKind.PUNG, (i, i, i))], need_pair)
-                c[i] += 3
-            if need_pair and c[i] >= 2:
-                c[i] -= 2
-                rec([*groups, Group(GroupKind.PAIR, (i, i))], False)
-                c[i] += 2
-            if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
-                for k in (i, i + 1, i + 2):
-                    c[k] -= 1
-                rec([*groups, Group(GroupKind.CHOW, (i, i + 1, i + 2))], need_pair)
-                for k in (i, i + 1, i + 2):
-                    c[k] += 1
-
-        if sum(c) % 3 == 2:
-            rec([], True)
-        return out
-
-    def standard_waits(counts: list[int], wilds: int, rules: WinRules) -> list[int]:
-        found = []
-        for t in range(34):
-            c = list(counts)
-            c[t] += 1
-            if decompositions(c, 0, rules):
-                found.append(t)
-        return found
+from laizi.analysis import GroupKind, WinRules, decompositions
+from laizi.analysis import waits as standard_waits
 
 __all__ = ["RULES", "concealed_splits", "hand_waits"]
 
