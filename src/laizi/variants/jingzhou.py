@@ -1,0 +1,250 @@
+"""荆州麻将 · 红中赖子杠 (``jingzhou``): three players, 96 tiles, 红中杠 and 赖子杠.
+
+The rules are in ``docs/rules/jingzhou.md`` (with a Decisions section); hand judging is in
+:mod:`laizi.variants.jingzhou_rules`, settlement in :mod:`laizi.variants.jingzhou_scoring`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from laizi import tiles as T
+from laizi.engine.melds import OPEN_KINDS, STANDARD_KINDS, Meld
+from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
+from laizi.records import HandRecord, RecordError
+from laizi.settlement import Payment
+from laizi.variants.jingzhou_rules import (
+    LAIZI_KONG,
+    QUAN,
+    RED,
+    RED_KONG,
+    TILE_KINDS,
+    is_ready,
+    laizi_for,
+)
+from laizi.variants.jingzhou_scoring import judge
+
+if TYPE_CHECKING:
+    from laizi.engine.game import Game
+
+__all__ = ["VARIANT", "Jingzhou", "JingzhouOptions"]
+
+
+@dataclass(frozen=True, slots=True)
+class JingzhouOptions:
+    """Table options (house rules) of 荆州麻将.
+
+    * ``kou_kou_fan`` (口口翻): every open meld doubles, instead of one doubling for having
+      opened at all. Default off.
+    * ``reserve``: tiles left in the wall when the hand is drawn (黄庄); default 10 (5 墩).
+    * ``cap`` (封顶): the most one loser's line pays; default 300.
+    * ``gold`` (金顶): what every loser pays when every line reached the cap, and for
+      将一色 / 风一色; default 400.
+    * ``base``: the base unit every amount is multiplied by; default 1.
+    """
+
+    kou_kou_fan: bool = False
+    reserve: int = 10
+    cap: int = 300
+    gold: int = 400
+    base: int = 1
+
+    def __post_init__(self) -> None:
+        for name in ("reserve", "cap", "gold", "base"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"option {name} must be a whole number, got {value!r}")
+        if not isinstance(self.kou_kou_fan, bool):
+            raise ValueError(f"option kou_kou_fan must be true or false, got {self.kou_kou_fan!r}")
+        if not 0 <= self.reserve <= 40:
+            raise ValueError(f"option reserve must be 0-40 tiles, got {self.reserve}")
+        if self.cap < 1 or self.gold < 1 or self.base < 1:
+            raise ValueError("options cap, gold and base must be at least 1")
+
+
+_EXTRA_KEYS = frozenset({"discarder_ready", "qingyise_feeder"})
+
+
+class Jingzhou(Variant):
+    """荆州麻将 · 红中赖子杠."""
+
+    id = "jingzhou"
+    name = "荆州麻将 · 红中赖子杠"
+    seats = 3
+    hand_size = 13
+    options_type = JingzhouOptions
+
+    # ------------------------------------------------------------------ tiles
+
+    def tile_set(self, options: Any) -> list[int]:
+        return [t for t in TILE_KINDS for _ in range(4)]
+
+    def reserve(self, options: Any) -> int:
+        return int(options.reserve)
+
+    def wildcard_for(self, indicators: Sequence[int], options: Any) -> int | None:
+        if len(indicators) != 1:
+            return None
+        return laizi_for(indicators[0])
+
+    def special_kinds(self) -> frozenset[str]:
+        return frozenset({RED_KONG, LAIZI_KONG})
+
+    def setup(self, game: Game) -> None:
+        game.wildcard = laizi_for(game.reveal_indicator())
+        blocked = frozenset({RED, game.wildcard})
+        game.extra["blocked"] = sorted(blocked)
+        self._cache_blocked(game)
+
+    @staticmethod
+    def _cache_blocked(game: Game) -> frozenset[int]:
+        cached: frozenset[int] | None = getattr(game, "_jz_blocked", None)
+        if cached is None:
+            cached = frozenset(game.extra["blocked"])
+            game._jz_blocked = cached  # type: ignore[attr-defined]
+        return cached
+
+    # ------------------------------------------------------------------ play hooks
+
+    def meld_blocked(self, game: Game) -> frozenset[int]:
+        return self._cache_blocked(game)
+
+    def undiscardable(self, game: Game, seat: int) -> frozenset[int]:
+        return self._cache_blocked(game)
+
+    def special_kongs(self, game: Game) -> dict[int, str]:
+        kongs: dict[int, str] | None = getattr(game, "_jz_kongs", None)
+        if kongs is None:
+            assert game.wildcard is not None
+            kongs = {RED: RED_KONG, game.wildcard: LAIZI_KONG}
+            game._jz_kongs = kongs  # type: ignore[attr-defined]
+        return kongs
+
+    def discard_refusal(self, game: Game, seat: int, tile: int) -> str | None:
+        if tile == RED:
+            return "中 cannot be discarded: play it out as a 红中杠 (special_kong)"
+        if tile == game.wildcard:
+            return "the laizi cannot be discarded: play it out as a 赖子杠 (special_kong)"
+        return None
+
+    def win_refusal(self, game: Game, seat: int, tile: int, how: str) -> str | None:
+        hand = game.hands[seat]
+        if hand[RED]:
+            return "a 中 is in the hand (play it out as a 红中杠 first)"
+        melds = game.melds[seat]
+        opened = False
+        for m in melds:
+            if m.kind in OPEN_KINDS:
+                opened = True
+                break
+        if not opened and (game.sizes[seat] + (how != SELF_DRAW)) != 14:
+            return "the hand has not opened (开口); only 七对 wins closed"
+        if how != SELF_DRAW:
+            if tile == RED or tile == game.wildcard:
+                return "nobody wins on a 中 or laizi played out"
+            counts = hand.copy()
+            counts[tile] += 1
+        else:
+            counts = hand
+        if not opened:
+            wilds = counts[game.wildcard] if game.wildcard is not None else 0
+            odd = sum(c & 1 for c in counts)
+            if odd > wilds:
+                return "the hand has not opened (开口); only 七对 wins closed"
+        return self._judge_now(game, seat, tile, how)
+
+    def _judge_now(self, game: Game, seat: int, tile: int, how: str) -> str | None:
+        from laizi.variants.jingzhou_rules import readings
+
+        counts = game.hands[seat].copy()
+        if how != SELF_DRAW:
+            counts[tile] += 1
+        found, why = readings(counts, game.melds[seat], game.wildcard, how,
+                              how == SELF_DRAW and game.after_kong)
+        if why is not None:
+            return why
+        if any(r.big_hands for r in found):
+            return None  # a big hand always pays at least 10: no minimum to check
+        source = None if how == SELF_DRAW else game.turn
+        record = game.make_record([seat], how, source, tile)
+        out = judge(record, seat)
+        return out if isinstance(out, str) else None
+
+    def on_claim(self, game: Game, seat: int, meld: Meld) -> None:
+        # 清一色 包牌: remember who fed a seat's third exposed meld of one suit.
+        suit = T.suit(meld.tiles[0])
+        if suit not in (1, 2):
+            return
+        earlier = [m for m in game.melds[seat] if m.kind in OPEN_KINDS and m is not meld]
+        if len(earlier) == 2 and all(T.suit(m.tiles[0]) == suit for m in earlier):
+            game.extra.setdefault("qingyise_feeder", {})[str(seat)] = meld.source
+
+    def record_extra(
+        self, game: Game, winners: Sequence[int], how: str | None, source: int | None
+    ) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if how == DISCARD_WIN and source is not None:
+            out["discarder_ready"] = is_ready(game.hands[source], game.melds[source],
+                                              game.wildcard)
+        feeders = game.extra.get("qingyise_feeder", {})
+        for w in winners:
+            if str(w) in feeders:
+                out["qingyise_feeder"] = feeders[str(w)]
+        return out
+
+    # ------------------------------------------------------------------ records
+
+    def validate_record(self, record: HandRecord) -> None:
+        if len(record.indicators) != 1:
+            raise RecordError("indicators: jingzhou has exactly one indicator (赖子皮)")
+        laizi = record.wildcard
+        unknown = sorted(set(record.extra) - _EXTRA_KEYS)
+        if unknown:
+            raise RecordError(f"jingzhou: unknown field(s) {', '.join(unknown)}; "
+                              f"known: {', '.join(sorted(_EXTRA_KEYS))}")
+        for i, seat in enumerate(record.seats):
+            for j, m in enumerate(seat.melds):
+                where = f"seats[{i}].melds[{j}]"
+                if m.kind == RED_KONG and m.tiles != (RED,):
+                    raise RecordError(f"{where}: a red_dragon_kong (红中杠) is one 7z")
+                if m.kind == LAIZI_KONG and m.tiles != (laizi,):
+                    raise RecordError(f"{where}: a laizi_kong (赖子杠) is one laizi "
+                                      f"({T.name(laizi or 0, 'mpsz')})")
+                if m.kind in STANDARD_KINDS and (RED in m.tiles or laizi in m.tiles):
+                    raise RecordError(f"{where}: 中 and the laizi never take part in a "
+                                      "chow, pung or kong")
+        if record.outcome != "win":
+            return
+        w = record.winners[0]
+        if record.how in (DISCARD_WIN, ROBBED_KONG) and record.win_tile in (RED, laizi):
+            raise RecordError("tile: nobody wins on a 中 or laizi played out")
+        feeder = record.extra.get("qingyise_feeder")
+        if feeder is not None and not any(m.source == feeder for m in record.seats[w].melds):
+            raise RecordError(f"jingzhou.qingyise_feeder: seat {feeder} fed none of "
+                              f"seat {w}'s melds")
+        ready = record.extra.get("discarder_ready")
+        if ready is not None and not isinstance(ready, bool):
+            raise RecordError("jingzhou.discarder_ready: expected true or false")
+        out = judge(record, w)
+        if isinstance(out, str):
+            raise RecordError(f"seat {w} has not won: {out}")
+        if QUAN in out.reading.big_hands and record.how == DISCARD_WIN and ready is None:
+            raise RecordError("jingzhou: missing field 'discarder_ready' (was the discarder "
+                              "ready when it discarded? it decides 全求人 包牌)")
+
+    def settle(self, record: HandRecord) -> list[Payment]:
+        if record.outcome != "win":
+            return []
+        out = judge(record, record.winners[0])
+        if isinstance(out, str):
+            raise RecordError(f"seat {record.winners[0]} has not won: {out}")
+        return out.payments()
+
+    def next_dealer(self, record: HandRecord) -> int:
+        """The winner deals next; after a draw the dealer deals again."""
+        return record.winners[0] if record.outcome == "win" else record.dealer
+
+
+VARIANT = Jingzhou()
