@@ -161,21 +161,51 @@ def is_basic_complete(counts: list[int]) -> bool:
 
 
 @lru_cache(maxsize=1 << 16)
+def _status(group: tuple[int, ...]) -> int:
+    """0: sets only; 1: sets and one pair; -1: neither. Honours (7 counts) form no chows."""
+    if len(group) == 7:
+        pairs = 0
+        for n in group:
+            if n % 3 == 1:
+                return -1
+            pairs += n % 3 == 2
+        return pairs if pairs <= 1 else -1
+    r = sum(group) % 3
+    if r == 0:
+        return 0 if _suit_ok(group) else -1
+    if r == 1:
+        return -1
+    lst = list(group)
+    for i in range(9):
+        if lst[i] >= 2:
+            lst[i] -= 2
+            ok = _suit_ok(tuple(lst))
+            lst[i] += 2
+            if ok:
+                return 1
+    return -1
+
+
+_GROUPS = ((0, 9), (9, 18), (18, 27), (27, 34))
+
+
+@lru_cache(maxsize=1 << 16)
 def basic_waits(standing: tuple[int, ...]) -> frozenset[int]:
     """Tiles completing ``standing`` (3n + 1 tiles) as sets and a pair, copies unlimited."""
-    c = list(standing)
+    groups = [standing[a:b] for a, b in _GROUPS]
+    status = [_status(g) for g in groups]
     out = []
-    for t in range(34):
-        if c[t] == 0:
-            if t >= 27:
-                continue
-            r = t % 9
-            if not any(0 <= r + d < 9 and c[t + d] for d in (-2, -1, 1, 2)):
-                continue
-        c[t] += 1
-        if is_basic_complete(c):
-            out.append(t)
-        c[t] -= 1
+    for k, (a, _b) in enumerate(_GROUPS):
+        others = [st for j, st in enumerate(status) if j != k]
+        if min(others) < 0 or sum(others) > 1:
+            continue
+        need = 1 - sum(others)
+        g = list(groups[k])
+        for i in range(len(g)):
+            g[i] += 1
+            if _status(tuple(g)) == need:
+                out.append(a + i)
+            g[i] -= 1
     return frozenset(out)
 
 

@@ -1,0 +1,189 @@
+"""Golden tiles (黄金牌 / 赖子): every assignment tried, the highest total kept (就高).
+
+The golden tiles are set aside and the tiles they may stand for are generated from the
+winning shapes themselves (four sets and a pair, seven pairs, thirteen orphans, honours
+and knitted tiles, knitted straight), so only assignments that make a win are scored.
+An assignment may not make a fifth copy of a tile (counting melds) **(reading)**.
+When the winning tile is itself golden, it may stand for any tile of the assignment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import combinations, combinations_with_replacement
+
+from laizi import tiles as T
+
+from .api import NOT_A_WIN, meld_packs, result_from, win_flags
+from .calculator import Scored, score_concrete
+from .hand import FanResult, HandError, Meld, WinContext
+
+__all__ = ["golden_assignments", "score_golden"]
+
+_ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_ANY_SET: tuple[tuple[int, ...], ...] = (
+    *((t, t, t) for t in range(34)),
+    *((t, t + 1, t + 2) for t in range(27) if t % 9 < 7),
+)
+_KNITTED: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted(s * 9 + r for s, start in zip(perm, (0, 1, 2), strict=True)
+                 for r in range(start, 9, 3)))
+    for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+)
+
+Assign = tuple[int, ...]
+
+
+def _free(wilds: int, sets: int, pair: bool) -> Iterator[Assign]:
+    """Wild-only completions: ``sets`` whole sets (and a pair) from ``wilds`` wilds."""
+    if wilds != 3 * sets + 2 * pair:
+        return
+    pair_faces: Sequence[tuple[int, ...]] = [(t, t) for t in range(34)] if pair else [()]
+    for combo in combinations_with_replacement(_ANY_SET, sets):
+        for p in pair_faces:
+            yield tuple(x for g in combo for x in g) + p
+
+
+def _standard(c: list[int], wilds: int, sets: int, pair: bool) -> Iterator[Assign]:
+    """Assignments making ``c`` + wilds into ``sets`` sets (+ a pair when ``pair``)."""
+    i = next((t for t in range(34) if c[t]), -1)
+    if i < 0:
+        yield from _free(wilds, sets, pair)
+        return
+    n = c[i]
+    if pair:  # the lowest real tile in the pair
+        for real in (2, 1):
+            if n >= real and wilds >= 2 - real:
+                c[i] -= real
+                for rest in _standard(c, wilds - (2 - real), sets, False):
+                    yield (i,) * (2 - real) + rest
+                c[i] += real
+    if sets == 0:
+        return
+    for real in (3, 2, 1):  # in a pung
+        if n >= real and wilds >= 3 - real:
+            c[i] -= real
+            for rest in _standard(c, wilds - (3 - real), sets - 1, pair):
+                yield (i,) * (3 - real) + rest
+            c[i] += real
+    if i >= 27:
+        return
+    r = i % 9
+    for start in (i - 2, i - 1, i):  # in a chow; tiles below i can only be wild
+        if start < i - r or start + 2 > i - r + 8:
+            continue
+        others = [t for t in (start, start + 1, start + 2) if t != i]
+        below = [t for t in others if t < i]
+        above = [t for t in others if t > i]
+        for use in range(1 << len(above)):
+            real_above = [t for k, t in enumerate(above) if use >> k & 1]
+            if any(c[t] == 0 for t in real_above):
+                continue
+            wild_faces = below + [t for t in above if t not in real_above]
+            if len(wild_faces) > wilds:
+                continue
+            c[i] -= 1
+            for t in real_above:
+                c[t] -= 1
+            for rest in _standard(c, wilds - len(wild_faces), sets - 1, pair):
+                yield tuple(wild_faces) + rest
+            c[i] += 1
+            for t in real_above:
+                c[t] += 1
+
+
+def _special(c: list[int], wilds: int) -> Iterator[Assign]:
+    """Seven pairs, thirteen orphans, honours and knitted, knitted straight + set + pair."""
+    singles = [t for t in range(34) if c[t] % 2]
+    extra = wilds - len(singles)
+    if extra >= 0 and extra % 2 == 0:
+        for pairs in combinations_with_replacement(range(34), extra // 2):
+            yield tuple(singles) + tuple(x for p in pairs for x in (p, p))
+    real = [t for t in range(34) for _ in range(c[t])]
+    if all(t in _ORPHANS for t in real) and max(c) <= 2 and sum(n == 2 for n in c) <= 1:
+        missing = tuple(t for t in _ORPHANS if not c[t])
+        if any(n == 2 for n in c):
+            if len(missing) == wilds:
+                yield missing
+        elif len(missing) + 1 == wilds:
+            for p in _ORPHANS:
+                yield (*missing, p)
+    honours = tuple(range(27, 34))
+    for seq in _KNITTED:
+        allowed = set(seq) | set(honours)
+        if max(c) <= 1 and all(t in allowed for t in real):
+            missing = sorted(allowed - set(real))
+            for fill in combinations(missing, wilds):
+                numbered = sum(1 for t in (*real, *fill) if t < 27)
+                if 7 <= numbered <= 9:
+                    yield fill
+        lack = [t for t in seq if not c[t]]
+        if len(lack) <= wilds:
+            rest = list(c)
+            for t in seq:
+                if rest[t]:
+                    rest[t] -= 1
+            left = sum(rest) + wilds - len(lack)
+            sets = (left - 2) // 3
+            if left in (2, 5):
+                for more in _standard(rest, wilds - len(lack), sets, True):
+                    yield (*lack, *more)
+
+
+def golden_assignments(real: Sequence[int], wilds: int, melds: Sequence[Meld]) -> set[Assign]:
+    """Every multiset of faces the ``wilds`` golden tiles may take to make a win."""
+    c = T.to_counts(real)
+    sets = 4 - len(melds)
+    out = {tuple(sorted(a)) for a in _standard(list(c), wilds, sets, True)}
+    if len(melds) <= 1:
+        out |= {tuple(sorted(a)) for a in _special(list(c), wilds) if len(a) == wilds}
+    used = list(c)
+    for m in melds:
+        for t in m.tiles:
+            used[t] += 1
+    ok = set()
+    for a in out:
+        total = list(used)
+        for t in a:
+            total[t] += 1
+        if max(total) <= 4:
+            ok.add(a)
+    return ok
+
+
+def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinContext,
+                 golden: int, golden_face: int | None) -> FanResult:
+    """Score with ``golden`` wild copies of ``golden_face`` among ``concealed``."""
+    if golden_face is None or not 0 <= golden_face < T.NUM_KINDS:
+        raise HandError("a golden tile count needs the golden tile's face (golden_face)")
+    if concealed.count(golden_face) < golden or golden < 0:
+        raise HandError(f"the hand holds {concealed.count(golden_face)} "
+                        f"{T.name(golden_face, 'mpsz')}, fewer than {golden} golden tiles")
+    real = list(concealed)
+    for _ in range(golden):
+        real.remove(golden_face)
+    win_is_golden = win == golden_face
+    if not win_is_golden and win not in real:
+        raise HandError("the winning tile must be among the concealed tiles")
+    fixed = meld_packs(melds)
+    best: tuple[tuple[int, int, Assign, int], Scored, int, list[str], Assign] | None = None
+    for assign in sorted(golden_assignments(real, golden, melds)):
+        counts = T.to_counts(real)
+        for t in assign:
+            counts[t] += 1
+        for w in (sorted(set(assign)) if win_is_golden else [win]):
+            standing = list(counts)
+            standing[w] -= 1
+            fl, notes = win_flags(ctx, standing, fixed, w)
+            scored = score_concrete(fixed, tuple(standing), w, fl)
+            if scored is None:
+                continue
+            # 就高: highest total; then the hardest reading (golden as its own face).
+            hard = sum(t == golden_face for t in assign)
+            key = (scored.total, hard, tuple(-t for t in assign), -w)
+            if best is None or key > best[0]:
+                best = (key, scored, w, notes, assign)
+    if best is None:
+        return FanResult(is_win=False, why_not=NOT_A_WIN + f" with {golden} golden tile(s)")
+    _, scored, w, notes, assign = best
+    return result_from(scored, w, ctx, notes, golden_as=assign)
