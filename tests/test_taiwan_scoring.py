@@ -14,6 +14,7 @@ from laizi.scoring.taiwan import (
     HandError,
     NotAWinError,
     TaiResult,
+    TaiwanHand,
     TaiwanOptions,
     WinContext,
     parse_hand,
@@ -456,3 +457,29 @@ def test_options_presets_from_json() -> None:
     o = TaiwanOptions.from_json({"preset": "common", "tai": {"full_flush": 10}})
     assert dict(o.tai)["full_flush"] == 10 and dict(o.tai)["heavenly_win"] == 24
     assert BY_ID["full_flush"].tai == 12
+
+
+def test_engine_melds_are_accepted() -> None:
+    from laizi.engine.melds import Meld
+    from laizi.tiles import parse
+
+    hand = TaiwanHand(tuple(parse("123m456m789m55z")), (
+        Meld("chow", (19, 20, 21), source=0, claimed=19),  # 234s
+        Meld("added_kong", (15, 15, 15, 15), source=2, claimed=15),  # 7777p
+    ), (), 3)
+    r = score_hand(hand, WinContext(self_drawn=True, seat_wind=1, kong_replacement=True))
+    assert items(r) == {"self_draw": 1, "kong_bloom": 1}
+
+
+def test_doc_table_is_generated_from_the_data() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "taiwan_table.py"
+    spec = importlib.util.spec_from_file_location("taiwan_table", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--check"]) == 0
+    assert "| 18 | 五暗坎 | Five concealed pungs | `five_concealed_pungs` | 8 |" in module.table(
+        "common")
