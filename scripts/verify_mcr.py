@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from mcr_random import gb_fans, ours, random_case  # noqa: E402
+from mcr_random import gb_fans, ours, random_case
 
 
 def main() -> int:

@@ -119,7 +119,7 @@ def _standard(rng: random.Random) -> Case | None:
             return None
         t = rng.choice(pool)
         if sets and rng.random() < 0.3:  # repeat/shift an earlier set: combination fans
-            kind0, t0 = rng.choice(sets)
+            _kind0, t0 = rng.choice(sets)
             t = t0 + rng.choice((0, 1, 2, 3, -1, 9, 18, -9, -18, 10, 19))
             if not 0 <= t < 34 or (t0 < 27) != (t < 27):
                 continue

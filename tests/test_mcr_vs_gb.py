@@ -17,8 +17,8 @@ from laizi.scoring.mcr import WinContext
 
 pytest.importorskip("MahjongGB")
 
-from mcr_random import Case, gb_fans, ours, random_case  # noqa: E402
-from test_mcr import EXAMPLES  # noqa: E402
+from mcr_random import Case, gb_fans, ours, random_case
+from test_mcr import EXAMPLES
 
 EXCEPTIONS: dict[str, str] = {}
 """Hands (Case.describe()) where we knowingly differ, with the rulebook's reason."""

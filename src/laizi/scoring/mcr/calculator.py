@@ -119,10 +119,10 @@ def _kongs(pungs: list[Pack], ft: FanTable, src: Sources) -> None:
         _add(ft, src, "four_kongs", *kong_sets)
     if kongs == 2 and ck == 2 and cp == 0:
         hidden = 0  # 双暗杠 already holds the two concealed sets
-    key = {2: "two_concealed_pungs", 3: "three_concealed_pungs",
-           4: "four_concealed_pungs"}.get(hidden)
-    if key:
-        _add(ft, src, key, *concealed_sets)
+    hidden_key = {2: "two_concealed_pungs", 3: "three_concealed_pungs",
+                  4: "four_concealed_pungs"}.get(hidden)
+    if hidden_key:
+        _add(ft, src, hidden_key, *concealed_sets)
     if len(pungs) == 4 and not ft.get("four_kongs") and not ft.get("four_concealed_pungs"):
         _add(ft, src, "all_pungs", *(pack_tiles(p) for p in pungs))
     for p in pungs:
@@ -246,10 +246,11 @@ def _wait(concealed: list[Pack], waits: frozenset[int], win: int, ft: FanTable,
                 edge = p
         elif kind == PAIR and t == win:
             single = p
-    for key, p in (("edge_wait", edge), ("closed_wait", closed), ("single_wait", single)):
-        if p is not None:
+    for key, found in (("edge_wait", edge), ("closed_wait", closed),
+                       ("single_wait", single)):
+        if found is not None:
             ft[key] = 1
-            src[key] = [pack_tiles(p)]
+            src[key] = [pack_tiles(found)]
             return
 
 

@@ -124,7 +124,7 @@ def chow_fans(t: list[int]) -> Combo:
             fan = three_chows_fan(t[a], t[b], t[c])
             if fan:
                 return [(fan, (a, b, c)), *_extra_chow((a, b, c), t, d)]
-        pairs = _PAIRS4
+        pairs: tuple[tuple[int, int], ...] = _PAIRS4
     elif n == 3:
         fan = three_chows_fan(t[0], t[1], t[2])
         if fan:

@@ -3,8 +3,8 @@
 Each :class:`Fan` row holds the value, the Chinese and English names, the number in the
 seed's 81-fan table (``seed_no``), what it excludes (不计, as the standard calculator
 applies it) and a one-line rule. The predicates live in :mod:`.calculator`, one small
-function per family; this table is the single source of names and values (docs/fan.md is
-generated from it by ``scripts/gen_fan_doc.py``).
+function per family; this table is the single source of names and values (the table in
+docs/fan.md is generated from it: ``python -m laizi.scoring.mcr.fans``).
 
 Besides the seed's 81, the table holds 明暗杠 (Concealed Kong and Melded Kong, 5 fan), a
 fan the widely used PyMahjongGB / ChineseOfficialMahjongHelper calculator counts for one
@@ -200,3 +200,16 @@ FAN_BY_KEY: dict[str, Fan] = {f.key: f for f in FANS}
 # The exclusion lists must only name real fans.
 assert all(e in FAN_BY_KEY for f in FANS for e in f.excludes)
 assert len(FANS) == 82 and sorted(f.seed_no for f in FANS if f.seed_no) == list(range(1, 82))
+
+
+def markdown_table() -> str:
+    """The fan list as a Markdown table (pasted into docs/fan.md by ``python -m``)."""
+    rows = ["| # | 番种 | Fan | value | 不计 (excludes) |", "| ---: | --- | --- | ---: | --- |"]
+    for f in FANS:
+        excl = ", ".join(FAN_BY_KEY[e].zh for e in f.excludes)
+        rows.append(f"| {f.seed_no or '—'} | {f.zh} | {f.en} | {f.value} | {excl} |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(markdown_table())

@@ -112,8 +112,7 @@ def _special(c: list[int], wilds: int) -> Iterator[Assign]:
     for seq in _KNITTED:
         allowed = set(seq) | set(honours)
         if max(c) <= 1 and all(t in allowed for t in real):
-            missing = sorted(allowed - set(real))
-            for fill in combinations(missing, wilds):
+            for fill in combinations(sorted(allowed - set(real)), wilds):
                 numbered = sum(1 for t in (*real, *fill) if t < 27)
                 if 7 <= numbered <= 9:
                     yield fill
