@@ -483,3 +483,27 @@ def test_doc_table_is_generated_from_the_data() -> None:
     assert module.main(["--check"]) == 0
     assert "| 18 | 五暗坎 | Five concealed pungs | `five_concealed_pungs` | 8 |" in module.table(
         "common")
+
+
+def test_34_earthly_win_absorbs_earthly_ready_and_human_win() -> None:
+    r = score("123m456m789m123p678s55s", "2p", declaration="earthly",
+              discarders_first_discard=True, first_go_round_after_declaration=True)
+    assert items(r) == {"single_wait": 1, "earthly_win": 16}
+
+
+@pytest.mark.parametrize("excluder,excluded", [
+    (d.id, x) for d in ITEMS for x in d.excludes])
+def test_every_exclusion_in_the_table_is_applied(excluder: str, excluded: str) -> None:
+    from laizi.scoring.taiwan.calculator import ScoredItem, _apply_exclusions
+
+    hits = {i: ScoredItem(BY_ID[i].number, i, BY_ID[i].zh, BY_ID[i].en, 1, "")
+            for i in (excluder, excluded)}
+    assert [s.id for s in _apply_exclusions(hits)] == [excluder]
+
+
+def test_hand_and_context_json_round_trip() -> None:
+    hand = parse_hand("123m456m789m55z", "4m", ("c234s", "a7777p"), "1f5f")
+    assert TaiwanHand.from_json(json.loads(json.dumps(hand.to_json()))) == hand
+    ctx = WinContext(self_drawn=True, seat_wind=2, prevalent_wind=1, dealer_streak=2,
+                     declaration="earthly", kong_replacement=True)
+    assert WinContext.from_json(json.loads(json.dumps(ctx.to_json()))) == ctx
