@@ -63,6 +63,9 @@ def _act(kind: str, seat: int, tile: int | None = None, tiles: tuple[int, ...] =
     return a
 
 
+_DISCARDS = [[_act(DISCARD, s, t) for t in range(T.NUM_KINDS)] for s in range(8)]
+
+
 def _variant(v: Variant | str) -> Variant:
     if isinstance(v, str):
         from laizi.variants import get
@@ -248,16 +251,13 @@ class Game:
         v = self.variant
         hand = self.hands[seat]
         out: list[Action] = []
-        kind = self.turn_kind
-        if kind != CLAIMED:
+        drawn = self.turn_kind != CLAIMED
+        if drawn:
             t = self.last_tile
             assert t is not None
             if v.win_refusal(self, seat, t, SELF_DRAW) is None:
                 out.append(_act(WIN, seat, t))
             blocked = v.meld_blocked(self)
-            for x in range(T.NUM_KINDS):
-                if hand[x] == 4 and x not in blocked:
-                    out.append(_act(CONCEALED_KONG, seat, x))
             for m in self.melds[seat]:
                 if m.kind == PUNG and hand[m.tiles[0]]:
                     out.append(_act(ADDED_KONG, seat, m.tiles[0]))
@@ -265,9 +265,14 @@ class Game:
             if hand[x]:
                 out.append(_act(SPECIAL_KONG, seat, x))
         refused = v.undiscardable(self, seat)
+        discards = _DISCARDS[seat]
         for x in range(T.NUM_KINDS):
-            if hand[x] and x not in refused:
-                out.append(_act(DISCARD, seat, x))
+            c = hand[x]
+            if c:
+                if x not in refused:
+                    out.append(discards[x])
+                if c == 4 and drawn and x not in blocked:
+                    out.append(_act(CONCEALED_KONG, seat, x))
         return out
 
     # ------------------------------------------------------------------ apply
@@ -277,8 +282,13 @@ class Game:
         seat = action.seat
         if not 0 <= seat < self.n:
             raise IllegalActionError(f"no seat {seat} in {self.variant.id} (0-{self.n - 1})")
-        if action not in self.legal_actions(seat):
-            raise IllegalActionError(self._why_illegal(action))
+        legal = self.legal_actions(seat)
+        for a in legal:
+            if a is action:
+                break
+        else:
+            if action not in legal:
+                raise IllegalActionError(self._why_illegal(action))
         self.log.append({"type": "action", "action": action.to_json()})
         self._legal = [None] * self.n
         kind = action.type

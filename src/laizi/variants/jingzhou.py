@@ -21,8 +21,10 @@ from laizi.variants.jingzhou_rules import (
     RED,
     RED_KONG,
     TILE_KINDS,
+    could_win,
     is_ready,
     laizi_for,
+    readings,
 )
 from laizi.variants.jingzhou_scoring import judge
 
@@ -64,6 +66,7 @@ class JingzhouOptions:
             raise ValueError("options cap, gold and base must be at least 1")
 
 
+_odd = (1).__and__
 _EXTRA_KEYS = frozenset({"discarder_ready", "qingyise_feeder"})
 
 
@@ -150,17 +153,15 @@ class Jingzhou(Variant):
             counts = hand
         if not opened:
             wilds = counts[game.wildcard] if game.wildcard is not None else 0
-            odd = sum(c & 1 for c in counts)
-            if odd > wilds:
+            if sum(map(_odd, counts)) > wilds:
                 return "the hand has not opened (开口); only 七对 wins closed"
-        return self._judge_now(game, seat, tile, how)
+        if not could_win(counts, melds, game.wildcard):
+            return "not a winning hand"
+        return self._judge_now(game, seat, counts, tile, how)
 
-    def _judge_now(self, game: Game, seat: int, tile: int, how: str) -> str | None:
-        from laizi.variants.jingzhou_rules import readings
-
-        counts = game.hands[seat].copy()
-        if how != SELF_DRAW:
-            counts[tile] += 1
+    def _judge_now(
+        self, game: Game, seat: int, counts: list[int], tile: int, how: str
+    ) -> str | None:
         found, why = readings(counts, game.melds[seat], game.wildcard, how,
                               how == SELF_DRAW and game.after_kong)
         if why is not None:

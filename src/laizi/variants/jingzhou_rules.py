@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from laizi import tiles as T
 from laizi.analysis import WinRules, is_win
@@ -22,6 +21,7 @@ __all__ = [
     "RED_KONG",
     "TILE_KINDS",
     "Reading",
+    "could_win",
     "is_ready",
     "laizi_for",
     "readings",
@@ -68,9 +68,24 @@ def laizi_for(indicator: int) -> int:
     raise ValueError(f"{T.name(indicator, 'mpsz')} is not a Jingzhou tile")
 
 
-@lru_cache(maxsize=1 << 18)
+_CACHES: dict[WinRules, dict[tuple[tuple[int, ...], int], bool]] = {
+    RULES_258: {}, RULES_ANY_PAIR: {}, RULES_PUNGS: {}}
+_CACHE_LIMIT = 1 << 18
+
+
 def _win(counts: tuple[int, ...], wilds: int, rules: WinRules) -> bool:
-    return is_win(list(counts), wilds, rules)
+    """``laizi.analysis.is_win``, memoised per rule set (hands repeat a lot in play)."""
+    cache = _CACHES[rules]
+    key = (counts, wilds)
+    got = cache.get(key)
+    if got is None:
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        got = cache[key] = is_win(counts, wilds, rules)
+    return got
+
+
+_odd = (1).__and__
 
 
 def _seven_pairs(counts: Sequence[int], wilds: int) -> bool:
@@ -78,8 +93,7 @@ def _seven_pairs(counts: Sequence[int], wilds: int) -> bool:
     completes a pair."""
     if sum(counts) + wilds != 14:
         return False
-    odd = sum(c & 1 for c in counts)
-    return odd <= wilds
+    return sum(map(_odd, counts)) <= wilds
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,16 +107,43 @@ class Reading:
     """Valid as a 屁胡: four melds and a 2/5/8 pair, at most one laizi held."""
 
 
+_258 = tuple(sorted(TWO_FIVE_EIGHT))
+
+
 def _composition(nat: Sequence[int], set_melds: Sequence[Meld]) -> tuple[bool, bool, int]:
     """(all honours, all 2/5/8, the one suit or -1) of the non-wild tiles and the melds."""
-    tiles = [t for t in range(T.NUM_KINDS) if nat[t]]
+    per_suit = [sum(nat[0:9]), sum(nat[9:18]), sum(nat[18:27]), sum(nat[27:34])]
+    jiang = 0
+    for t in _258:
+        jiang += nat[t]
     for m in set_melds:
-        tiles.extend(m.tiles)
-    honours = all(t >= 27 for t in tiles)
-    jiang = all(t in TWO_FIVE_EIGHT for t in tiles)
-    suits = {T.suit(t) for t in tiles}
-    one = next(iter(suits)) if len(suits) == 1 and not honours else -1
-    return honours, jiang, one
+        t0 = m.tiles[0]
+        k = len(m.tiles)
+        per_suit[3 if t0 >= 27 else t0 // 9] += k
+        if m.tiles[-1] == t0 and t0 in TWO_FIVE_EIGHT:
+            jiang += k
+    total = sum(per_suit)
+    honours = per_suit[3] == total
+    used = [i for i in range(3) if per_suit[i]]
+    one = used[0] if len(used) == 1 and not per_suit[3] else -1
+    return honours, jiang == total, one
+
+
+def could_win(hand: Sequence[int], melds: Sequence[Meld], laizi: int | None) -> bool:
+    """A cheap necessary condition for :func:`readings` to find a win (most hands fail
+    it): the wildcard reading has a standard shape, or seven pairs, or is all honours or
+    all 2/5/8 (the shapeless big hands)."""
+    held = hand[laizi] if laizi is not None else 0
+    nat = list(hand)
+    if held:
+        nat[laizi] = 0  # type: ignore[index]
+    if _win(tuple(nat), held, RULES_ANY_PAIR):
+        return True
+    set_melds = [m for m in melds if m.kind in STANDARD_KINDS]
+    if not set_melds and _seven_pairs(nat, held):
+        return True
+    honours, jiang, _ = _composition(nat, set_melds)
+    return honours or jiang
 
 
 def _reading(
