@@ -183,7 +183,7 @@ def eight_pairs_hands(draw: st.DrawFn) -> tuple[TaiwanHand, WinContext]:
 OPTIONS = st.sampled_from([TaiwanOptions(), TaiwanOptions(eight_pairs=True)])
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=SLOW)
+@settings(max_examples=60, deadline=None, suppress_health_check=SLOW)
 @given(hands(), OPTIONS)
 def test_single_wait_matches_brute_force(case: tuple[TaiwanHand, WinContext],
                                          options: TaiwanOptions) -> None:
@@ -198,7 +198,7 @@ def test_single_wait_matches_brute_force(case: tuple[TaiwanHand, WinContext],
     assert ("single_wait" in {i.id for i in r.items}) == expected
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=SLOW)
+@settings(max_examples=60, deadline=None, suppress_health_check=SLOW)
 @given(hands(), OPTIONS)
 def test_readings_and_highest_total_match_brute_force(
         case: tuple[TaiwanHand, WinContext], options: TaiwanOptions) -> None:
@@ -237,7 +237,7 @@ def test_readings_and_highest_total_match_brute_force(
     assert score_hand(hand, ctx, options).tai == max(totals)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=SLOW)
+@settings(max_examples=80, deadline=None, suppress_health_check=SLOW)
 @given(hands(), OPTIONS)
 def test_invariants(case: tuple[TaiwanHand, WinContext], options: TaiwanOptions) -> None:
     hand, ctx = case
