@@ -1,0 +1,139 @@
+"""Judging and settling a ``golden`` / ``mcr`` hand from its hand record.
+
+The fan total comes from the MCR calculator (:func:`laizi.scoring.mcr.score_hand`), with
+the golden tiles as wildcards (就高: the assignment with the highest total). Settlement:
+
+* ``mcr``: self-draw, each other seat pays 8 + V; discard (or 抢杠), the discarder (the
+  robbed seat) pays 8 + V and the other two 8 each. V = total fan with flowers.
+* ``golden``: the same amounts × 2^(d_winner + d_payer), d = 1 for an opened hand (a chow,
+  pung or 明杠) + 1 per 直杠 / 蓄杠 + 2 per 暗杠.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from laizi.analysis import WinRules
+from laizi.engine.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, OPEN_KINDS, PUNG
+from laizi.engine.melds import Meld as EngineMeld
+from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
+from laizi.scoring.mcr import FanResult, Meld, WinContext, score_hand
+from laizi.settlement import Payment
+from laizi.variants._gb_common import seat_wind, wind_tile
+
+if TYPE_CHECKING:
+    from laizi.records import HandRecord
+
+__all__ = [
+    "BASE",
+    "MCR_RULES",
+    "doublings",
+    "fan_line",
+    "mcr_melds",
+    "minimum_refusal",
+    "payments",
+    "score_record",
+    "win_context",
+]
+
+BASE = 8
+"""Every loser pays the winner 8 (底分), the discarder 8 + V."""
+
+MCR_RULES = WinRules(pair_tiles=None, seven_pairs=True, thirteen_orphans=True, knitted=True)
+"""Every MCR shape: four sets and a pair, 七对, 十三幺, 全不靠/七星不靠, 组合龙."""
+
+_MCR_KIND = {CHOW: "chow", PUNG: "pung", KONG: "kong", ADDED_KONG: "kong",
+             CONCEALED_KONG: "concealed_kong"}
+
+
+def mcr_melds(melds: Sequence[EngineMeld]) -> list[Meld]:
+    """Engine melds as the calculator's: 直杠 and 蓄杠 are both 明杠."""
+    return [Meld(_MCR_KIND[m.kind], m.tiles[0]) for m in melds]
+
+
+def win_context(record: HandRecord, seat: int) -> WinContext:
+    """The situational facts of the win (自摸, 妙手回春, 海底捞月, 杠上开花, 抢杠和, 和绝张,
+    winds, flowers) from the record; ``record.extra`` holds ``last_tile`` and
+    ``last_copy``."""
+    how = record.how
+    last = bool(record.extra.get("last_tile", False))
+    return WinContext(
+        self_drawn=how == SELF_DRAW,
+        last_tile_of_wall=last and how == SELF_DRAW,
+        last_discard=last and how == DISCARD_WIN,
+        kong_replacement=record.after_kong and how == SELF_DRAW,
+        robbed_kong=how == ROBBED_KONG,
+        # 抢杠和不计和绝张 (the calculator's context refuses nothing here; we drop it).
+        last_copy=bool(record.extra.get("last_copy", False)) and how != ROBBED_KONG,
+        seat_wind=seat_wind(seat, record.dealer),
+        prevalent_wind=wind_tile(record.options.prevalent_wind),
+        flowers=len(record.seats[seat].flowers),
+    )
+
+
+def score_record(record: HandRecord, seat: int) -> FanResult:
+    """The fan of ``seat``'s win in ``record`` (raises the calculator's ``HandError`` for
+    tiles that cannot be a hand). Every concealed copy of the golden tile is wild."""
+    concealed = record.hand_of(seat)
+    assert record.win_tile is not None
+    golden = record.wildcard
+    n_golden = concealed.count(golden) if golden is not None else 0
+    # The winning tile goes last: the calculator reads it from there as well.
+    concealed.remove(record.win_tile)
+    concealed.append(record.win_tile)
+    return score_hand(concealed, mcr_melds(record.seats[seat].melds), record.win_tile,
+                      win_context(record, seat), golden=n_golden, golden_face=golden)
+
+
+def minimum_refusal(result: FanResult, minimum: int) -> str | None:
+    """Why the scored hand does not win (``None`` if it does)."""
+    if not result.is_win:
+        return result.why_not or "not a winning hand"
+    fan = result.fan_without_flowers
+    if fan < minimum:
+        return f"{minimum} fan needed, hand has {fan} (flowers excluded)"
+    return None
+
+
+def doublings(melds: Sequence[EngineMeld]) -> int:
+    """d of one seat (golden): 1 if opened (吃, 碰 or 明杠) + 1 per 直杠/蓄杠 + 2 per 暗杠."""
+    d = 1 if any(m.kind in OPEN_KINDS for m in melds) else 0
+    for m in melds:
+        if m.kind in (KONG, ADDED_KONG):
+            d += 1
+        elif m.kind == CONCEALED_KONG:
+            d += 2
+    return d
+
+
+def fan_line(result: FanResult) -> str:
+    """``"清一色 24 + 花牌 1 = 25"``: the fans of a win on one line."""
+    parts = [f"{f.zh} {f.points}" if f.count == 1 else f"{f.zh} {f.value}×{f.count}"
+             for f in result.fans]
+    return " + ".join(parts) + f" = {result.total}"
+
+
+def payments(record: HandRecord, result: FanResult, golden: bool) -> list[Payment]:
+    """The payments of a win (one winner) whose fan is ``result``."""
+    winner = record.winners[0]
+    v = result.total
+    how = record.how
+    d_winner = doublings(record.seats[winner].melds) if golden else 0
+    out: list[Payment] = []
+    label = {SELF_DRAW: "自摸", DISCARD_WIN: "点炮", ROBBED_KONG: "被抢杠"}[how or SELF_DRAW]
+    for payer in range(len(record.seats)):
+        if payer == winner:
+            continue
+        full = how == SELF_DRAW or payer == record.source
+        base = BASE + v if full else BASE
+        reasons = [f"{label} {BASE} + {v} fan" if full else f"底分 {BASE}",
+                   f"fan: {fan_line(result)}"]
+        amount = base
+        if golden:
+            d_payer = doublings(record.seats[payer].melds)
+            factor = 2 ** (d_winner + d_payer)
+            amount = base * factor
+            reasons.append(f"×2^({d_winner}+{d_payer}) = ×{factor} (开口/杠)")
+        out.append(Payment(payer, winner, amount, tuple(reasons)))
+    return out

@@ -1,0 +1,246 @@
+"""The engine side of ``golden`` (赖子麻将 · 黄金麻将) and ``mcr`` (国标麻将): one class,
+the golden tile switched on or off.
+
+Live play and the score-keeper share one path: a candidate win is turned into a hand
+record (:meth:`~laizi.engine.game.Game.make_record`) and judged by
+:func:`laizi.variants._gb_scoring.score_record`, exactly as ``laizi score`` judges a typed
+record.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from laizi import tiles as T
+from laizi.analysis import is_win
+from laizi.engine.melds import STANDARD_KINDS
+from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
+from laizi.records import HandRecord, RecordError
+from laizi.scoring.mcr import FanResult, HandError
+from laizi.settlement import Payment
+from laizi.variants._gb_common import FLOWER_SET, TILE_SET, GBOptions, golden_for
+from laizi.variants._gb_scoring import (
+    MCR_RULES,
+    minimum_refusal,
+    payments,
+    score_record,
+)
+
+if TYPE_CHECKING:
+    from laizi.engine.game import Game
+
+__all__ = ["EXTRA_KEYS", "GBVariant", "visible_copies"]
+
+EXTRA_KEYS = ("last_tile", "last_copy")
+"""The variant section of a winning record: ``last_tile`` (the win was on the last tile
+of the wall: 妙手回春 on a self-draw, 海底捞月 on a discard) and ``last_copy`` (和绝张:
+the other three copies of the winning tile were already visible)."""
+
+_NOT_A_WIN = "not a winning hand (four sets and a pair, 七对, 十三幺, 全不靠 or 组合龙)"
+
+
+def visible_copies(game: Game, tile: int) -> int:
+    """Copies of ``tile`` anyone at the table can see: the discards still in the pools,
+    every meld, and the indicators. (Concealed kongs are shown by our engine's views; a
+    concealed kong of the tile rules out a win on it anyway.)"""
+    n = game.indicators.count(tile)
+    for pool in game.discards:
+        n += pool.count(tile)
+    for melds in game.melds:
+        for m in melds:
+            n += m.tiles.count(tile)
+    return n
+
+
+class GBVariant(Variant):
+    """The 144-tile, 81-fan game; :attr:`golden` switches the golden tile on."""
+
+    seats = 4
+    hand_size = 13
+    options_type = GBOptions
+    golden: ClassVar[bool] = False
+
+    # ------------------------------------------------------------------ tiles
+
+    def tile_set(self, options: Any) -> list[int]:
+        return list(TILE_SET)
+
+    def reserve(self, options: Any) -> int:
+        # Standard MCR plays the wall to its last tile: no dead-wall reserve.
+        return 0
+
+    def flower_tiles(self, options: Any) -> frozenset[int]:
+        return FLOWER_SET
+
+    def wildcard_for(self, indicators: Sequence[int], options: Any) -> int | None:
+        # Records write tiles sorted, so the indicator is found as the one non-flower.
+        faces = [t for t in indicators if t not in FLOWER_SET]
+        if not self.golden or len(faces) != 1:
+            return None
+        return golden_for(faces[0])
+
+    def setup(self, game: Game) -> None:
+        if not self.golden:
+            return
+        # The indicator is the next tile of the wall after the deal (翻取的第一张牌), taken
+        # from the head; a flower turned up is set aside with it and the next tile turned.
+        while True:
+            t = game.wall[game.head]
+            game.head += 1
+            game.indicators.append(t)
+            if t not in FLOWER_SET:
+                break
+        game.wildcard = golden_for(t)
+
+    # ------------------------------------------------------------------ play hooks
+
+    def undiscardable(self, game: Game, seat: int) -> frozenset[int]:
+        g = game.wildcard
+        return frozenset() if g is None else frozenset((g,))
+
+    def discard_refusal(self, game: Game, seat: int, tile: int) -> str | None:
+        if tile == game.wildcard:
+            return (f"{T.name(tile, 'mpsz')} is the golden tile (黄金牌): it can never be "
+                    "discarded")
+        return None
+
+    def win_order(self, game: Game, seats: Sequence[int]) -> list[int]:
+        """Seats that declared a win on one tile, best first: the nearest after the
+        discarder, or (option ``priority = "dealer"``) the first counted from the dealer."""
+        if game.options.priority == "dealer":
+            return sorted(seats, key=lambda s: (s - game.dealer) % game.n)
+        return list(seats)
+
+    def win_refusal(self, game: Game, seat: int, tile: int, how: str) -> str | None:
+        counts = game.hands[seat].copy()
+        if how != SELF_DRAW:
+            counts[tile] += 1
+        g = game.wildcard
+        wilds = 0
+        if g is not None:
+            wilds = counts[g]
+            counts[g] = 0
+        if not is_win(counts, wilds, MCR_RULES):
+            return _NOT_A_WIN
+        return minimum_refusal(self.judge_candidate(game, seat, tile, how),
+                               game.options.minimum)
+
+    def judge_candidate(self, game: Game, seat: int, tile: int, how: str) -> FanResult:
+        """The fan ``seat`` would score winning with ``tile`` now (for the UI too)."""
+        source = None if how == SELF_DRAW else game.turn
+        record = game.make_record([seat], how, source, tile)
+        # During the claim the discard still lies in the pool: it is not one of the
+        # "other" copies for 和绝张.
+        extra = self._extra(game, how, tile, in_pool=how == DISCARD_WIN)
+        return score_record(dataclasses.replace(record, extra=extra), seat)
+
+    def record_extra(
+        self, game: Game, winners: Sequence[int], how: str | None, source: int | None
+    ) -> dict[str, Any]:
+        if not winners or how is None or game.last_tile is None:
+            return {}
+        # At the end of a discard win the engine has taken the tile from the pool.
+        return self._extra(game, how, game.last_tile, in_pool=False)
+
+    @staticmethod
+    def _extra(game: Game, how: str, tile: int, *, in_pool: bool) -> dict[str, Any]:
+        seen = visible_copies(game, tile) - (1 if in_pool else 0)
+        return {
+            "last_tile": how != ROBBED_KONG and game.live_tiles <= game.reserve,
+            "last_copy": how != ROBBED_KONG and seen >= 3,
+        }
+
+    # ------------------------------------------------------------------ records
+
+    def validate_record(self, record: HandRecord) -> None:
+        self._check_indicators(record)
+        unknown = sorted(set(record.extra) - set(EXTRA_KEYS))
+        if unknown:
+            raise RecordError(f"{self.id}: unknown field(s) {', '.join(unknown)}; "
+                              f"known: {', '.join(EXTRA_KEYS)}")
+        for key in EXTRA_KEYS:
+            if key in record.extra and not isinstance(record.extra[key], bool):
+                raise RecordError(f"{self.id}.{key}: expected true or false")
+        for i, seat in enumerate(record.seats):
+            for t in (*(seat.concealed or ()), *(x for m in seat.melds for x in m.tiles)):
+                if t in FLOWER_SET:
+                    raise RecordError(f"seats[{i}]: flower {T.name(t, 'mpsz')} belongs in "
+                                      "\"flowers\", not among the tiles of the hand")
+            for t in seat.flowers:
+                if t not in FLOWER_SET:
+                    raise RecordError(f"seats[{i}].flowers: {T.name(t, 'mpsz')} is not a "
+                                      "flower")
+            for j, m in enumerate(seat.melds):
+                if m.kind not in STANDARD_KINDS:
+                    raise RecordError(f"seats[{i}].melds[{j}]: {self.id} has no "
+                                      f"{m.kind!r} melds")
+        if record.outcome != "win":
+            if record.extra:
+                raise RecordError(f"{self.id}: a drawn hand has no {self.id} section")
+            return
+        self._check_win(record)
+
+    def _check_indicators(self, record: HandRecord) -> None:
+        ind = record.indicators
+        if not self.golden:
+            if ind:
+                raise RecordError("indicators: mcr has no indicator (no golden tile)")
+            return
+        if not ind:
+            raise RecordError("indicators: golden needs the indicator (the tile turned up "
+                              "after the deal)")
+        if sum(1 for t in ind if t not in FLOWER_SET) != 1:
+            raise RecordError("indicators: exactly one non-flower tile (the indicator), "
+                              "plus any flowers turned up before it and set aside")
+
+    def _check_win(self, record: HandRecord) -> None:
+        w = record.winners[0]
+        tile = record.win_tile
+        assert tile is not None
+        how = record.how
+        name = T.name(tile, "mpsz")
+        if tile in FLOWER_SET:
+            raise RecordError(f"tile: nobody wins on a flower ({name})")
+        if how == DISCARD_WIN and tile == record.wildcard:
+            raise RecordError(f"tile: {name} is the golden tile, which is never discarded")
+        if how == ROBBED_KONG:
+            src = record.source
+            assert src is not None
+            if not any(m.kind == "pung" and m.tiles[0] == tile
+                       for m in record.seats[src].melds):
+                raise RecordError(f"from: seat {src} has no exposed pung of {name} to add "
+                                  "a kong to (抢杠 robs an added kong)")
+        if record.after_kong and not any(m.is_kong for m in record.seats[w].melds):
+            raise RecordError(f"after_kong: seat {w} has no kong to have drawn a "
+                              "replacement for")
+        if record.extra.get("last_tile") and how == ROBBED_KONG:
+            raise RecordError(f"{self.id}.last_tile: a robbed kong is not the last tile")
+        result = self._score(record)
+        why = minimum_refusal(result, record.options.minimum)
+        if why is not None:
+            raise RecordError(f"seat {w} has not won: {why}")
+
+    def _score(self, record: HandRecord) -> FanResult:
+        try:
+            return score_record(record, record.winners[0])
+        except HandError as exc:
+            raise RecordError(f"seats[{record.winners[0]}]: {exc}") from None
+
+    def settle(self, record: HandRecord) -> list[Payment]:
+        if record.outcome != "win":
+            return []  # 黄庄: no payments
+        result = self._score(record)
+        why = minimum_refusal(result, record.options.minimum)
+        if why is not None:
+            raise RecordError(f"seat {record.winners[0]} has not won: {why}")
+        return payments(record, result, self.golden)
+
+    def fan(self, record: HandRecord) -> FanResult:
+        """The winner's itemised fan (for displays and ``laizi score``)."""
+        return self._score(record)
+
+    def next_dealer(self, record: HandRecord) -> int:
+        """The deal passes to the next seat every hand (win or draw)."""
+        return (record.dealer + 1) % self.seats
