@@ -443,6 +443,7 @@ class Game:
         self.pending = {}
         self.responses = {}
         if winners:
+            winners = self.variant.win_order(self, winners)
             if not self.variant.multiple_winners(self.options):
                 winners = winners[:1]
             self.discards[discarder].pop()
@@ -517,6 +518,7 @@ class Game:
         self.pending = {}
         self.responses = {}
         if winners:
+            winners = self.variant.win_order(self, winners)
             if not self.variant.multiple_winners(self.options):
                 winners = winners[:1]
             self._end_win(winners, ROBBED_KONG, robbed, t)

@@ -101,6 +101,12 @@ class Variant(ABC):
         nearest after the discarder (一炮单响 / 截胡)."""
         return False
 
+    def win_order(self, game: Game, seats: Sequence[int]) -> list[int]:
+        """Seats that declared a win on one tile (a discard or a robbed kong), best first.
+        They come nearest after the discarder first; with one winner per discard only the
+        first wins. Override for another priority (e.g. counted from the dealer)."""
+        return list(seats)
+
     def claim_types(self, options: Any) -> frozenset[str]:
         """Which claims on a discard exist: a subset of ``{"chow", "pung", "kong"}``."""
         return frozenset({"chow", "pung", "kong"})
