@@ -163,6 +163,10 @@ class Variant(ABC):
     def settle(self, record: HandRecord) -> list[Payment]:
         """Payments of a finished hand: a pure function of the record."""
 
+    def describe(self, record: HandRecord) -> str:
+        """One line naming the outcome (hand type, …) for people; empty if nothing to add."""
+        return ""
+
     def next_dealer(self, record: HandRecord) -> int:
         """Dealer of the next hand. Default: the dealer keeps the deal on a win by the
         dealer or a draw, otherwise the next seat deals."""

@@ -26,7 +26,7 @@ from laizi.variants.jingzhou_rules import (
     laizi_for,
     readings,
 )
-from laizi.variants.jingzhou_scoring import judge
+from laizi.variants.jingzhou_scoring import describe, judge
 
 if TYPE_CHECKING:
     from laizi.engine.game import Game
@@ -242,6 +242,12 @@ class Jingzhou(Variant):
         if isinstance(out, str):
             raise RecordError(f"seat {record.winners[0]} has not won: {out}")
         return out.payments()
+
+    def describe(self, record: HandRecord) -> str:
+        if record.outcome != "win":
+            return "黄庄: the wall ran down to the reserve; no payments"
+        out = judge(record, record.winners[0])
+        return out if isinstance(out, str) else describe(out)
 
     def next_dealer(self, record: HandRecord) -> int:
         """The winner deals next; after a draw the dealer deals again."""

@@ -1,0 +1,1 @@
+"""Terminal rendering (rich) of views, actions and settlements."""
