@@ -25,6 +25,7 @@ __all__ = [
     "WIN",
     "Action",
     "IllegalActionError",
+    "register_action_types",
 ]
 
 DISCARD = "discard"  # 打牌
@@ -39,6 +40,14 @@ PASS = "pass"  # 过
 
 TYPES = (DISCARD, WIN, CONCEALED_KONG, ADDED_KONG, SPECIAL_KONG, CHOW, PUNG, KONG, PASS)
 CLAIM_TYPES = frozenset({CHOW, PUNG, KONG})
+
+_VARIANT_TYPES: set[str] = set()
+
+
+def register_action_types(types: frozenset[str] | set[str]) -> None:
+    """Accept a variant's own action types in :meth:`Action.from_json` (the engine calls
+    this with ``Variant.action_types()`` when a game of that variant is created)."""
+    _VARIANT_TYPES.update(types)
 
 
 class IllegalActionError(ValueError):
@@ -72,7 +81,7 @@ class Action:
             seat = int(data["seat"])
         except (KeyError, TypeError, ValueError) as exc:
             raise IllegalActionError(f"malformed action {data!r}: {exc}") from None
-        if kind not in TYPES:
+        if kind not in TYPES and kind not in _VARIANT_TYPES:
             raise IllegalActionError(f"unknown action type {kind!r}")
         tile = data.get("tile")
         tiles = data.get("tiles", ())

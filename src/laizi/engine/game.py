@@ -14,6 +14,9 @@ Phases:
   pending decision; all answer (``pass`` or a claim) before the engine resolves them by
   priority: win > kong/pung > chow, nearest seat after the discarder first.
 * ``rob`` — after an added kong, seats that can win on the added tile decide (抢杠).
+* ``decide`` — a variant's own decision (e.g. Taiwan 天听 after the deal, 七抢一 when
+  another seat draws the eighth flower): the variant asked some seats
+  (:meth:`Game.ask`); when all have answered, :meth:`Variant.resolve` moves the game on.
 * ``over`` — the hand has ended; :attr:`Game.record` and :attr:`Game.payments` hold the
   result.
 """
@@ -45,9 +48,10 @@ from laizi.settlement import Payment, net
 if TYPE_CHECKING:
     from laizi.records import HandRecord
 
-__all__ = ["CLAIM", "OVER", "ROB", "TURN", "Game"]
+__all__ = ["CLAIM", "DECIDE", "OVER", "ROB", "TURN", "Game"]
 
 TURN, CLAIM, ROB, OVER = "turn", "claim", "rob", "over"
+DECIDE = "decide"  # a variant's own decision phase (Variant.resolve ends it)
 # How the current turn began: it decides whether a self-drawn win or a kong is possible.
 DEALT, DRAWN, REPLACED, CLAIMED = "dealt", "drawn", "replaced", "claimed"
 
@@ -62,6 +66,8 @@ def _act(kind: str, seat: int, tile: int | None = None, tiles: tuple[int, ...] =
         a = _ACTIONS[key] = Action(kind, seat, tile, tiles)
     return a
 
+
+_CORE_TURN = frozenset({DISCARD, WIN, CONCEALED_KONG, ADDED_KONG, SPECIAL_KONG})
 
 _DISCARDS = [[_act(DISCARD, s, t) for t in range(T.NUM_KINDS)] for s in range(8)]
 
@@ -89,6 +95,7 @@ class Game:
         dealer: int = 0,
         scores: Sequence[int] | None = None,
         wall: Sequence[int] | None = None,
+        context: dict[str, Any] | None = None,
     ) -> None:
         v = _variant(variant)
         self.variant = v
@@ -130,6 +137,11 @@ class Game:
         self.taken: list[int] = []
         """Tiles taken by a win off a discard or a robbed kong (for tile accounting)."""
         self.extra: dict[str, Any] = {}
+        self.context: dict[str, Any] = dict(context or {})
+        """The hand's place in a session, for the variant (JSON; e.g. Taiwan's prevalent
+        wind and 连N); written in the ``start`` event so replay sees it."""
+        self.suspended: dict[str, Any] | None = None
+        """A draw interrupted by a ``decide`` phase: ``{"seat", "kong"}`` (see resume)."""
         self.record: HandRecord | None = None
         self.payments: list[Payment] = []
         self.claim_types = v.claim_types(self.options)
@@ -139,9 +151,16 @@ class Game:
         }]
         if wall is not None:
             self.log[0]["wall"] = list(wall)
+        if self.context:
+            self.log[0]["context"] = dict(self.context)
+        from laizi.engine.actions import register_action_types
+
+        register_action_types(v.action_types())
         self._legal: list[list[Action] | None] = [None] * n
         self._dealt_flowers: dict[int, list[int]] = {}
         self._deal()
+        if self.phase == TURN:
+            v.start(self)
 
     # ------------------------------------------------------------------ setup
 
@@ -184,8 +203,9 @@ class Game:
         self.hands[seat][t] += 1
         self.sizes[seat] += 1
 
-    def _take_tail_nonflower(self, seat: int) -> int | None:
-        """Take from the tail, setting flowers aside; ``None`` if the wall ran out."""
+    def _take_tail_nonflower(self, seat: int, kong: bool | None = None) -> int | None:
+        """Take from the tail, setting flowers aside; ``None`` if the wall ran out or (in
+        play, ``kong`` given) a flower interrupted the draw (``Variant.on_flower``)."""
         while True:
             if self.tail - self.head <= self.reserve:
                 self._end_draw()
@@ -196,6 +216,8 @@ class Game:
                 return t
             self.flowers[seat].append(t)
             self.log.append({"type": "flower", "seat": seat, "tile": t})
+            if kong is not None and self._flower_interrupts(seat, t, kong):
+                return None
 
     def reveal_indicator(self) -> int:
         """Turn the last tile of the tail face up, out of play (for ``Variant.setup``)."""
@@ -226,7 +248,7 @@ class Game:
         """Seats that have a decision to make now."""
         if self.phase == TURN:
             return [self.turn]
-        if self.phase in (CLAIM, ROB):
+        if self.phase in (CLAIM, ROB, DECIDE):
             return [s for s in self.pending if s not in self.responses]
         return []
 
@@ -241,7 +263,7 @@ class Game:
         phase = self.phase
         if phase == TURN:
             return self._turn_actions(seat) if seat == self.turn else []
-        if phase in (CLAIM, ROB):
+        if phase in (CLAIM, ROB, DECIDE):
             if seat in self.pending and seat not in self.responses:
                 return list(self.pending[seat])
             return []
@@ -273,7 +295,8 @@ class Game:
                     out.append(discards[x])
                 if c == 4 and drawn and x not in blocked:
                     out.append(_act(CONCEALED_KONG, seat, x))
-        return out
+        out.extend(v.turn_actions(self, seat))
+        return v.restrict(self, seat, out)
 
     # ------------------------------------------------------------------ apply
 
@@ -292,7 +315,10 @@ class Game:
         self.log.append({"type": "action", "action": action.to_json()})
         self._legal = [None] * self.n
         kind = action.type
-        if self.phase == TURN:
+        self.variant.on_action(self, action)
+        if self.phase == TURN and kind not in _CORE_TURN:
+            self.variant.apply_action(self, action)
+        elif self.phase == TURN:
             if kind == DISCARD:
                 self._discard(seat, action.tile)  # type: ignore[arg-type]
             elif kind == WIN:
@@ -318,13 +344,21 @@ class Game:
             if len(self.responses) == len(self.pending):
                 if self.phase == CLAIM:
                     self._resolve_claims()
-                else:
+                elif self.phase == ROB:
                     self._resolve_rob()
+                else:
+                    responses = self.responses
+                    self.pending = {}
+                    self.responses = {}
+                    self.variant.resolve(self, responses)
 
     def _why_illegal(self, action: Action) -> str:
         seat, kind, t = action.seat, action.type, action.tile
         if self.phase == OVER:
             return "the hand is over"
+        why_not = self.variant.action_refusal(self, action)
+        if why_not:
+            return why_not
         if self.phase == TURN:
             if seat != self.turn:
                 return f"it is seat {self.turn}'s turn, not seat {seat}'s"
@@ -356,9 +390,9 @@ class Game:
                     return f"{name} is not a special-kong tile in {self.variant.id}"
                 return f"cannot play {name} out: not in seat {seat}'s hand"
             return f"{kind} is not possible now"
-        # claim or rob phase
+        # claim, rob or decide phase
         if seat not in self.pending:
-            what = "discard" if self.phase == CLAIM else "kong"
+            what = {CLAIM: "discard", ROB: "kong"}.get(self.phase, "decision")
             return f"seat {seat} has no decision on this {what}"
         if seat in self.responses:
             return f"seat {seat} has already answered"
@@ -413,6 +447,8 @@ class Game:
                                 break
                         if ok:
                             opts.append(_act(CHOW, s, t, (lo, lo + 1, lo + 2)))
+            if opts:
+                opts = v.restrict(self, s, opts)
             if opts:
                 opts.append(_act(PASS, s))
                 pending[s] = tuple(opts)
@@ -489,7 +525,9 @@ class Game:
         for i in range(1, self.n):
             s = (seat + i) % self.n
             if not self.passed_win[s] and v.win_refusal(self, s, t, ROBBED_KONG) is None:
-                pending[s] = (_act(WIN, s, t), _act(PASS, s))
+                opts = v.restrict(self, s, [_act(WIN, s, t)])
+                if opts:
+                    pending[s] = (*opts, _act(PASS, s))
         self.last_tile = t
         if pending:
             self.phase = ROB
@@ -534,7 +572,7 @@ class Game:
             self._end_draw()
             return
         if kong:
-            got = self._take_tail_nonflower(seat)
+            got = self._take_tail_nonflower(seat, True)
             if got is None:
                 return
             t = got
@@ -544,10 +582,15 @@ class Game:
             if t in self.flower_set:
                 self.flowers[seat].append(t)
                 self.log.append({"type": "flower", "seat": seat, "tile": t})
-                got = self._take_tail_nonflower(seat)
+                if self._flower_interrupts(seat, t, False):
+                    return
+                got = self._take_tail_nonflower(seat, False)
                 if got is None:
                     return
                 t = got
+        self._drawn(seat, t, kong)
+
+    def _drawn(self, seat: int, t: int, kong: bool) -> None:
         self.hands[seat][t] += 1
         self.sizes[seat] += 1
         self.turn = seat
@@ -557,6 +600,65 @@ class Game:
         self.last_tile = t
         self.passed_win[seat] = False
         self.log.append({"type": "draw", "seat": seat, "tile": t, "replacement": kong})
+
+    def _flower_interrupts(self, seat: int, flower: int, kong: bool) -> bool:
+        self.variant.on_flower(self, seat, flower)
+        if self.phase != DECIDE:
+            return False
+        self.suspended = {"seat": seat, "kong": kong}
+        return True
+
+    # ------------------------------------------------------------------ variant primitives
+
+    def ask(self, pending: dict[int, Sequence[Action]]) -> None:
+        """Open a ``decide`` phase (for variant hooks): ``pending[seat]`` are the actions
+        ``seat`` may answer with (variant action types or ``pass``). When every asked
+        seat has answered, :meth:`Variant.resolve` gets the answers."""
+        if not pending:
+            raise ValueError("ask() needs at least one seat to decide")
+        self.phase = DECIDE
+        self.pending = {s: tuple(a) for s, a in pending.items()}
+        self.responses = {}
+        self._legal = [None] * self.n
+
+    def resume(self) -> None:
+        """End a ``decide`` phase by going on as before it: a suspended draw is completed
+        (the replacement from the tail), otherwise the turn of :attr:`turn` goes on."""
+        self.pending = {}
+        self.responses = {}
+        self._legal = [None] * self.n
+        held = self.suspended
+        self.suspended = None
+        if held is None:
+            self.phase = TURN
+            return
+        seat, kong = int(held["seat"]), bool(held["kong"])
+        got = self._take_tail_nonflower(seat, kong)
+        if got is not None:
+            self._drawn(seat, got, kong)
+
+    def move_flower(self, from_seat: int, to_seat: int, flower: int) -> None:
+        """Move a set-aside flower between seats (Taiwan 七抢一); logged as a ``flower``
+        event with ``from``."""
+        self.flowers[from_seat].remove(flower)
+        self.flowers[to_seat].append(flower)
+        self.log.append({"type": "flower", "seat": to_seat, "tile": flower, "from": from_seat})
+
+    def draw_replacement(self, seat: int) -> int | None:
+        """Give ``seat`` a replacement from the tail (flowers set aside) without starting a
+        turn; ``None`` if the wall ran out (the hand is then drawn)."""
+        got = self._take_tail_nonflower(seat)
+        if got is None:
+            return None
+        self.hands[seat][got] += 1
+        self.sizes[seat] += 1
+        self.last_tile = got
+        self.log.append({"type": "draw", "seat": seat, "tile": got, "replacement": True})
+        return got
+
+    def end_win(self, winners: Sequence[int], how: str, source: int | None, tile: int) -> None:
+        """End the hand with a win (for variant actions, e.g. a flower win)."""
+        self._end_win(winners, how, source, tile)
 
     # ------------------------------------------------------------------ the end
 
@@ -642,6 +744,8 @@ class Game:
             "taken": list(self.taken),
             "extra": self.extra,
             "payments": [p.to_json() for p in self.payments],
+            **({"context": self.context} if self.context else {}),
+            **({"suspended": self.suspended} if self.suspended is not None else {}),
         }
 
     def view(self, seat: int) -> dict[str, Any]:
@@ -682,6 +786,9 @@ class Game:
             "passed_win": self.passed_win[seat],
             "to_act": seat in self.to_act(),
         }
+        shown = v.view_extra(self, seat)
+        if shown:
+            out["extra"] = shown
         if self.phase == OVER and self.record is not None:
             out["result"] = self.log[-1]
         return out

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from laizi.settlement import Payment
 
 if TYPE_CHECKING:
+    from laizi.engine.actions import Action
     from laizi.engine.game import Game
     from laizi.engine.melds import Meld
     from laizi.records import HandRecord
@@ -141,6 +142,59 @@ class Variant(ABC):
         ``how`` is one of :data:`HOW`. For a self-draw ``tile`` is already in the hand; for
         a discard or a robbed kong it is not. The engine has already applied 过水; the
         variant judges the hand (shape, minimums, anything else)."""
+
+    # ------------------------------------------------------------------ variant actions
+    # Generic hooks for rules the shared turn/claim loop does not know (Taiwan: 天听/地听
+    # declarations that lock a hand, 花胡 and 七抢一). Every default leaves play unchanged.
+
+    def action_types(self) -> frozenset[str]:
+        """The variant's own action types (besides the engine's), e.g. ``{"declare"}``."""
+        return frozenset()
+
+    def turn_actions(self, game: Game, seat: int) -> list[Action]:
+        """Extra actions of the seat in ``turn`` (carried out by :meth:`apply_action`)."""
+        return []
+
+    def restrict(self, game: Game, seat: int, actions: list[Action]) -> list[Action]:
+        """Filter the seat's options: its turn actions, and its claim (or rob) options
+        before ``pass`` is added (an empty result means the seat is not asked). Default:
+        unchanged. E.g. a locked (declared) Taiwan hand may only win or discard the drawn
+        tile."""
+        return actions
+
+    def action_refusal(self, game: Game, action: Action) -> str | None:
+        """The rule an illegal ``action`` breaks, when the variant knows it better than the
+        engine (e.g. "locked hand: discard the tile you drew"); ``None``: engine message."""
+        return None
+
+    def on_action(self, game: Game, action: Action) -> None:
+        """Called with every legal action just before the engine carries it out (track
+        facts in ``game.extra``: first discards, passed wins, …)."""
+        return None
+
+    def apply_action(self, game: Game, action: Action) -> None:
+        """Carry out one of the variant's own turn actions (use the ``Game`` primitives
+        ``end_win``, ``ask``, ``draw_replacement``, ``move_flower``)."""
+        raise NotImplementedError(f"{self.id} has no action {action.type!r}")
+
+    def start(self, game: Game) -> None:
+        """After the deal and the dealt flowers' replacement, before the dealer acts; may
+        open a ``decide`` phase with ``game.ask(...)`` (ended by :meth:`resolve`)."""
+        return None
+
+    def on_flower(self, game: Game, seat: int, flower: int) -> None:
+        """A flower drawn in play (not in the deal) was just set aside, before its
+        replacement; may ``game.ask(...)``: the draw then waits until ``game.resume()``."""
+        return None
+
+    def resolve(self, game: Game, responses: dict[int, Action]) -> None:
+        """Every seat asked in a ``decide`` phase answered: move the game on, with
+        ``game.resume()`` (go on as before) or a primitive that ends the hand."""
+        raise NotImplementedError(f"{self.id} opened a decide phase it cannot resolve")
+
+    def view_extra(self, game: Game, seat: int) -> dict[str, Any]:
+        """Public variant facts for ``view(seat)["extra"]`` (omitted when empty)."""
+        return {}
 
     def on_claim(self, game: Game, seat: int, meld: Meld) -> None:
         """After ``seat`` claimed a discard into ``meld`` (e.g. track 包牌 facts)."""
