@@ -185,10 +185,11 @@ def settlement_table(end: dict[str, Any], names: Sequence[str]) -> Table:
 
 
 def ledger_table(ledger: Sequence[int], names: Sequence[str], hands: int) -> Table:
-    table = Table(title=f"Running ledger after {hands} hand(s)")
+    table = Table()
+    table.add_column("Running ledger")
     for s in range(len(ledger)):
         table.add_column(names[s], justify="right")
-    table.add_row(*(f"{v:+d}" for v in ledger))
+    table.add_row(f"after {hands} hand(s)", *(f"{v:+d}" for v in ledger))
     return table
 
 

@@ -25,32 +25,28 @@ def register(variant: Variant) -> Variant:
     return variant
 
 
+def _load(variant_id: str) -> Variant | None:
+    v = _REGISTRY.get(variant_id)
+    if v is not None or variant_id not in BUILTIN:
+        return v
+    try:
+        module = importlib.import_module(f"laizi.variants.{variant_id}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"laizi.variants.{variant_id}":
+            raise
+        return None
+    found = getattr(module, "VARIANT", None)
+    return register(found) if isinstance(found, Variant) else None
+
+
 def get(variant_id: str) -> Variant:
     """The variant registered as ``variant_id``; :class:`KeyError` naming the known ids."""
-    v = _REGISTRY.get(variant_id)
-    if v is not None:
-        return v
-    if variant_id in BUILTIN:
-        try:
-            module = importlib.import_module(f"laizi.variants.{variant_id}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"laizi.variants.{variant_id}":
-                raise
-        else:
-            found = getattr(module, "VARIANT", None)
-            if isinstance(found, Variant):
-                return register(found)
-    raise KeyError(f"unknown variant {variant_id!r}; known: {', '.join(ids()) or 'none'}")
+    v = _load(variant_id)
+    if v is None:
+        raise KeyError(f"unknown variant {variant_id!r}; known: {', '.join(ids()) or 'none'}")
+    return v
 
 
 def ids() -> list[str]:
     """Ids of every variant that can be loaded now."""
-    out = set(_REGISTRY)
-    for vid in BUILTIN:
-        if vid not in out:
-            try:
-                get(vid)
-            except KeyError:
-                continue
-            out.add(vid)
-    return sorted(out)
+    return sorted(set(_REGISTRY) | {vid for vid in BUILTIN if _load(vid) is not None})

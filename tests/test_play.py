@@ -1,0 +1,66 @@
+"""``laizi play``: the terminal game driven through stdin (no keyboard needed)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from laizi.cli import main
+
+
+def run(argv: list[str], text: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    code = main(argv)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_auto_hand_runs_to_the_settlement(monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["play", "jingzhou", "--seed", "3", "--auto"], "", monkeypatch, capsys)
+    assert code == 0
+    assert "seed 3" in out and "赖子" in out and "Running ledger" in out
+
+
+def test_person_plays_by_numbers(monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["play", "jingzhou", "--seed", "5", "--hands", "2"], "1\n" * 400,
+                       monkeypatch, capsys)
+    assert code == 0
+    assert "your choice" in out and "1)" in out
+    assert "hand 2 · seed 6" in out and "after 2 hand(s)" in out
+
+
+def test_bad_input_is_asked_again_and_end_of_input_leaves(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["play", "jingzhou", "--seed", "5"], "zz\n99\n?\n", monkeypatch, capsys)
+    assert code == 0 and err == ""
+    assert out.count("Please type a number") == 2
+    assert "Type the number of an action" in out
+    assert "You leave the table." in out
+
+
+def test_quit(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["play", "jingzhou", "--seed", "1"], "q\n", monkeypatch, capsys)
+    assert code == 0 and "You leave the table." in out
+
+
+def test_same_seed_same_deal(monkeypatch: pytest.MonkeyPatch,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    a = run(["play", "jingzhou", "--seed", "9", "--auto"], "", monkeypatch, capsys)[1]
+    b = run(["play", "jingzhou", "--seed", "9", "--auto"], "", monkeypatch, capsys)[1]
+    assert a == b
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["play", "nosuch"], "unknown variant"),
+    (["play", "jingzhou", "--seat", "3"], "--seat must be 0-2"),
+    (["play", "jingzhou", "--option", "cap"], "NAME=VALUE"),
+    (["play", "jingzhou", "--option", "nope=1"], "unknown jingzhou option"),
+])
+def test_user_errors_exit_2(argv: list[str], message: str, monkeypatch: pytest.MonkeyPatch,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(argv, "", monkeypatch, capsys)
+    assert code == 2 and message in err and err.count("\n") == 1
