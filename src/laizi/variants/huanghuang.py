@@ -1,0 +1,321 @@
+"""荆州晃晃 (``huanghuang``): four seated players, 120 tiles, a laizi, 买马 horse bets.
+
+The rules and the project's decisions are in ``docs/rules/huanghuang.md``; hand value and
+the payment table are in :mod:`laizi.variants.huanghuang_scoring`; rooms of up to eight
+people (下桌) in :mod:`laizi.table.room` and horse payments in :mod:`laizi.table.horses`.
+
+Horses in the engine: the people who buy a horse are given as the option ``horses`` — the
+*party* of each buyer in the order the tiles are dealt (0-3: the person at that seat; 4, 5,
+…: the waiting people, front of the queue first). :meth:`HuanghuangVariant.setup` takes one
+tile per horse from the tail after the indicator, face down and out of play, before the
+dealer's first discard. The table's payments (:meth:`settle`) are between seats, as the
+engine expects; :func:`settle_with_horses` adds the horse payments between parties.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from laizi import tiles as T
+from laizi.analysis import is_win
+from laizi.engine.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, PUNG
+from laizi.engine.melds import Meld as EngineMeld
+from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
+from laizi.records import HandRecord, RecordError
+from laizi.settlement import Payment
+from laizi.table.horses import Horse, HorseError, horse_payments, horse_value
+from laizi.variants.huanghuang_scoring import (
+    ANY_SHAPE,
+    TILE_KINDS,
+    Meld,
+    MeldKind,
+    NotAWin,
+    WinKind,
+    evaluate,
+    laizi_of,
+    payments,
+)
+
+if TYPE_CHECKING:
+    from laizi.engine.game import Game
+
+__all__ = [
+    "MAX_PARTIES",
+    "VARIANT",
+    "HuanghuangOptions",
+    "HuanghuangVariant",
+    "record_horses",
+    "settle_with_horses",
+    "win_kind",
+]
+
+MAX_PARTIES = 8
+"""Four seats and up to four waiting people."""
+
+_MELD_KINDS = {
+    CHOW: MeldKind.CHOW,
+    PUNG: MeldKind.PUNG,
+    KONG: MeldKind.KONG,
+    ADDED_KONG: MeldKind.KONG,
+    CONCEALED_KONG: MeldKind.CONCEALED_KONG,
+}
+_EXTRA_KEYS = frozenset({"laizi_discarded", "horses", "people"})
+
+
+@dataclass(frozen=True, slots=True)
+class HuanghuangOptions:
+    """Table options of 荆州晃晃.
+
+    * ``base`` (底分): the unit every payment is multiplied by; default 1.
+    * ``horses``: who bought a horse this hand, as parties in the order the horse tiles are
+      dealt (0-3 a seat, 4-7 the waiting people front first); default none. The room sets
+      it every hand (see ``docs/rooms.md``).
+    """
+
+    base: int = 1
+    horses: tuple[int, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if isinstance(self.base, bool) or not isinstance(self.base, int) or self.base < 1:
+            raise ValueError(f"option base must be a whole number >= 1, got {self.base!r}")
+        if not isinstance(self.horses, (tuple, list)):
+            raise ValueError(f"option horses must be a list of parties, got {self.horses!r}")
+        holders = tuple(self.horses)
+        for h in holders:
+            if isinstance(h, bool) or not isinstance(h, int) or not 0 <= h < MAX_PARTIES:
+                raise ValueError(f"option horses: {h!r} is not a party 0-{MAX_PARTIES - 1}")
+        if len(set(holders)) != len(holders):
+            raise ValueError("option horses: each person may buy only one horse")
+        object.__setattr__(self, "horses", holders)
+
+
+def win_kind(how: str, after_kong: bool) -> WinKind:
+    """The scoring :class:`WinKind` of an engine ``how`` (+ 杠开 flag)."""
+    if how == SELF_DRAW:
+        return WinKind.KONG_DRAW if after_kong else WinKind.SELF_DRAW
+    if how == DISCARD_WIN:
+        return WinKind.DISCARD
+    if how == ROBBED_KONG:
+        return WinKind.ROB_KONG
+    raise ValueError(f"unknown way of winning {how!r}")
+
+
+def _scoring_melds(melds: Sequence[EngineMeld]) -> list[Meld]:
+    return [Meld(_MELD_KINDS[m.kind], m.tiles[0]) for m in melds]
+
+
+class HuanghuangVariant(Variant):
+    """荆州晃晃."""
+
+    id = "huanghuang"
+    name = "荆州晃晃"
+    seats = 4
+    hand_size = 13
+    options_type = HuanghuangOptions
+
+    # ------------------------------------------------------------------ options
+
+    def options_to_json(self, options: Any) -> dict[str, Any]:
+        return {"base": options.base, "horses": list(options.horses)}
+
+    # ------------------------------------------------------------------ tiles
+
+    def tile_set(self, options: Any) -> list[int]:
+        return [t for t in TILE_KINDS for _ in range(4)]
+
+    def wildcard_for(self, indicators: Sequence[int], options: Any) -> int | None:
+        if len(indicators) != 1 or indicators[0] not in TILE_KINDS:
+            return None
+        return laizi_of(indicators[0])
+
+    def setup(self, game: Game) -> None:
+        game.wildcard = laizi_of(game.reveal_indicator())
+        # Horse tiles: one per buyer from the tail, face down, out of play. Like the
+        # indicator they leave the wall before anyone acts (see the module docstring).
+        horse_tiles = []
+        for _ in game.options.horses:
+            game.tail -= 1
+            horse_tiles.append(game.wall[game.tail])
+        game.extra["horse_tiles"] = horse_tiles
+        game._hh_blocked = frozenset({game.wildcard})  # type: ignore[attr-defined]
+
+    # ------------------------------------------------------------------ play hooks
+
+    def meld_blocked(self, game: Game) -> frozenset[int]:
+        blocked: frozenset[int] | None = getattr(game, "_hh_blocked", None)
+        if blocked is None:
+            blocked = frozenset({game.wildcard}) if game.wildcard is not None else frozenset()
+            game._hh_blocked = blocked  # type: ignore[attr-defined]
+        return blocked
+
+    def win_refusal(self, game: Game, seat: int, tile: int, how: str) -> str | None:
+        laizi = game.wildcard
+        assert laizi is not None
+        hand = game.hands[seat]
+        if how != SELF_DRAW:
+            if tile == laizi:
+                return "a discarded laizi is dead: nobody may win on it"
+            counts = hand.copy()
+            counts[tile] += 1
+        else:
+            counts = hand
+        # Cheap common path: the shape with every laizi wild (the widest reading).
+        soft = counts.copy()
+        soft[laizi] = 0
+        if not is_win(soft, counts[laizi], ANY_SHAPE):
+            return "not a winning hand"
+        try:
+            evaluate(T.from_counts(counts), _scoring_melds(game.melds[seat]), laizi,
+                     win_kind(how, how == SELF_DRAW and game.after_kong))
+        except NotAWin as exc:
+            return str(exc)
+        return None
+
+    def record_extra(
+        self, game: Game, winners: Sequence[int], how: str | None, source: int | None
+    ) -> dict[str, Any]:
+        laizi = game.wildcard
+        assert laizi is not None
+        # A discarded laizi is dead, so it stays in its discarder's pool.
+        discarded = 0
+        for pool in game.discards:
+            discarded += pool.count(laizi)
+        horses = [{"holder": h, "tile": T.name(t, "mpsz")}
+                  for h, t in zip(game.options.horses, game.extra.get("horse_tiles", ()),
+                                  strict=True)]
+        out: dict[str, Any] = {"laizi_discarded": discarded}
+        if horses:
+            out["horses"] = horses
+        return out
+
+    def next_dealer(self, record: HandRecord) -> int:
+        """The winner deals next; after a draw the dealer deals again."""
+        return record.winners[0] if record.outcome == "win" else record.dealer
+
+    # ------------------------------------------------------------------ records
+
+    def validate_record(self, record: HandRecord) -> None:
+        if len(record.indicators) != 1:
+            raise RecordError("indicators: huanghuang has exactly one indicator")
+        laizi = record.wildcard
+        assert laizi is not None
+        unknown = sorted(set(record.extra) - _EXTRA_KEYS)
+        if unknown:
+            raise RecordError(f"huanghuang: unknown field(s) {', '.join(unknown)}; "
+                              f"known: {', '.join(sorted(_EXTRA_KEYS))}")
+        used = 0
+        for i, seat in enumerate(record.seats):
+            for j, m in enumerate(seat.melds):
+                if laizi in m.tiles:
+                    raise RecordError(f"seats[{i}].melds[{j}]: the laizi never takes part in "
+                                      "a chow, pung or kong")
+            used += sum(1 for t in seat.concealed or () if t == laizi)
+        if record.win_tile == laizi:
+            used += 1
+        k = record.extra.get("laizi_discarded", 0)
+        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+            raise RecordError(f"huanghuang.laizi_discarded: expected a whole number >= 0, "
+                              f"got {k!r}")
+        if used + k > 4:
+            raise RecordError(f"huanghuang.laizi_discarded: {k} discarded and {used} in hands "
+                              f"is more than the 4 laizi ({T.name(laizi, 'mpsz')}) in the set")
+        horses = record_horses(record)
+        self._check_horse_copies(record, [h.tile for h in horses])
+        people = record.extra.get("people")
+        if people is not None and (not isinstance(people, list) or not all(
+                isinstance(p, str) and p for p in people) or len(set(people)) != len(people)
+                or not 4 <= len(people) <= MAX_PARTIES):
+            raise RecordError("huanghuang.people: expected 4-8 different names (seats 0-3, "
+                              "then the waiting people)")
+        for h in horses:
+            party = int(h.person)
+            if people is not None and party >= len(people):
+                raise RecordError(f"huanghuang.horses: holder {party} is not one of the "
+                                  f"{len(people)} people")
+        if record.outcome != "win":
+            return
+        if record.how in (DISCARD_WIN, ROBBED_KONG) and record.win_tile == laizi:
+            raise RecordError("tile: a discarded laizi is dead: nobody may win on it")
+        w = record.winners[0]
+        assert record.how is not None
+        try:
+            evaluate(record.hand_of(w), _scoring_melds(record.seats[w].melds), laizi,
+                     win_kind(record.how, record.after_kong), record.win_tile)
+        except NotAWin as exc:
+            raise RecordError(f"seat {w} has not won: {exc}") from None
+
+    def _check_horse_copies(self, record: HandRecord, horse_tiles: Sequence[int]) -> None:
+        used = T.to_counts(record.indicators)
+        for t in horse_tiles:
+            used[t] += 1
+        for seat in record.seats:
+            for m in seat.melds:
+                for t in m.tiles:
+                    used[t] += 1
+            for t in seat.concealed or ():
+                used[t] += 1
+        if record.win_tile is not None:
+            used[record.win_tile] += 1
+        for t, c in enumerate(used):
+            if c > 4:
+                raise RecordError(f"huanghuang.horses: {T.name(t, 'mpsz')} appears {c} times "
+                                  "counting the horse tiles; the set has 4")
+
+    def settle(self, record: HandRecord) -> list[Payment]:
+        """The table's payments between the four seats (horses: :func:`settle_with_horses`)."""
+        if record.outcome != "win":
+            return []
+        w = record.winners[0]
+        assert record.how is not None and record.wildcard is not None
+        kind = win_kind(record.how, record.after_kong)
+        try:
+            value = evaluate(record.hand_of(w), _scoring_melds(record.seats[w].melds),
+                             record.wildcard, kind, record.win_tile)
+        except NotAWin as exc:
+            raise RecordError(f"seat {w} has not won: {exc}") from None
+        return payments(kind, w, record.source, value,
+                        int(record.extra.get("laizi_discarded", 0)), record.options.base)
+
+
+def record_horses(record: HandRecord) -> list[Horse]:
+    """The horses of a record's ``huanghuang`` section; ``Horse.person`` is the party
+    number as a string ("0"-"3" a seat, "4"-"7" the waiting people)."""
+    raw = record.extra.get("horses", [])
+    if not isinstance(raw, list):
+        raise RecordError("huanghuang.horses: expected a list of {\"holder\", \"tile\"}")
+    out: list[Horse] = []
+    for i, h in enumerate(raw):
+        where = f"huanghuang.horses[{i}]"
+        if not isinstance(h, dict) or "holder" not in h or "tile" not in h:
+            raise RecordError(f"{where}: expected {{\"holder\": party, \"tile\": \"5m\"}}")
+        holder = h["holder"]
+        if isinstance(holder, bool) or not isinstance(holder, int) or not (
+                0 <= holder < MAX_PARTIES):
+            raise RecordError(f"{where}.holder: expected a party 0-{MAX_PARTIES - 1} (0-3 a "
+                              f"seat, 4-7 a waiting person), got {holder!r}")
+        try:
+            tile = T.parse_tile(h["tile"]) if isinstance(h["tile"], str) else int(h["tile"])
+            horse_value(tile)
+        except (ValueError, HorseError) as exc:
+            raise RecordError(f"{where}.tile: {exc}") from None
+        out.append(Horse(str(holder), tile))
+    holders = [h.person for h in out]
+    if len(set(holders)) != len(holders):
+        raise RecordError("huanghuang.horses: each person may buy only one horse")
+    return out
+
+
+def settle_with_horses(record: HandRecord) -> tuple[list[Payment], list[Payment]]:
+    """(table payments, horse payments) between *parties*: 0-3 the seated people, 4-7 the
+    waiting people. Together they sum to zero; a drawn hand has neither."""
+    table = VARIANT.settle(record)
+    horses = record_horses(record)
+    names = [str(s) for s in range(4)]
+    horse = [Payment(int(p.payer), int(p.payee), p.amount, p.reasons)
+             for p in horse_payments(table, names, horses, record.dealer)]
+    return table, horse
+
+
+VARIANT = HuanghuangVariant()
