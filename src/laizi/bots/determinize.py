@@ -1,0 +1,209 @@
+"""Determinization: a full game state sampled to agree with one seat's view.
+
+The search bot cannot see the other hands or the wall. It samples them: every tile the
+seat cannot see (:func:`laizi.bots.knowledge.unseen_counts`) is dealt at random to the
+other hands (their known sizes) and the live wall (its known length). The result is an
+ordinary :class:`laizi.engine.Game` — built only through the engine's public constructor
+and state fields — that the engine can play on.
+
+How it is built:
+
+1. A *template* game per (variant, options, dealer, indicators): a real ``Game`` on an
+   arranged wall whose setup reveals the view's indicators, so the variant's own
+   ``setup`` fills ``game.wildcard`` and ``game.extra`` exactly as in the real game.
+2. A copy of the template gets the view's public state (melds, discards, flowers,
+   scores, turn) and the sampled hidden tiles.
+3. A pending decision (claims on a discard, robbing an added kong) is re-entered by
+   applying the discard (or added kong) again on the sampled state, so the engine itself
+   computes every seat's options.
+
+Limits: facts the view does not show are reset (``after_kong`` is false; other seats'
+过水 flags are clear; variant history kept in ``game.extra`` beyond the setup — e.g.
+Jingzhou's 清一色 包牌 feeder — is forgotten).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+from laizi import tiles as T
+from laizi.bots.knowledge import unseen_counts
+from laizi.bots.protocol import View
+from laizi.engine.actions import ADDED_KONG, DISCARD, Action
+from laizi.engine.game import CLAIM, OVER, ROB, TURN, Game
+from laizi.engine.melds import Meld
+from laizi.engine.walls import arrange_wall
+from laizi.variants import get as get_variant
+
+__all__ = ["DeterminizeError", "sample_world", "template"]
+
+_TEMPLATES: dict[tuple[Any, ...], Game] = {}
+
+
+class DeterminizeError(ValueError):
+    """The view cannot be completed into a full state (inconsistent tile counts)."""
+
+
+def template(view: View) -> Game:
+    """A game of the view's variant whose setup revealed the view's indicators."""
+    inds = tuple(view["indicators"])
+    key = (view["variant"], json.dumps(view["options"], sort_keys=True), view["dealer"],
+           inds, view["wildcard"])
+    got = _TEMPLATES.get(key)
+    if got is not None:
+        return got
+    v = get_variant(view["variant"])
+    options = v.options_from_json(view["options"])
+    dealer = int(view["dealer"])
+    pool = sorted(t for t in v.tile_set(options) if t < T.NUM_KINDS)
+    for t in inds:
+        if t in pool:
+            pool.remove(t)
+    step = max(1, len(pool) // (v.seats * v.hand_size + 1))
+    picked: list[int] = []
+    rest = list(pool)
+    i = 0
+    while len(picked) < v.seats * v.hand_size + 1:
+        picked.append(rest.pop(i % len(rest)))
+        i += step
+    hands = []
+    for s in range(v.seats):
+        size = v.hand_size + (s == dealer)
+        hands.append(picked[:size])
+        picked = picked[size:]
+    game: Game | None = None
+    for where in ("tail", "head"):
+        wall = arrange_wall(v, hands, draws=inds if where == "head" else (),
+                            tail=inds if where == "tail" else (), dealer=dealer,
+                            options=options)
+        game = Game(v, options, seed=0, dealer=dealer, wall=wall)
+        if tuple(game.indicators) == inds and game.wildcard == view["wildcard"]:
+            break
+    assert game is not None
+    if tuple(game.indicators) != inds or game.wildcard != view["wildcard"]:
+        # The variant reveals its indicators in a way we could not reproduce: keep the
+        # public facts at least.
+        game.indicators = list(inds)
+        game.wildcard = view["wildcard"]
+    if len(_TEMPLATES) > 512:
+        _TEMPLATES.clear()
+    _TEMPLATES[key] = game
+    return game
+
+
+_REPLACED = frozenset({"wall", "hands", "sizes", "melds", "discards", "flowers", "indicators",
+                       "scores", "passed_win", "pending", "responses", "taken", "payments",
+                       "log", "_legal"})
+
+
+def _fresh_copy(t: Game) -> Game:
+    g = copy.copy(t)
+    for k, val in vars(t).items():
+        if k in _REPLACED:
+            continue
+        if k == "extra":
+            g.extra = copy.deepcopy(val)
+        elif isinstance(val, list):
+            setattr(g, k, list(val))
+        elif isinstance(val, dict):
+            setattr(g, k, dict(val))
+        elif isinstance(val, set):
+            setattr(g, k, set(val))
+    return g
+
+
+def sample_world(view: View, rng: random.Random, *, enter: bool = True) -> Game:
+    """A full state consistent with ``view``: the hidden tiles dealt at random.
+
+    With ``enter``, a pending claim (or rob) decision is re-created through the engine,
+    so ``game.legal_actions(view["seat"])`` offers the seat its options again."""
+    if view["phase"] == OVER:
+        raise DeterminizeError("the hand is over")
+    g = _fresh_copy(template(view))
+    n = g.n
+    me = int(view["seat"])
+    unseen = unseen_counts(view)
+    robbing = view.get("robbing")
+    forced: dict[int, list[int]] = {}
+    if robbing is not None and robbing["seat"] != me:
+        x = int(robbing["tile"])
+        if unseen[x] <= 0:
+            raise DeterminizeError("the robbed tile is nowhere unseen")
+        unseen[x] -= 1
+        forced[int(robbing["seat"])] = [x]
+    suited = [t for t in range(T.NUM_KINDS) for _ in range(unseen[t])]
+    flowers = [t for t in range(T.NUM_KINDS, T.NUM_TILE_IDS) for _ in range(unseen[t])]
+    rng.shuffle(suited)
+    sizes = [int(s) for s in view["hand_sizes"]]
+    hands = [[0] * T.NUM_KINDS for _ in range(n)]
+    for t in view["hand"]:
+        hands[me][t] += 1
+    pos = 0
+    for s in range(n):
+        if s == me:
+            continue
+        for t in forced.get(s, ()):
+            hands[s][t] += 1
+        need = sizes[s] - len(forced.get(s, ()))
+        if pos + need > len(suited):
+            raise DeterminizeError("fewer unseen tiles than the other hands hold")
+        for t in suited[pos:pos + need]:
+            hands[s][t] += 1
+        pos += need
+    rest = suited[pos:] + flowers
+    rng.shuffle(rest)
+    live = int(view["wall"])
+    if len(rest) < live:
+        raise DeterminizeError(f"{len(rest)} unseen tiles left for a live wall of {live}")
+    g.wall = rest[:live]
+    g.head = 0
+    g.tail = live
+    g.hands = hands
+    g.sizes = sizes
+    g.melds = [[Meld.from_json(m) for m in ms] for ms in view["melds"]]
+    g.discards = [list(d) for d in view["discards"]]
+    g.flowers = [list(f) for f in view["flowers"]]
+    g.indicators = list(view["indicators"])
+    g.wildcard = view["wildcard"]
+    g.scores = list(view["scores"])
+    g.passed_win = [False] * n
+    g.passed_win[me] = bool(view["passed_win"])
+    g.pending = {}
+    g.responses = {}
+    g.taken = []
+    g.record = None
+    g.payments = []
+    g.log = [dict(g.log[0])] if g.log else []
+    g._legal = [None] * n
+    g.after_kong = False
+    g.turn = int(view["turn"])
+    phase = view["phase"]
+    if phase == TURN:
+        g.phase = TURN
+        g.turn_kind = "drawn" if view["drawn"] is not None or g.turn != me else "claimed"
+        g.last_tile = view["drawn"] if view["drawn"] is not None else None
+        if g.last_tile is None and g.turn_kind != "claimed":
+            g.last_tile = next((t for t in range(T.NUM_KINDS) if hands[g.turn][t]), 0)
+    elif phase == CLAIM:
+        d, t = int(view["last_discard"]["seat"]), int(view["last_discard"]["tile"])
+        g.discards[d].pop()
+        g.hands[d][t] += 1
+        g.sizes[d] += 1
+        _reenter(g, d, Action(DISCARD, d, t), enter)
+    elif phase == ROB:
+        r, t = int(view["robbing"]["seat"]), int(view["robbing"]["tile"])
+        _reenter(g, r, Action(ADDED_KONG, r, t), enter)
+    return g
+
+
+def _reenter(g: Game, seat: int, action: Action, enter: bool) -> None:
+    g.phase = TURN
+    g.turn = seat
+    g.turn_kind = "drawn"
+    g.last_tile = action.tile
+    if enter:
+        g._legal = [None] * g.n
+        g.apply(action)

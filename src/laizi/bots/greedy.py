@@ -1,0 +1,351 @@
+"""``greedy``: tile efficiency with each variant's goals and a little defence.
+
+For every discard the bot measures the hand left behind:
+
+1. **shanten** (向听数) over the shapes its variant profile aims for
+   (:mod:`laizi.bots.profiles`), wildcards counted as wild;
+2. when ready (听牌), the unseen copies of the waits that are *legal wins* in the
+   variant — the variant's own ``win_refusal`` judges each wait on a probe state built
+   from the view, so Jingzhou's 开口 and 8-point minimum, 晃晃's two-laizi rule and the
+   golden / MCR 8-fan minimum are respected — otherwise the count of unseen tiles that
+   lower the shanten (有效牌);
+3. a goal bonus (one suit for the flush hands);
+4. a defence penalty: for each opponent that looks ready (exposed melds, few concealed
+   tiles, a late wall) the risk of the tile, weighed more the further the bot's own hand
+   is from ready — so a far hand folds to safe tiles (ones the threat discarded itself,
+   dead honours).
+
+Claims are taken when they bring the hand closer (Jingzhou: also to open, 开口); variants
+that value a concealed hand (晃晃 大刀, 门清) claim only near ready. Wins are always taken,
+中 and extra laizi are played out as kongs, other kongs when they cost no shanten.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from laizi import tiles as T
+from laizi.analysis import WinRules, shanten
+from laizi.bots.determinize import DeterminizeError, sample_world
+from laizi.bots.knowledge import danger, hand_counts, is_open, threats, unseen_counts
+from laizi.bots.profiles import Profile, profile
+from laizi.bots.protocol import View
+from laizi.engine.actions import (
+    ADDED_KONG,
+    CHOW,
+    CONCEALED_KONG,
+    DISCARD,
+    KONG,
+    PASS,
+    PUNG,
+    SPECIAL_KONG,
+    WIN,
+    Action,
+)
+from laizi.engine.game import Game
+from laizi.engine.variant import SELF_DRAW
+
+__all__ = ["GreedyBot", "HandContext"]
+
+STEP = 100.0
+"""Score of one shanten step; 有效牌 counts and bonuses are added in tile units."""
+
+
+class HandContext:
+    """One decision's facts, computed once from the view."""
+
+    def __init__(self, view: View, probe: bool = True) -> None:
+        self.view = view
+        self.seat = int(view["seat"])
+        self.profile: Profile = profile(view["variant"])
+        self.wild: int | None = view["wildcard"]
+        self.unseen = unseen_counts(view)
+        self.threats = threats(view)
+        self.melds: list[dict[str, Any]] = view["melds"][self.seat]
+        self.opened = is_open(self.melds)
+        counts = hand_counts(view)
+        self.wilds = 0
+        if self.wild is not None:
+            self.wilds = counts[self.wild]
+            counts[self.wild] = 0
+        self.counts = counts
+        self.rules = self.profile.rules(self.melds)
+        self._cache: dict[tuple[bytes, int, int], int] = {}
+        self._probe_enabled = probe
+        self._probe: Game | None = None
+        meld_tiles = [t for m in self.melds for t in m["tiles"] if t < T.NUM_KINDS]
+        self.meld_suits = [0, 0, 0, 0]
+        for t in meld_tiles:
+            self.meld_suits[T.suit(t)] += 1
+        self.draw_tiles = [t for t in range(T.NUM_KINDS)
+                           if self.unseen[t] and t not in self.profile.dead]
+
+    # ------------------------------------------------------------------ shanten
+
+    def sh(self, counts: list[int], wilds: int, rules: tuple[WinRules, ...] | None = None) -> int:
+        rs = self.rules if rules is None else rules
+        key = (bytes(counts), wilds, id(rs))
+        got = self._cache.get(key)
+        if got is None:
+            got = min(shanten(counts, wilds, r) for r in rs)
+            self._cache[key] = got
+        return got
+
+    def improvers(
+        self, counts: list[int], wilds: int, s: int, rules: tuple[WinRules, ...] | None = None
+    ) -> list[int]:
+        """Tiles whose draw lowers the shanten of a 3n+1 hand (the waits when s = 0)."""
+        out = []
+        for t in self.draw_tiles:
+            if t == self.wild:
+                if self.sh(counts, wilds + 1, rules) < s:
+                    out.append(t)
+                continue
+            if counts[t] >= 4:
+                continue
+            counts[t] += 1
+            if self.sh(counts, wilds, rules) < s:
+                out.append(t)
+            counts[t] -= 1
+        return out
+
+    # ------------------------------------------------------------------ probe
+
+    def legal_waits(self, counts: list[int], wilds: int, waits: list[int],
+                    melds: list[dict[str, Any]] | None = None) -> list[int]:
+        """The waits on which the variant allows a (self-drawn) win, judged by the
+        variant on a probe state built from the view."""
+        if not self._probe_enabled or not waits:
+            return waits
+        if self._probe is None:
+            try:
+                self._probe = sample_world(self.view, random.Random(0), enter=False)
+            except DeterminizeError:
+                self._probe_enabled = False
+                return waits
+        g = self._probe
+        me = self.seat
+        base = list(counts)
+        if self.wild is not None:
+            base[self.wild] += wilds
+        saved = (g.hands[me], g.sizes[me], g.melds[me], g.turn, g.phase, g.turn_kind,
+                 g.last_tile, g.after_kong)
+        if melds is not None:
+            from laizi.engine.melds import Meld
+            g.melds[me] = [Meld.from_json(m) for m in melds]
+        out = []
+        try:
+            for t in waits:
+                h = list(base)
+                h[t] += 1
+                g.hands[me] = h
+                g.sizes[me] = sum(h)
+                g.turn, g.phase, g.turn_kind, g.last_tile, g.after_kong = (
+                    me, "turn", "drawn", t, False)
+                if g.variant.win_refusal(g, me, t, SELF_DRAW) is None:
+                    out.append(t)
+        finally:
+            (g.hands[me], g.sizes[me], g.melds[me], g.turn, g.phase, g.turn_kind,
+             g.last_tile, g.after_kong) = saved
+        return out
+
+    # ------------------------------------------------------------------ values
+
+    def hand_value(self, counts: list[int], wilds: int,
+                   melds: list[dict[str, Any]] | None = None) -> tuple[float, int]:
+        """(score, effective shanten) of a 3n+1 hand."""
+        rules = self.rules if melds is None else self.profile.rules(melds)
+        s = self.sh(counts, wilds, rules)
+        imp = self.improvers(counts, wilds, s, rules)
+        if s == 0:
+            legal = self.legal_waits(counts, wilds, imp, melds)
+            if legal:
+                quality = 4.0 + 1.5 * sum(self.unseen[t] for t in legal)
+                return -STEP * 0 + quality + self.goal(counts, wilds), 0
+            # Ready in shape only (no legal win on any wait): worth a one-away hand.
+            s_eff = 1
+            quality = 0.5 * sum(self.unseen[t] for t in imp)
+            return -STEP * s_eff + quality + self.goal(counts, wilds), s_eff
+        quality = float(sum(self.unseen[t] for t in imp))
+        return -STEP * s + quality + self.goal(counts, wilds), s
+
+    def goal(self, counts: list[int], wilds: int) -> float:
+        w = self.profile.flush
+        if not w:
+            return 0.0
+        per = list(self.meld_suits)
+        for t in range(T.NUM_KINDS):
+            if counts[t]:
+                per[T.suit(t)] += counts[t]
+        total = sum(per) + wilds
+        if total == 0:
+            return 0.0
+        main = max(per[:3])
+        if self.profile.honours_in_flush:
+            main += per[3]
+        share = (main + wilds) / total
+        return w * max(0.0, share - 0.55) * 25.0
+
+    def risk(self, tile: int, s_eff: int) -> float:
+        if tile >= T.NUM_KINDS:
+            return 0.0
+        total = 0.0
+        for o, th in enumerate(self.threats):
+            if o != self.seat and th > 0:
+                total += th * danger(self.view, tile, self.unseen, o)
+        weight = 12.0 if s_eff <= 0 else (40.0 if s_eff == 1 else 120.0)
+        return total * weight
+
+
+def _minus(counts: list[int], wilds: int, wild: int | None, tiles: Sequence[int]
+           ) -> tuple[list[int], int] | None:
+    c = list(counts)
+    w = wilds
+    for t in tiles:
+        if t == wild:
+            if w <= 0:
+                return None
+            w -= 1
+        else:
+            if c[t] <= 0:
+                return None
+            c[t] -= 1
+    return c, w
+
+
+class GreedyBot:
+    """Tile efficiency + variant goals + defence; deterministic given the view."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, *, defence: bool = True, probe: bool = True) -> None:
+        self.seed = seed
+        self.defence = defence
+        self.probe = probe
+
+    def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
+        if not legal_actions:
+            raise ValueError("no legal action to choose from")
+        return self.rank(view, legal_actions)[0][1]
+
+    def rank(self, view: View, legal_actions: Sequence[Action]) -> list[tuple[float, Action]]:
+        """Every legal action with its score, best first (ties: the engine's order)."""
+        for a in legal_actions:
+            if a.type == WIN:
+                others = [(0.0, b) for b in legal_actions if b is not a]
+                return [(1e9, a), *others]
+        if len(legal_actions) == 1:
+            return [(0.0, legal_actions[0])]
+        ctx = HandContext(view, self.probe)
+        if view["phase"] == "turn":
+            scored = self._turn(ctx, legal_actions)
+        else:
+            scored = self._claims(ctx, legal_actions)
+        order = {a: i for i, a in enumerate(legal_actions)}
+        scored.sort(key=lambda sa: (-sa[0], order[sa[1]]))
+        return scored
+
+    # ------------------------------------------------------------------ own turn
+
+    def _turn(self, ctx: HandContext, legal: Sequence[Action]) -> list[tuple[float, Action]]:
+        out: list[tuple[float, Action]] = []
+        discards = [a for a in legal if a.type == DISCARD]
+        best = -1e18
+        best_s = 99
+        for a in discards:
+            t = a.tile
+            assert t is not None
+            got = _minus(ctx.counts, ctx.wilds, ctx.wild, [t])
+            if got is None:
+                continue
+            value, s_eff = ctx.hand_value(*got)
+            if t == ctx.wild:
+                value -= 30.0  # a wildcard thrown away (晃晃: doubles every payment)
+            if self.defence:
+                value -= ctx.risk(t, s_eff)
+            out.append((value, a))
+            if value > best:
+                best, best_s = value, s_eff
+        for a in legal:
+            if a.type == DISCARD:
+                continue
+            t = a.tile
+            assert t is not None
+            if a.type == SPECIAL_KONG:
+                if t in ctx.profile.dead or t != ctx.wild:
+                    out.append((1e8, a))
+                    continue
+                # The laizi: play it out when the hand does not need it (or holds two).
+                got = _minus(ctx.counts, ctx.wilds, ctx.wild, [t])
+                if got is None:
+                    continue
+                value, s_eff = ctx.hand_value(*got)
+                keep = ctx.wilds <= 1 and s_eff > best_s
+                out.append((best + 1.0 if not keep else best - 1e6, a))
+            elif a.type == CONCEALED_KONG:
+                got = _minus(ctx.counts, ctx.wilds, ctx.wild, [t] * 4)
+                if got is None:
+                    continue
+                melds = [*ctx.melds, {"kind": "concealed_kong", "tiles": [t] * 4}]
+                value, s_eff = ctx.hand_value(*got, melds)
+                out.append((best + 2.0 if s_eff <= best_s else best - 50.0, a))
+            elif a.type == ADDED_KONG:
+                got = _minus(ctx.counts, ctx.wilds, ctx.wild, [t])
+                if got is None:
+                    continue
+                value, s_eff = ctx.hand_value(*got)
+                out.append((best + 2.0 if s_eff <= best_s else best - 50.0, a))
+            else:
+                out.append((best - 1e6, a))
+        return out
+
+    # ------------------------------------------------------------------ claims
+
+    def _claims(self, ctx: HandContext, legal: Sequence[Action]) -> list[tuple[float, Action]]:
+        s0 = ctx.sh(ctx.counts, ctx.wilds)
+        base = 0.0
+        out: list[tuple[float, Action]] = []
+        prof = ctx.profile
+        for a in legal:
+            if a.type == PASS:
+                out.append((base, a))
+                continue
+            if a.type not in (CHOW, PUNG, KONG):
+                out.append((base - 1e6, a))
+                continue
+            rest = list(a.tiles)
+            rest.remove(a.tile)  # type: ignore[arg-type]
+            got = _minus(ctx.counts, ctx.wilds, ctx.wild, rest)
+            if got is None:
+                out.append((base - 1e6, a))
+                continue
+            counts, wilds = got
+            melds = [*ctx.melds, {"kind": a.type, "tiles": list(a.tiles)}]
+            if a.type == KONG:
+                rules = prof.rules(melds)
+                s1 = ctx.sh(counts, wilds, rules)
+                ok = s1 <= s0
+            else:
+                s1 = 99
+                for t in range(T.NUM_KINDS):
+                    if counts[t] and t not in prof.dead:
+                        counts[t] -= 1
+                        s1 = min(s1, ctx.sh(counts, wilds, prof.rules(melds)))
+                        counts[t] += 1
+                ok = s1 < s0 or (prof.must_open and not ctx.opened and s1 <= s0)
+            if ok and not ctx.opened and prof.closed_max is not None and not prof.must_open:
+                ok = s1 <= prof.closed_max
+            if ok and prof.flush and a.type == CHOW and ctx.goal(ctx.counts, ctx.wilds) > 0:
+                ok = _suit_major(ctx, a.tile)  # type: ignore[arg-type]
+            out.append((base + (10.0 + s0 - s1 if ok else -10.0), a))
+        return out
+
+
+def _suit_major(ctx: HandContext, tile: int) -> bool:
+    """Is ``tile`` of the suit the hand is gathering?"""
+    per = list(ctx.meld_suits)
+    for t in range(27):
+        per[T.suit(t)] += ctx.counts[t]
+    return T.suit(tile) == max(range(3), key=lambda s: per[s])

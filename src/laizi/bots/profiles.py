@@ -1,0 +1,117 @@
+"""What each variant's bots aim for (by variant id), as data the greedy bot reads.
+
+The shapes come from ``laizi.analysis.WinRules``; which shapes a hand may still reach
+depends on its melds (Jingzhou: 碰碰胡 needs no chow, 七对 no meld at all). Anything not
+listed here gets :data:`DEFAULT`: any pair, chows in all suits, 七对.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from laizi import tiles as T
+from laizi.analysis import WinRules
+
+__all__ = ["DEFAULT", "PROFILES", "Profile", "profile"]
+
+_TWO_FIVE_EIGHT = frozenset(t for t in range(27) if t % 9 in (1, 4, 7))
+_STD_KINDS = frozenset({"chow", "pung", "kong", "added_kong", "concealed_kong"})
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A variant's goals as the greedy bot sees them.
+
+    * ``rules_open`` / ``rules_closed``: shapes aimed for (the best shanten over them
+      counts); ``rules_closed`` are added while the hand has no set meld (七对).
+    * ``pung_rules``: extra shapes that need no chow meld (碰碰胡 in Jingzhou).
+    * ``must_open``: the hand cannot win without a claimed meld (Jingzhou 开口).
+    * ``closed_max``: stay concealed (大刀 / 门清 value) unless a claim leaves the hand at
+      most this many tiles from ready; ``None``: claim whenever it helps.
+    * ``flush``: weight of keeping one suit (清一色 / 混一色 value); ``honours_in_flush``:
+      honours count toward it (混一色).
+    * ``dead``: tiles that never stay in a hand (played out as special kongs).
+    """
+
+    id: str
+    rules_open: tuple[WinRules, ...]
+    rules_closed: tuple[WinRules, ...] = ()
+    pung_rules: tuple[WinRules, ...] = ()
+    must_open: bool = False
+    closed_max: int | None = None
+    flush: float = 0.0
+    honours_in_flush: bool = True
+    dead: frozenset[int] = field(default_factory=frozenset)
+
+    def rules(self, melds: Sequence[dict[str, Any]]) -> tuple[WinRules, ...]:
+        """The shapes still reachable with these melds (JSON melds of the view)."""
+        return self.rules_for_kinds(tuple(m["kind"] for m in melds))
+
+    def rules_for_kinds(self, kinds: tuple[str, ...]) -> tuple[WinRules, ...]:
+        """The shapes still reachable with melds of these kinds (cached)."""
+        key = (self.id, kinds)
+        got = _RULES_CACHE.get(key)
+        if got is not None:
+            return got
+        set_kinds = [k for k in kinds if k in _STD_KINDS]
+        out = list(self.rules_open)
+        if not set_kinds:
+            out.extend(self.rules_closed)
+        if self.pung_rules and "chow" not in set_kinds:
+            out.extend(self.pung_rules)
+        got = _RULES_CACHE[key] = tuple(out)
+        return got
+
+
+_RULES_CACHE: dict[tuple[str, tuple[str, ...]], tuple[WinRules, ...]] = {}
+
+_ANY = WinRules()
+DEFAULT = Profile("default", (_ANY,))
+
+PROFILES: dict[str, Profile] = {
+    # 屁胡: 2/5/8 pair, chows in 筒/条; big hands 碰碰胡 (no chow) and 七对 (closed).
+    "jingzhou": Profile(
+        "jingzhou",
+        rules_open=(WinRules(pair_tiles=_TWO_FIVE_EIGHT, chow_suits=frozenset({1, 2}),
+                             seven_pairs=False),),
+        rules_closed=(WinRules(pair_tiles=None, chow_suits=frozenset(), seven_pairs=True),),
+        pung_rules=(WinRules(pair_tiles=None, chow_suits=frozenset(), seven_pairs=False),),
+        must_open=True, flush=1.0, honours_in_flush=False, dead=frozenset({T.RED}),
+    ),
+    # 大刀 (门清 self-draw, 七对, 碰碰胡) is worth double: claim only close to ready.
+    "huanghuang": Profile(
+        "huanghuang",
+        rules_open=(WinRules(pair_tiles=None, seven_pairs=False),),
+        rules_closed=(WinRules(pair_tiles=None, seven_pairs=True),),
+        pung_rules=(WinRules(pair_tiles=None, chow_suits=frozenset(), seven_pairs=False),),
+        closed_max=1,
+    ),
+    # 8 fan minimum: the flush (混一色 6 / 清一色 24) and 碰碰和 are the common roads.
+    "golden": Profile(
+        "golden",
+        rules_open=(WinRules(seven_pairs=False),),
+        rules_closed=(WinRules(seven_pairs=True, thirteen_orphans=True, knitted=True),),
+        pung_rules=(WinRules(chow_suits=frozenset(), seven_pairs=False),),
+        closed_max=2, flush=2.0,
+    ),
+    "mcr": Profile(
+        "mcr",
+        rules_open=(WinRules(seven_pairs=False),),
+        rules_closed=(WinRules(seven_pairs=True, thirteen_orphans=True, knitted=True),),
+        pung_rules=(WinRules(chow_suits=frozenset(), seven_pairs=False),),
+        closed_max=2, flush=2.0,
+    ),
+    # 台: 门清 and 自摸 are worth a 台 each, flushes and 碰碰胡 much more.
+    "taiwan": Profile(
+        "taiwan",
+        rules_open=(WinRules(seven_pairs=False),),
+        closed_max=2, flush=1.0,
+    ),
+}
+
+
+def profile(variant_id: str) -> Profile:
+    """The profile of ``variant_id`` (:data:`DEFAULT` for an unknown variant)."""
+    return PROFILES.get(variant_id, DEFAULT)

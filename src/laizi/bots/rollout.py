@@ -1,0 +1,148 @@
+"""A fast playout policy for Monte Carlo search: cheap greedy play on a sampled state.
+
+It reads only the acting seat's own tiles and melds in the sampled ``Game`` (the state
+is a determinization, so nothing real is revealed). Wins are taken, special kongs and
+kongs made, a discard keeps the lowest shanten (ties: the least connected tile goes),
+a pung or chow is taken when it lowers the shanten (Jingzhou: also to open).
+"""
+
+from __future__ import annotations
+
+from laizi import tiles as T
+from laizi.analysis import WinRules, shanten
+from laizi.bots.profiles import Profile, profile
+from laizi.engine.actions import (
+    ADDED_KONG,
+    CHOW,
+    CONCEALED_KONG,
+    DISCARD,
+    KONG,
+    PASS,
+    PUNG,
+    SPECIAL_KONG,
+    WIN,
+    Action,
+)
+from laizi.engine.game import TURN, Game
+from laizi.engine.melds import OPEN_KINDS
+
+__all__ = ["FastPolicy", "playout"]
+
+
+class FastPolicy:
+    """Greedy-by-shanten decisions straight on a ``Game`` (for playouts only)."""
+
+    def __init__(self, variant_id: str) -> None:
+        self.profile: Profile = profile(variant_id)
+        self._cache: dict[tuple[bytes, int, int], int] = {}
+
+    def _sh(self, counts: list[int], wilds: int, rules: tuple[WinRules, ...]) -> int:
+        key = (bytes(counts), wilds, id(rules))
+        got = self._cache.get(key)
+        if got is None:
+            got = min(shanten(counts, wilds, r) for r in rules)
+            if len(self._cache) > 200_000:
+                self._cache.clear()
+            self._cache[key] = got
+        return got
+
+    def _split(self, g: Game, seat: int) -> tuple[list[int], int]:
+        counts = list(g.hands[seat])
+        w = 0
+        if g.wildcard is not None:
+            w = counts[g.wildcard]
+            counts[g.wildcard] = 0
+        return counts, w
+
+    def act(self, g: Game, seat: int) -> Action:
+        legal = g.legal_actions(seat)
+        for a in legal:
+            if a.type == WIN:
+                return a
+        if len(legal) == 1:
+            return legal[0]
+        prof = self.profile
+        kinds = tuple(m.kind for m in g.melds[seat])
+        rules = prof.rules_for_kinds(kinds)
+        if g.phase == TURN:
+            for a in legal:
+                if a.type in (SPECIAL_KONG, CONCEALED_KONG, ADDED_KONG):
+                    return a
+            counts, w = self._split(g, seat)
+            best: Action | None = None
+            best_key = (99, 99.0)
+            for a in legal:
+                if a.type != DISCARD:
+                    continue
+                t = a.tile
+                assert t is not None
+                if t == g.wildcard:
+                    key = (50, 0.0)
+                else:
+                    counts[t] -= 1
+                    key = (self._sh(counts, w, rules), _connected(counts, t))
+                    counts[t] += 1
+                if key < best_key:
+                    best, best_key = a, key
+            return best if best is not None else legal[0]
+        # claim phase
+        counts, w = self._split(g, seat)
+        s0 = self._sh(counts, w, rules)
+        opened = any(k in OPEN_KINDS for k in kinds)
+        for a in legal:
+            if a.type not in (PUNG, CHOW, KONG):
+                continue
+            c = list(counts)
+            ok = True
+            used = list(a.tiles)
+            used.remove(a.tile)  # type: ignore[arg-type]
+            for x in used:
+                if c[x] <= 0:
+                    ok = False
+                    break
+                c[x] -= 1
+            if not ok:
+                continue
+            r2 = prof.rules_for_kinds((*kinds, a.type))
+            if a.type == KONG:
+                if self._sh(c, w, r2) <= s0:
+                    return a
+                continue
+            s1 = min((self._sh(_less(c, t), w, r2) for t in range(T.NUM_KINDS) if c[t]),
+                     default=99)
+            if s1 < s0 or (prof.must_open and not opened and s1 <= s0):
+                return a
+        for a in legal:
+            if a.type == PASS:
+                return a
+        return legal[0]
+
+
+def _less(c: list[int], t: int) -> list[int]:
+    d = list(c)
+    d[t] -= 1
+    return d
+
+
+def _connected(counts: list[int], t: int) -> float:
+    """How much ``t`` (already removed once) works with the rest: pairs, neighbours."""
+    v = 2.0 * counts[t]
+    if t < 27:
+        r = t % 9
+        for d, w in ((1, 1.0), (2, 0.5)):
+            if r - d >= 0:
+                v += w * min(1, counts[t - d])
+            if r + d <= 8:
+                v += w * min(1, counts[t + d])
+        if r in (0, 8):
+            v -= 0.2
+    return v
+
+
+def playout(g: Game, policies: list[FastPolicy], limit: int = 2000) -> None:
+    """Play ``g`` to the end with ``policies[seat]`` choosing for each seat."""
+    steps = 0
+    while not g.over and steps < limit:
+        s = g.to_act()[0]
+        g.apply(policies[s].act(g, s))
+        steps += 1
