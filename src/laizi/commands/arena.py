@@ -1,0 +1,70 @@
+"""``laizi arena``: bots against each other, duplicate-style, with 95% intervals.
+
+    laizi arena jingzhou --bots search,greedy,greedy --hands 2000 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "arena", help="play bots against each other (every deal with the bots rotated)",
+        description="Play every seed once per rotation of the bots through the seats "
+                    "(duplicate style) and report points per hand per bot with a 95%% "
+                    "confidence interval over seeds.")
+    p.add_argument("variant", help="variant id (jingzhou, huanghuang, golden, mcr, taiwan)")
+    p.add_argument("--bots", default="greedy,random",
+                   help="comma-separated bot specs, one per seat; a shorter list is padded "
+                        "with its last entry (default: greedy,random)")
+    p.add_argument("--hands", type=int, default=300, help="hands to play (rounded up to a "
+                   "multiple of the seats; default 300)")
+    p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--ray", nargs="?", const=True, default=None, metavar="ADDRESS",
+                   help="spread hands over a Ray cluster (local by default)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a variant option (JSON value), repeatable")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from laizi.sim.cli_common import UserError, check_common, progress_bar
+
+    try:
+        variant, bots, options = check_common(args)
+        if args.hands < 1:
+            raise UserError("--hands must be at least 1")
+        from laizi.sim.arena import arena_tasks
+        from laizi.sim.parallel import RayMissingError, run_tasks
+        from laizi.sim.stats import summarise
+
+        tasks = arena_tasks(variant, bots, args.hands, args.seed, options)
+        try:
+            with progress_bar(len(tasks), f"arena {variant}", not args.no_progress) as tick:
+                results = run_tasks(tasks, workers=args.workers, ray=args.ray, progress=tick)
+        except RayMissingError as exc:
+            raise UserError(str(exc)) from None
+    except UserError as exc:
+        print(f"laizi arena: {exc}", file=sys.stderr)
+        return 2
+    summary = summarise(results)
+    summary.update(variant=variant, bots=[t for t in tasks[0].bots],
+                   seeds=len({t.seed for t in tasks}))
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False, indent=2))
+        return 0
+    from rich.console import Console
+
+    from laizi.sim.report import print_arena
+
+    print_arena(summary, Console())
+    return 0

@@ -1,0 +1,82 @@
+"""Argument checks and the progress bar shared by ``laizi arena`` and ``laizi simulate``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+__all__ = ["UserError", "check_common", "progress_bar"]
+
+
+class UserError(Exception):
+    """A mistake in the command line: printed as one line, exit status 2."""
+
+
+def check_common(args: argparse.Namespace) -> tuple[str, list[str], dict[str, Any]]:
+    """(variant id, bot specs padded to the seats, options) or :class:`UserError`."""
+    from laizi.bots.registry import BotSpecError, parse_spec
+    from laizi.sim.arena import fill_bots
+    from laizi.variants import get as get_variant
+
+    try:
+        v = get_variant(args.variant)
+    except KeyError as exc:
+        raise UserError(str(exc.args[0])) from None
+    specs = [s.strip() for s in str(args.bots).split(",") if s.strip()]
+    for s in specs:
+        try:
+            parse_spec(s)
+        except BotSpecError as exc:
+            raise UserError(str(exc)) from None
+    try:
+        bots = fill_bots(specs, v.seats)
+    except ValueError as exc:
+        raise UserError(f"--bots: {exc}") from None
+    if args.workers < 1:
+        raise UserError("--workers must be at least 1")
+    options: dict[str, Any] = {}
+    for item in args.option:
+        key, sep, val = item.partition("=")
+        if not sep:
+            raise UserError(f"--option {item!r}: expected KEY=VALUE")
+        try:
+            options[key] = json.loads(val)
+        except json.JSONDecodeError:
+            options[key] = val
+    try:
+        v.options_from_json(options)
+    except (ValueError, TypeError) as exc:
+        raise UserError(str(exc)) from None
+    if args.ray:
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise UserError("--ray needs Ray: pip install 'laizi[cluster]'") from None
+    return v.id, bots, options
+
+
+@contextmanager
+def progress_bar(total: int, label: str, enabled: bool) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr; yields ``tick(k)``."""
+    if not enabled:
+        yield lambda k: None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TimeRemainingColumn(),
+                  console=Console(file=sys.stderr), transient=False) as prog:
+        task = prog.add_task(label, total=total)
+        yield lambda k: prog.advance(task, k)

@@ -1,0 +1,104 @@
+"""Rendering summaries: rich tables for the terminal and a matplotlib figure (extra
+``plot``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+__all__ = ["plot_summary", "print_arena", "print_summary"]
+
+
+def _pm(mean: float, ci: float) -> str:
+    return f"{mean:+.2f} ± {ci:.2f}"
+
+
+def bot_table(summary: dict[str, Any], title: str) -> Table:
+    t = Table(title=title)
+    for col in ("bot", "hands", "points/hand (95% CI)", "sd", "win rate", "deal-in rate"):
+        t.add_column(col, justify="left" if col == "bot" else "right")
+    for b in summary["per_bot"]:
+        t.add_row(b["bot"], str(b["hands"]), _pm(b["mean"], b["ci95"]), f"{b['sd']:.1f}",
+                  f"{b['win_rate']:.1%}", f"{b['deal_in_rate']:.1%}")
+    return t
+
+
+def print_arena(summary: dict[str, Any], console: Console) -> None:
+    console.print(bot_table(
+        summary, f"arena {summary['variant']}: {summary['hands']} hands "
+                 f"({summary['seeds']} seeds × {summary['seats']} rotations)"))
+    console.print(f"wins {summary['win_rate']:.1%}, draws {summary['draw_rate']:.1%}; "
+                  f"intervals over seeds (duplicate groups)")
+
+
+def print_summary(summary: dict[str, Any], console: Console, top: int = 25) -> None:
+    console.print(f"[bold]{summary['variant']}[/]: {summary['hands']} hands, "
+                  f"win rate {summary['win_rate']:.1%}, draw rate {summary['draw_rate']:.1%}, "
+                  f"mean length {summary['mean_actions']:.1f} actions / "
+                  f"{summary['mean_turns']:.1f} turns")
+    hows = ", ".join(f"{k} {v:.1%}" for k, v in summary["how"].items())
+    if hows:
+        console.print(f"wins by: {hows}")
+    seats = Table(title="per seat")
+    for col in ("seat", "bot", "mean", "sd", "95% CI", "win rate", "deal-in rate"):
+        seats.add_column(col, justify="right")
+    lineup: Sequence[str] = summary.get("bots", [])
+    for s in summary["per_seat"]:
+        seats.add_row(str(s["seat"]), lineup[s["seat"]] if s["seat"] < len(lineup) else "",
+                      f"{s['mean']:+.2f}", f"{s['sd']:.1f}", f"± {s['ci95']:.2f}",
+                      f"{s['win_rate']:.1%}", f"{s['deal_in_rate']:.1%}")
+    console.print(seats)
+    console.print(bot_table(summary, "per bot"))
+    items = Table(title="hand types / fan / 台 items (from the settlements' reasons)")
+    for col in ("item", "wins with it", "share of wins"):
+        items.add_column(col, justify="left" if col == "item" else "right")
+    for name, d in list(summary["items"].items())[:top]:
+        items.add_row(name, str(d["count"]), f"{d['per_win']:.1%}")
+    console.print(items)
+
+
+def plot_summary(summary: dict[str, Any], results: Sequence[dict[str, Any]], path: str,
+                 top: int = 20) -> None:
+    """Write a PNG: points distribution per bot and hand-type frequencies."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise RuntimeError("--plot needs matplotlib: pip install 'laizi[plot]'") from None
+    # CJK labels: use a font that has them if one is installed, else keep the default.
+    from matplotlib import font_manager
+
+    for family in ("Noto Sans CJK SC", "Noto Sans CJK JP", "WenQuanYi Zen Hei",
+                   "SimHei", "Microsoft YaHei", "AR PL UMing CN"):
+        if any(f.name == family for f in font_manager.fontManager.ttflist):
+            plt.rcParams["font.family"] = family
+            break
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5))
+    per_bot: dict[str, list[float]] = {}
+    for r in results:
+        for s, v in enumerate(r["net"]):
+            per_bot.setdefault(r["bots"][s], []).append(float(v))
+    for bot, vals in sorted(per_bot.items()):
+        ax1.hist(vals, bins=40, alpha=0.55, label=f"{bot} (mean {sum(vals) / len(vals):+.1f})")
+    ax1.set_title(f"{summary['variant']}: points per hand")
+    ax1.set_xlabel("points")
+    ax1.set_ylabel("hands")
+    ax1.legend()
+    names = list(summary["items"])[:top]
+    shares = [summary["items"][k]["per_win"] for k in names]
+    ax2.barh(names[::-1], shares[::-1])
+    ax2.set_title("hand types / items: share of wins")
+    ax2.set_xlabel("share of wins")
+    import warnings
+
+    with warnings.catch_warnings():
+        # Without a CJK font the Chinese item names draw as boxes; say it once, not per glyph.
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -1,0 +1,97 @@
+"""Summaries of many hands: rates, means, spreads and 95% confidence intervals.
+
+Intervals use the normal approximation over independent *groups*: all hands dealt from
+one seed form a group (in the arena, the rotations of the bots over that deal), so deal
+luck shared inside a group does not count as independent evidence.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+__all__ = ["Z95", "mean_ci", "summarise"]
+
+Z95 = 1.959963984540054
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
+    """(mean, sample standard deviation, half-width of the 95% interval of the mean)."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    m = sum(values) / n
+    if n == 1:
+        return m, 0.0, math.inf
+    var = sum((v - m) ** 2 for v in values) / (n - 1)
+    sd = math.sqrt(var)
+    return m, sd, Z95 * sd / math.sqrt(n)
+
+
+def _bot_name(spec: str) -> str:
+    return spec
+
+
+def summarise(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """The summary of hand results (:func:`laizi.sim.hands.play_hand` dicts), as JSON."""
+    rows = list(results)
+    hands = len(rows)
+    if not hands:
+        return {"hands": 0}
+    n = len(rows[0]["net"])
+    wins = [r for r in rows if r["outcome"] == "win"]
+    seat_vals: list[list[float]] = [[] for _ in range(n)]
+    seat_wins = [0] * n
+    seat_feeds = [0] * n
+    bot_hands: Counter[str] = Counter()
+    bot_wins: Counter[str] = Counter()
+    bot_feeds: Counter[str] = Counter()
+    bot_all: dict[str, list[float]] = defaultdict(list)
+    groups: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    items: Counter[str] = Counter()
+    how: Counter[str] = Counter()
+    for r in rows:
+        for s in range(n):
+            v = float(r["net"][s])
+            seat_vals[s].append(v)
+            b = _bot_name(r["bots"][s])
+            bot_hands[b] += 1
+            bot_all[b].append(v)
+            groups[b][int(r["seed"])].append(v)
+            if s in r["winners"]:
+                seat_wins[s] += 1
+                bot_wins[b] += 1
+            if r["outcome"] == "win" and r.get("how") == "discard" and r.get("source") == s:
+                seat_feeds[s] += 1
+                bot_feeds[b] += 1
+        if r["outcome"] == "win":
+            items.update(r["items"])
+            how[str(r.get("how"))] += 1
+    seats = []
+    for s in range(n):
+        m, sd, ci = mean_ci(seat_vals[s])
+        seats.append({"seat": s, "mean": m, "sd": sd, "ci95": ci,
+                      "win_rate": seat_wins[s] / hands, "deal_in_rate": seat_feeds[s] / hands})
+    bots = []
+    for b in sorted(bot_hands):
+        per_group = [sum(vs) / len(vs) for _, vs in sorted(groups[b].items())]
+        m, _, ci = mean_ci(per_group)
+        _, sd, _ = mean_ci(bot_all[b])
+        bots.append({"bot": b, "hands": bot_hands[b], "groups": len(per_group), "mean": m,
+                     "sd": sd, "ci95": ci, "win_rate": bot_wins[b] / bot_hands[b],
+                     "deal_in_rate": bot_feeds[b] / bot_hands[b]})
+    return {
+        "hands": hands,
+        "seats": n,
+        "win_rate": len(wins) / hands,
+        "draw_rate": 1 - len(wins) / hands,
+        "how": {k: v / hands for k, v in sorted(how.items())},
+        "per_seat": seats,
+        "per_bot": bots,
+        "items": {k: {"count": c, "per_win": c / max(1, len(wins))}
+                  for k, c in items.most_common()},
+        "mean_actions": sum(r["actions"] for r in rows) / hands,
+        "mean_turns": sum(r["turns"] for r in rows) / hands,
+    }
