@@ -25,7 +25,7 @@ from mcr_random import Case, gb_fans, random_case
 
 
 def _clear() -> None:
-    for f in (shapes.readings, shapes.basic_waits, shapes._status, shapes._suit_ok):
+    for f in (shapes.readings, shapes.basic_waits):
         f.cache_clear()
 
 

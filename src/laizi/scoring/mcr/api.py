@@ -18,6 +18,7 @@ _WIN_TILE_FANS = frozenset({
     "out_with_replacement_tile", "robbing_the_kong",
 })
 _NO_GROUPS = frozenset({"flower_tiles", "chicken_hand"})
+_FAN_ORDER = {f.key: i for i, f in enumerate(FANS)}
 
 NOT_A_WIN = ("the tiles form neither four sets and a pair, nor seven pairs, thirteen "
              "orphans, honours and knitted tiles, or a knitted straight with a set and a pair")
@@ -53,12 +54,14 @@ def check_hand(concealed: Sequence[int], melds: Sequence[Meld], win_tile: int,
     if win_tile not in concealed:
         raise HandError(f"the winning tile {T.name(win_tile, 'mpsz')} must be among the "
                         f"concealed tiles")
-    counts = T.to_counts(concealed)
+    counts = [0] * T.NUM_KINDS
+    for t in concealed:
+        counts[t] += 1
     for m in melds:
         for t in m.tiles:
             counts[t] += 1
-    over = [t for t in range(T.NUM_KINDS) if counts[t] > 4]
-    if over:
+    if max(counts) > 4:
+        over = [t for t in range(T.NUM_KINDS) if counts[t] > 4]
         raise HandError(f"more than four copies of {T.name(over[0], 'mpsz')}")
     del wild
 
@@ -95,21 +98,22 @@ def win_flags(ctx: WinContext, standing: Sequence[int], fixed: list[Pack],
 def result_from(best: Scored, win: int, ctx: WinContext, notes: Sequence[str],
                 golden_as: tuple[int, ...] = ()) -> FanResult:
     items: list[FanItem] = []
-    for fan in FANS:
-        n = best.table.get(fan.key, 0)
-        if fan.key == "flower_tiles":
-            n = ctx.flowers
-        if n <= 0:
-            continue
-        if fan.key in best.sources:
-            groups = tuple(best.sources[fan.key])
-        elif fan.key in _WIN_TILE_FANS:
+    table = best.table
+    keys = [k for k, n in table.items() if n > 0 and k != "flower_tiles"]
+    if ctx.flowers > 0:
+        keys.append("flower_tiles")
+    keys.sort(key=_FAN_ORDER.__getitem__)
+    for key in keys:
+        n = ctx.flowers if key == "flower_tiles" else table[key]
+        if key in best.sources:
+            groups = tuple(best.sources[key])
+        elif key in _WIN_TILE_FANS:
             groups = ((win,),)
-        elif fan.key in _NO_GROUPS:
+        elif key in _NO_GROUPS:
             groups = ()
         else:
             groups = best.reading
-        items.append(FanItem(fan.key, n, groups))
+        items.append(FanItem(key, n, groups))
     return FanResult(
         is_win=True,
         total=best.total + ctx.flowers,

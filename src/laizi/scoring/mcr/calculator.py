@@ -53,6 +53,9 @@ _KNITTED: tuple[tuple[int, ...], ...] = tuple(
 )
 _EXCLUSIONS = tuple((f.key, f.excludes) for f in FANS if f.excludes
                     or f.key in ("nine_gates", "four_concealed_pungs", "big_three_winds"))
+_EXCLUDES = dict(_EXCLUSIONS)
+_RANK = {key: i for i, (key, _) in enumerate(_EXCLUSIONS)}
+_VALUE = {f.key: f.value for f in FANS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,10 +259,13 @@ def _wait(concealed: list[Pack], waits: frozenset[int], win: int, ft: FanTable,
 
 def _exclude(ft: FanTable) -> None:
     """不计: in table order, every fan still present removes what it implies."""
-    for key, excludes in _EXCLUSIONS:
+    present = [k for k in ft if k in _RANK]
+    if len(present) > 1:
+        present.sort(key=_RANK.__getitem__)
+    for key in present:
         if not ft.get(key):
             continue
-        for e in excludes:
+        for e in _EXCLUDES[key]:
             ft.pop(e, None)
         if key in ("nine_gates", "four_concealed_pungs"):
             if key == "nine_gates":
@@ -302,14 +308,19 @@ def _winds(pungs: list[Pack], fl: Flags, ft: FanTable, src: Sources) -> None:
 
 
 def _total(ft: FanTable) -> int:
-    from .fans import FAN_BY_KEY
-    return sum(FAN_BY_KEY[k].value * n for k, n in ft.items())
+    value = _VALUE
+    return sum(value[k] * n for k, n in ft.items())
 
 
 class _Hand:
-    """One concrete hand: fixed packs, standing tiles (without the winning tile)."""
+    """One concrete hand: fixed packs, standing tiles (without the winning tile).
 
-    __slots__ = ("fixed", "fl", "standing", "standing_counts", "win")
+    ``base`` / ``base_src`` hold the fans every sets-and-pair reading shares (they depend
+    only on the tiles, the melds and the flags): situational fans, 门前清 / 不求人 / 全求人,
+    suits, tile traits, number ranges and 四归一. ``waits`` are computed on first need.
+    """
+
+    __slots__ = ("_base", "_waits", "fixed", "fl", "standing", "standing_counts", "win")
 
     def __init__(self, fixed: list[Pack], standing: tuple[int, ...], win: int,
                  fl: Flags) -> None:
@@ -320,18 +331,51 @@ class _Hand:
         c = list(standing)
         c[win] += 1
         self.standing_counts = tuple(c)
+        self._waits: frozenset[int] | None = None
+        self._base: tuple[FanTable, Sources] | None = None
+
+    def waits(self) -> frozenset[int]:
+        if self._waits is None:
+            w = basic_waits(self.standing)
+            if not self.fixed:
+                w = w | seven_pairs_waits(self.standing)
+            self._waits = w
+        return self._waits
+
+    def base(self) -> tuple[FanTable, Sources]:
+        if self._base is None:
+            ft: FanTable = {}
+            src: Sources = {}
+            fl = self.fl
+            _win_flags(fl, ft)
+            claimed = sum(1 for p in self.fixed if p[2])
+            if claimed == 0:
+                ft["fully_concealed_hand" if fl.self_drawn else "concealed_hand"] = 1
+            elif claimed == 4:
+                ft["self_drawn" if fl.self_drawn else "melded_hand"] = 1
+            elif fl.self_drawn:
+                ft["self_drawn"] = 1
+            c = self.standing_counts
+            tiles = [t for p in self.fixed for t in pack_tiles(p)]
+            tiles.extend(t for t in range(34) for _ in range(c[t]))
+            _suits(tiles, ft)
+            _tile_traits(tiles, ft)
+            _rank_range(tiles, ft)
+            _tile_hog(tiles, ft, src)
+            self._base = (ft, src)
+        return self._base
 
 
 def _basic(h: _Hand, concealed: tuple[Pack, ...]) -> tuple[FanTable, Sources]:
-    ft: FanTable = {}
-    src: Sources = {}
+    base, base_src = h.base()
+    ft = dict(base)
+    src = dict(base_src)  # the shared lists are never mutated: _add extends new keys only
     fl = h.fl
     packs = [*h.fixed, *concealed]
     chows = [p for p in packs if p[0] == CHOW]
-    pungs = [p for p in packs if p[0] in (PUNG, KONG)]
+    pungs = [p for p in packs if p[0] == PUNG or p[0] == KONG]
     pair = concealed[-1][1]
     win = h.win
-    _win_flags(fl, ft)
     if not fl.self_drawn and not any(not m and t - 1 <= win <= t + 1 for _, t, m in chows):
         pungs = [(k, t, True) if t == win and not m else (k, t, m) for k, t, m in pungs]
     if pungs:
@@ -346,13 +390,6 @@ def _basic(h: _Hand, concealed: tuple[Pack, ...]) -> tuple[FanTable, Sources]:
             _combos(chows, chow_fans, ft, src)
         if len(pungs) >= 2:
             _combos(pungs, pung_fans, ft, src)
-    claimed = sum(1 for p in h.fixed if p[2])
-    if claimed == 0:
-        ft["fully_concealed_hand" if fl.self_drawn else "concealed_hand"] = 1
-    elif claimed == 4:
-        ft["self_drawn" if fl.self_drawn else "melded_hand"] = 1
-    elif fl.self_drawn:
-        ft["self_drawn"] = 1
     if nc == 4:
         if pair < 27:
             ft["all_chows"] = 1
@@ -366,20 +403,21 @@ def _basic(h: _Hand, concealed: tuple[Pack, ...]) -> tuple[FanTable, Sources]:
         src["little_four_winds"] = [*src.pop("big_three_winds", []), (pair, pair)]
         del ft["big_three_winds"]
     _pack_traits(packs, ft)
-    tiles = [t for p in packs for t in pack_tiles(p)]
-    _suits(tiles, ft)
-    _tile_traits(tiles, ft)
-    _rank_range(tiles, ft)
-    _tile_hog(tiles, ft, src)
-    waits = basic_waits(h.standing)
-    if not h.fixed:
-        waits = waits | seven_pairs_waits(h.standing)
-    _wait(list(concealed), waits, win, ft, src)
+    _wait_lazy(h, concealed, ft, src)
     _exclude(ft)
     _winds(pungs, fl, ft, src)
     if not ft:
         ft["chicken_hand"] = 1
     return ft, src
+
+
+def _wait_lazy(h: _Hand, concealed: tuple[Pack, ...], ft: FanTable, src: Sources) -> None:
+    """:func:`_wait` with the hand's waits computed only when a set could earn a wait fan."""
+    win = h.win
+    for kind, t, _ in concealed:
+        if (kind == CHOW and t - 1 <= win <= t + 1) or (kind == PAIR and t == win):
+            _wait(list(concealed), h.waits(), win, ft, src)
+            return
 
 
 _Knitted = tuple[FanTable, Sources, tuple[Pack, ...], tuple[int, ...]]

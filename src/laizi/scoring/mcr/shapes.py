@@ -9,7 +9,9 @@ time: the order of the standard calculator's search (suits 万 条 筒, then 东
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
+from itertools import combinations_with_replacement
 
 __all__ = [
     "CHOW",
@@ -19,7 +21,6 @@ __all__ = [
     "PUNG",
     "Pack",
     "basic_waits",
-    "is_basic_complete",
     "pack_tiles",
     "readings",
     "seven_pairs_waits",
@@ -103,109 +104,81 @@ def readings(counts: tuple[int, ...]) -> tuple[tuple[Pack, ...], ...]:
     return tuple(sorted(found, key=found.__getitem__))
 
 
-@lru_cache(maxsize=1 << 16)
-def _suit_ok(c: tuple[int, ...]) -> bool:
-    """Nine counts of one suit split into chows and pungs only."""
-    i = 0
-    while i < 9 and c[i] == 0:
-        i += 1
-    if i == 9:
-        return True
-    lst = list(c)
-    if lst[i] >= 3:
-        lst[i] -= 3
-        if _suit_ok(tuple(lst)):
-            return True
-        lst[i] += 3
-    if i < 7 and lst[i + 1] and lst[i + 2]:
-        lst[i] -= 1
-        lst[i + 1] -= 1
-        lst[i + 2] -= 1
-        return _suit_ok(tuple(lst))
-    return False
+@lru_cache(maxsize=1)
+def suit_table() -> dict[bytes, int]:
+    """Every count vector of one suit (9 counts, each at most 5) that splits into sets
+    (value 0) or into sets and one pair (value 1); built once, on first use (~30k entries).
+
+    Counts up to 5 cover a standing hand holding four copies plus the tile tried as a wait.
+    """
+    sets = [(i, i, i) for i in range(9)] + [(i, i + 1, i + 2) for i in range(7)]
+    table: dict[bytes, int] = {}
+    for n in range(5):
+        for combo in combinations_with_replacement(sets, n):
+            base = [0] * 9
+            for s in combo:
+                for t in s:
+                    base[t] += 1
+            if max(base) > 5:
+                continue
+            table[bytes(base)] = 0
+            for p in range(9):
+                if base[p] <= 3:
+                    base[p] += 2
+                    table[bytes(base)] = 1
+                    base[p] -= 2
+    return table
 
 
-def is_basic_complete(counts: list[int]) -> bool:
-    """Sets and exactly one pair, counts unconstrained (a fifth copy is allowed)."""
-    pair = False
-    for h in range(27, 34):
-        n = counts[h] % 3
-        if n == 1:
-            return False
-        if n == 2:
-            if pair:
-                return False
-            pair = True
-    for s in range(0, 27, 9):
-        suit = counts[s : s + 9]
-        r = sum(suit) % 3
+def _honour_status(group: Sequence[int]) -> int:
+    pairs = 0
+    for n in group:
+        r = n % 3
         if r == 1:
-            return False
-        if r == 0:
-            if not _suit_ok(tuple(suit)):
-                return False
-        else:
-            if pair:
-                return False
-            pair = True
-            for i in range(9):
-                if suit[i] >= 2:
-                    suit[i] -= 2
-                    ok = _suit_ok(tuple(suit))
-                    suit[i] += 2
-                    if ok:
-                        break
-            else:
-                return False
-    return pair
+            return -1
+        if r == 2:
+            pairs += 1
+    return pairs if pairs <= 1 else -1
 
 
-@lru_cache(maxsize=1 << 16)
-def _status(group: tuple[int, ...]) -> int:
-    """0: sets only; 1: sets and one pair; -1: neither. Honours (7 counts) form no chows."""
-    if len(group) == 7:
-        pairs = 0
-        for n in group:
-            if n % 3 == 1:
-                return -1
-            pairs += n % 3 == 2
-        return pairs if pairs <= 1 else -1
-    r = sum(group) % 3
-    if r == 0:
-        return 0 if _suit_ok(group) else -1
-    if r == 1:
-        return -1
-    lst = list(group)
-    for i in range(9):
-        if lst[i] >= 2:
-            lst[i] -= 2
-            ok = _suit_ok(tuple(lst))
-            lst[i] += 2
-            if ok:
-                return 1
-    return -1
-
-
-_GROUPS = ((0, 9), (9, 18), (18, 27), (27, 34))
+_GROUPS = ((0, 9), (9, 18), (18, 27))
 
 
 @lru_cache(maxsize=1 << 16)
 def basic_waits(standing: tuple[int, ...]) -> frozenset[int]:
     """Tiles completing ``standing`` (3n + 1 tiles) as sets and a pair, copies unlimited."""
-    groups = [standing[a:b] for a, b in _GROUPS]
-    status = [_status(g) for g in groups]
+    get = suit_table().get
+    keys = [bytes(standing[a:b]) for a, b in _GROUPS]
+    status = [get(k, -1) for k in keys]
+    honours = standing[27:34]
+    status.append(_honour_status(honours))
+    bad = sum(1 for st in status if st < 0)
+    pairs = sum(st for st in status if st > 0)
+    if bad > 1:
+        return frozenset()
     out = []
-    for k, (a, _b) in enumerate(_GROUPS):
-        others = [st for j, st in enumerate(status) if j != k]
-        if min(others) < 0 or sum(others) > 1:
+    for k in range(4):
+        st = status[k]
+        if bad and st >= 0:
+            continue  # another group is broken and one tile cannot mend two groups
+        need = 1 - (pairs - (st if st > 0 else 0))
+        if need < 0:
             continue
-        need = 1 - sum(others)
-        g = list(groups[k])
-        for i in range(len(g)):
-            g[i] += 1
-            if _status(tuple(g)) == need:
-                out.append(a + i)
-            g[i] -= 1
+        if k < 3:
+            g = bytearray(keys[k])
+            a = 9 * k
+            for i in range(9):
+                g[i] += 1
+                if get(bytes(g), -1) == need:
+                    out.append(a + i)
+                g[i] -= 1
+        else:
+            h = list(honours)
+            for i in range(7):
+                h[i] += 1
+                if _honour_status(h) == need:
+                    out.append(27 + i)
+                h[i] -= 1
     return frozenset(out)
 
 
