@@ -217,6 +217,12 @@ class Variant(ABC):
     def settle(self, record: HandRecord) -> list[Payment]:
         """Payments of a finished hand: a pure function of the record."""
 
+    def hand_options(self, options: Any, hand_number: int) -> Any:
+        """The options of hand ``hand_number`` (0-based) of a match, from the match's
+        options: e.g. the prevalent wind (圈风) that moves on every 4 hands. Default: the
+        match's options unchanged."""
+        return options
+
     def describe(self, record: HandRecord) -> str:
         """One line naming the outcome (hand type, …) for people; empty if nothing to add."""
         return ""

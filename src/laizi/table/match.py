@@ -68,7 +68,8 @@ class Match:
 
     def new_hand(self) -> Game:
         """The next hand, dealt and ready to play (the ledger is shown as scores)."""
-        return Game(self.variant, self.options, seed=self.next_seed, dealer=self.dealer,
+        options = self.variant.hand_options(self.options, len(self.hands))
+        return Game(self.variant, options, seed=self.next_seed, dealer=self.dealer,
                     scores=self.ledger)
 
     def finish_hand(self, game: Game) -> HandResult:

@@ -29,7 +29,6 @@ __all__ = [
     "BASE",
     "MCR_RULES",
     "doublings",
-    "fan_line",
     "mcr_melds",
     "minimum_refusal",
     "payments",
@@ -107,13 +106,6 @@ def doublings(melds: Sequence[EngineMeld]) -> int:
     return d
 
 
-def fan_line(result: FanResult) -> str:
-    """``"清一色 24 + 花牌 1 = 25"``: the fans of a win on one line."""
-    parts = [f"{f.zh} {f.points}" if f.count == 1 else f"{f.zh} {f.value}×{f.count}"
-             for f in result.fans]
-    return " + ".join(parts) + f" = {result.total}"
-
-
 def payments(record: HandRecord, result: FanResult, golden: bool) -> list[Payment]:
     """The payments of a win (one winner) whose fan is ``result``."""
     winner = record.winners[0]
@@ -127,8 +119,7 @@ def payments(record: HandRecord, result: FanResult, golden: bool) -> list[Paymen
             continue
         full = how == SELF_DRAW or payer == record.source
         base = BASE + v if full else BASE
-        reasons = [f"{label} {BASE} + {v} fan" if full else f"底分 {BASE}",
-                   f"fan: {fan_line(result)}"]
+        reasons = [f"{label} {BASE} + {v} fan" if full else f"底分 {BASE}"]
         amount = base
         if golden:
             d_payer = doublings(record.seats[payer].melds)

@@ -20,7 +20,16 @@ from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
 from laizi.records import HandRecord, RecordError
 from laizi.scoring.mcr import FanResult, HandError
 from laizi.settlement import Payment
-from laizi.variants._gb_common import FLOWER_SET, TILE_SET, GBOptions, golden_for
+from laizi.variants._gb_common import (
+    FLOWER_SET,
+    HANDS_PER_ROUND,
+    TILE_SET,
+    WIND_LETTERS,
+    GBOptions,
+    golden_for,
+    seat_wind,
+    wind_tile,
+)
 from laizi.variants._gb_scoring import (
     MCR_RULES,
     minimum_refusal,
@@ -240,6 +249,35 @@ class GBVariant(Variant):
     def fan(self, record: HandRecord) -> FanResult:
         """The winner's itemised fan (for displays and ``laizi score``)."""
         return self._score(record)
+
+    def hand_options(self, options: Any, hand_number: int) -> Any:
+        """Hand ``k`` of a match is played in the prevalent wind (圈风) of round k // 4:
+        东 for hands 0-3, 南 4-7, 西 8-11, 北 12-15 (then 东 again)."""
+        wind = WIND_LETTERS[(hand_number // HANDS_PER_ROUND) % 4]
+        return dataclasses.replace(options, prevalent_wind=wind)
+
+    def describe(self, record: HandRecord) -> str:
+        """The winner, winds, golden tile and the fan table, one fan a line."""
+        if record.outcome != "win":
+            return "黄庄 (exhaustive draw): no winner, no payments"
+        w = record.winners[0]
+        how = {SELF_DRAW: "自摸 self-drawn", DISCARD_WIN: f"点炮 on seat {record.source}'s "
+               "discard", ROBBED_KONG: f"抢杠 robbing seat {record.source}'s kong"}
+        parts = [f"seat {w} wins {how[record.how or SELF_DRAW]}",
+                 f"门风 {T.name(seat_wind(w, record.dealer))}",
+                 f"圈风 {T.name(wind_tile(record.options.prevalent_wind))}"]
+        if record.wildcard is not None:
+            parts.append(f"黄金牌 {T.name(record.wildcard)}")
+        result = self._score(record)
+        lines = [" · ".join(parts)]
+        for f in result.fans:
+            times = f" ×{f.count}" if f.count > 1 else ""
+            lines.append(f"  {f.zh} {f.en}{times}: {f.points}")
+        lines.append(f"  total {result.total} fan ({result.fan_without_flowers} without "
+                     f"flowers; {record.options.minimum} needed)")
+        if result.golden_as:
+            lines.append("  golden tiles as " + T.format(result.golden_as, "mpsz"))
+        return "\n".join(lines)
 
     def next_dealer(self, record: HandRecord) -> int:
         """The deal passes to the next seat every hand (win or draw)."""

@@ -1,0 +1,141 @@
+"""mcr (国标麻将) on the engine: 抢杠 for exactly the tile, 杠上开花, situational flags,
+the match (4 rounds of 4 hands with winds), ``laizi score`` on golden/mcr records."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from laizi import tiles as T
+from laizi.bots.simple import SimpleBot
+from laizi.engine import CLAIM, ROB, Action, Game
+from laizi.engine.walls import arrange_wall
+from laizi.settlement import net
+from laizi.table.match import Match
+from laizi.variants import get
+from laizi.variants._gb_common import MATCH_HANDS, GBOptions, schedule
+from laizi.variants._gb_variant import GBVariant, visible_copies
+
+MCR = get("mcr")
+
+
+def tile(text: str) -> int:
+    return T.parse_tile(text, "mpsz")
+
+
+def _pass_all(g: Game) -> None:
+    if g.phase in (CLAIM, ROB):
+        for s in g.to_act():
+            g.apply(Action("pass", s))
+
+
+def _kong_game(**opts: Any) -> Game:
+    """Dealer 0 discards 3s; seat 1 pungs it and later draws the 4th 3s; seat 3 waits on
+    3s/6s; seat 2 waits on 5z only."""
+    hands = ["3s 1m9m 1p9p 9s 4567z 7m 7p 1s 2m", "33s 567m 567p 567s 99s",
+             "111m 222p 333p 444p 5z", "234m 456p 678s 45s 88p"]
+    wall = arrange_wall(MCR, [T.parse(h, "mpsz") for h in hands],
+                        T.parse("1z 2z 3z 3s", "mpsz"), T.parse("9s", "mpsz"),
+                        options=GBOptions(**opts))
+    g = Game(MCR, GBOptions(**opts), seed=0, wall=wall)
+    g.apply(Action("discard", 0, tile("3s")))
+    assert set(g.to_act()) == {1, 3}
+    assert Action("win", 3, tile("3s")) in g.legal_actions(3)
+    g.apply(Action("pass", 3))  # 过水 until seat 3's next draw
+    g.apply(Action("pung", 1, tile("3s"), (tile("3s"),) * 3))
+    g.apply(Action("discard", 1, tile("9s")))
+    _pass_all(g)
+    for seat, t in ((2, "1z"), (3, "2z"), (0, "3z")):
+        assert g.turn == seat
+        g.apply(Action("discard", seat, tile(t)))
+        _pass_all(g)
+    assert g.turn == 1 and g.last_tile == tile("3s")
+    return g
+
+
+def test_robbing_an_added_kong_needs_readiness_for_exactly_that_tile() -> None:
+    g = _kong_game()
+    assert visible_copies(g, tile("3s")) == 3  # the pung
+    g.apply(Action("added_kong", 1, tile("3s")))
+    assert g.phase == ROB
+    assert g.to_act() == [3]  # seat 2 is ready, but for 5z only
+    g.apply(Action("win", 3, tile("3s")))
+    rec = g.record
+    assert rec is not None and rec.how == "robbed_kong" and rec.source == 1
+    assert rec.extra == {"last_tile": False, "last_copy": False}  # 抢杠和不计和绝张
+    assert isinstance(MCR, GBVariant)
+    fan = MCR.fan(rec)
+    assert fan.counts().get("robbing_the_kong") == 1 and "last_tile" not in fan.counts()
+    v = fan.total
+    # The robbed seat pays as the discarder; its kong never happened (still a pung).
+    assert {p.payer: p.amount for p in g.payments} == {1: 8 + v, 0: 8, 2: 8}
+    assert [m.kind for m in rec.seats[1].melds] == ["pung"]
+
+
+def test_declined_rob_completes_the_kong_and_the_replacement_wins_gang_shang_kai_hua() -> None:
+    g = _kong_game()
+    g.apply(Action("added_kong", 1, tile("3s")))
+    g.apply(Action("pass", 3))
+    assert g.turn == 1 and g.last_tile == tile("9s") and g.after_kong
+    assert [m.kind for m in g.melds[1]] == ["added_kong"]
+    assert Action("win", 1, tile("9s")) in g.legal_actions(1)
+    g.apply(Action("win", 1, tile("9s")))
+    rec = g.record
+    assert rec is not None and rec.after_kong and rec.how == "self_draw"
+    assert isinstance(MCR, GBVariant)
+    fan = MCR.fan(rec).counts()
+    assert fan.get("out_with_replacement_tile") == 1 and "self_drawn" not in fan
+    v = MCR.fan(rec).total
+    assert {p.payer: p.amount for p in g.payments} == {0: 8 + v, 2: 8 + v, 3: 8 + v}
+
+
+def test_last_tile_and_last_copy_flags_follow_the_table() -> None:
+    g = _kong_game()
+    extra = GBVariant._extra(g, "self_draw", tile("3s"), in_pool=False)
+    assert extra == {"last_tile": False, "last_copy": True}  # three 3s in the pung
+    g.head = g.tail  # as if the live wall had just run out (the flag reads the count)
+    assert GBVariant._extra(g, "self_draw", tile("2m"), in_pool=False)["last_tile"]
+    # During a claim the discard itself lies in the pool and is not an "other" copy.
+    assert GBVariant._extra(g, "discard", tile("1z"), in_pool=True)["last_copy"] is False
+
+
+def test_schedule_of_a_match() -> None:
+    got = [schedule(k) for k in range(MATCH_HANDS)]
+    assert [d for d, _ in got] == [0, 1, 2, 3] * 4
+    assert "".join(w for _, w in got) == "EEEESSSSWWWWNNNN"
+
+
+def test_match_of_sixteen_hands_rotates_dealer_and_winds() -> None:
+    match = Match(MCR, GBOptions(), seed=11)
+    bots = [SimpleBot() for _ in range(4)]
+    for _ in range(MATCH_HANDS):
+        match.play_hand(bots)
+    assert [h.dealer for h in match.hands] == [k % 4 for k in range(16)]
+    winds = "".join(h.record.options.prevalent_wind for h in match.hands)
+    assert winds == "EEEESSSSWWWWNNNN"
+    assert sum(match.ledger) == 0
+    assert match.ledger == [sum(h.net[s] for h in match.hands) for s in range(4)]
+    for h in match.hands:  # the dealer sits 东 in every hand's description
+        if h.record.outcome == "win" and h.record.winners[0] == h.dealer:
+            assert "门风 东" in MCR.describe(h.record)
+
+
+def test_laizi_score_settles_golden_and_mcr_records(tmp_path: Path) -> None:
+    g = _kong_game()
+    g.apply(Action("added_kong", 1, tile("3s")))
+    g.apply(Action("win", 3, tile("3s")))
+    assert g.record is not None
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(g.log[-1]["record"]), encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "laizi", "score", str(path), "--json"],
+                         capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout)["net"] == net(g.payments, 4)
+    bad = dict(g.log[-1]["record"], tile="5z")
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "laizi", "score", str(path)],
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and out.stderr.count("\n") == 1
+    assert "invalid hand record" in out.stderr
