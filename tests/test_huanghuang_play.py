@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -279,3 +280,26 @@ def test_hand_record_with_horses_settles_by_hand() -> None:
     table, horse = settle_with_horses(record)
     assert net(table, 4) == [-8, -8, 24, -8]
     assert net(table + horse, 6) == [-24, -16, 40, -16, 24, -8]
+
+
+def test_laizi_score_settles_horses_held_by_waiting_people(tmp_path: Any, capsys: Any) -> None:
+    from laizi.cli import main
+
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps({
+        "variant": "huanghuang", "dealer": 0, "indicators": "4p", "outcome": "win",
+        "winners": [2], "how": "self_draw", "tile": "5m", "after_kong": True,
+        "seats": [{}, {}, {"concealed": "1234678m 5p 22s",
+                          "melds": [{"kind": "concealed_kong", "tiles": "9999s"}]}, {}],
+        "huanghuang": {"laizi_discarded": 1, "horses": [{"holder": 4, "tile": "3m"}]},
+    }), encoding="utf-8")
+    assert main(["score", "--json", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # One laizi discarded doubles: each loser pays 16, and the horse on seat 2 collects 16
+    # from each of them too.
+    assert out["net"] == [-32, -32, 48, -32, 48]
+    path.write_text(json.dumps({"variant": "huanghuang", "dealer": 0, "indicators": "4p",
+                                "outcome": "draw", "seats": [{}, {}, {}, {}],
+                                "huanghuang": {"horses": [{"holder": 4, "tile": "1z"}]}}))
+    assert main(["score", str(path)]) == 2
+    assert "horse" in capsys.readouterr().err

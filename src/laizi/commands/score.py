@@ -51,10 +51,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         record = record_from_json(data)
         variant = get(record.variant)
-        payments = variant.settle(record)
+        # A variant whose settlement involves more parties than seats (晃晃 horses held by
+        # waiting people) settles them all through ``settle_parties``.
+        settle_parties = getattr(variant, "settle_parties", None)
+        if settle_parties is not None:
+            payments, parties = settle_parties(record)
+        else:
+            payments, parties = variant.settle(record), variant.seats
     except RecordError as exc:
         return _fail(f"invalid hand record: {exc}")
-    parties = variant.seats
     if args.json:
         print(json.dumps(payments_json(payments, parties), ensure_ascii=False, indent=2))
         return 0

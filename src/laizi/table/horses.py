@@ -166,10 +166,10 @@ def horse_payments(
 
 
 def _why(h: Horse, p: Payment, side: str) -> tuple[str, ...]:
+    seat = p.payee if side == "on the payee" else p.payer
     return (
-        f"买马 {tiles.name(h.tile)} = {horse_value(h.tile)}: horse {side} "
-        f"(seat {p.payee if side == 'on the payee' else p.payer}) of seat {p.payer} → "
-        f"seat {p.payee}",
+        f"买马 {tiles.name(h.tile)} = {horse_value(h.tile)} → seat {seat}: follows "
+        f"seat {p.payer} → seat {p.payee}",
         *p.reasons,
     )
 

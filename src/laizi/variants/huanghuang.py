@@ -263,6 +263,32 @@ class HuanghuangVariant(Variant):
                 raise RecordError(f"huanghuang.horses: {T.name(t, 'mpsz')} appears {c} times "
                                   "counting the horse tiles; the set has 4")
 
+    def settle_parties(self, record: HandRecord) -> tuple[list[Payment], int]:
+        """Table and horse payments together, and the number of parties they are between
+        (4 seats, then the waiting horse holders 4-7): what ``laizi score`` prints."""
+        table, horse = settle_with_horses(record)
+        holders = [int(h.person) for h in record_horses(record)]
+        people = record.extra.get("people")
+        parties = max([4, *(h + 1 for h in holders)]
+                      + ([len(people)] if isinstance(people, list) else []))
+        return table + horse, parties
+
+    def describe(self, record: HandRecord) -> str:
+        if record.outcome != "win":
+            return "荒庄: a drawn hand, no payments, nobody leaves the table"
+        w = record.winners[0]
+        assert record.how is not None and record.wildcard is not None
+        kind = win_kind(record.how, record.after_kong)
+        try:
+            value = evaluate(record.hand_of(w), _scoring_melds(record.seats[w].melds),
+                             record.wildcard, kind, record.win_tile)
+        except NotAWin:
+            return ""
+        k = int(record.extra.get("laizi_discarded", 0))
+        laizi = f", {k} laizi discarded (×{2**k})" if k else ""
+        return (f"seat {w} wins by {kind.chinese}: {' '.join(value.reasons)}{laizi}; "
+                f"laizi {T.name(record.wildcard)}")
+
     def settle(self, record: HandRecord) -> list[Payment]:
         """The table's payments between the four seats (horses: :func:`settle_with_horses`)."""
         if record.outcome != "win":
