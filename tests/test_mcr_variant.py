@@ -139,3 +139,20 @@ def test_laizi_score_settles_golden_and_mcr_records(tmp_path: Path) -> None:
                          capture_output=True, text=True)
     assert out.returncode == 2 and out.stderr.count("\n") == 1
     assert "invalid hand record" in out.stderr
+
+
+def test_hand_record_doc_examples_settle_as_documented() -> None:
+    import re
+
+    from laizi.records import record_from_json
+
+    text = Path(__file__).resolve().parents[1].joinpath("docs", "hand-record.md").read_text(
+        encoding="utf-8")
+    section = text[text.index("## golden and mcr sections"):]
+    blocks = re.findall(r"```json\n(.*?)\n```", section, re.S)
+    nets = re.findall(r"net `(\[[-0-9, ]+\])`", section)
+    assert len(blocks) == len(nets) == 2
+    for block, expected in zip(blocks, nets, strict=True):
+        record = record_from_json(json.loads(block))
+        pays = get(record.variant).settle(record)
+        assert net(pays, 4) == json.loads(expected)
