@@ -14,6 +14,7 @@ it with :func:`register_player`.
 from __future__ import annotations
 
 import argparse
+import importlib
 import secrets
 import sys
 from collections.abc import Callable
@@ -62,6 +63,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--auto", action="store_true", help="a bot plays your seat too")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a table option, e.g. --option cap=200 (repeatable)")
+    p.add_argument("--people", type=int, default=None,
+                   help="huanghuang: people in the room, 4-8 (the rest wait their turn)")
     p.set_defaults(func=run)
 
 
@@ -98,8 +101,22 @@ def run(args: argparse.Namespace, stdin: IO[str] | None = None,
         print(f"laizi play: unknown variant {args.variant!r}; known: {', '.join(ids())}",
               file=sys.stderr)
         return 2
+    _load_front_end(variant.id)
+    if getattr(args, "people", None) is not None and variant.id not in PLAYERS:
+        print(f"laizi play: --people is only for a room variant (huanghuang), not {variant.id}",
+              file=sys.stderr)
+        return 2
     player = PLAYERS.get(variant.id, session)
     return player(args, stdin, stdout)
+
+
+def _load_front_end(variant_id: str) -> None:
+    """Import ``laizi.ui.<variant_id>`` if it exists: it registers its own front end."""
+    try:
+        importlib.import_module(f"laizi.ui.{variant_id}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"laizi.ui.{variant_id}":
+            raise
 
 
 def session(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
