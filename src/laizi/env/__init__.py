@@ -1,1 +1,22 @@
-"""laizi.env."""
+"""Reinforcement-learning environments (extra ``rl``: gymnasium, pettingzoo, numpy).
+
+* ``laizi.env.make("jingzhou")`` or ``laizi.env.jingzhou_v0.env()`` — PettingZoo AEC
+  environment of a variant (also ``huanghuang_v0``, ``golden_v0``, ``mcr_v0``,
+  ``taiwan_v0``).
+* ``laizi.env.gym_env.SingleSeatEnv`` — Gymnasium: one seat against bots.
+
+See ``docs/env.md`` for the action space and the observation encoding.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["make"]
+
+
+def make(variant: str, **kwargs: Any) -> Any:
+    """The wrapped PettingZoo AEC environment of ``variant``."""
+    from laizi.env.factory import make as _make
+
+    return _make(variant, **kwargs)

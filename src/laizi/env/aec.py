@@ -1,0 +1,161 @@
+"""The PettingZoo AEC environment of one laizi variant (extra ``rl``).
+
+Agents ``player_0`` … ``player_{n-1}`` are the seats. The engine's claims are
+simultaneous; here they become sequential turns in a fixed order: after a discard (or an
+added kong that can be robbed) every seat with an option answers in turn, the nearest
+seat after the discarder first. Answers stay hidden from the others (the engine resolves
+them when all are in), so the order gives nobody information.
+
+Rewards: each seat's net points of the hand (the variant's settlement) times
+``reward_scale``, given when the hand ends; zero before.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from laizi.engine import Game
+from laizi.env.encoding import NUM_ACTIONS, OBS_SHAPE, action_mask, encode_view, legal_by_index
+from laizi.variants import get as get_variant
+
+__all__ = ["LaiziAEC", "ordered_to_act"]
+
+
+def ordered_to_act(game: Game) -> list[int]:
+    """Seats with a decision, the nearest after the current turn first."""
+    seats = game.to_act()
+    return sorted(seats, key=lambda s: (s - game.turn) % game.n)
+
+
+class LaiziAEC(AECEnv):  # type: ignore[misc]
+    """One hand per episode. Options: ``variant`` (id), ``options`` (variant options as
+    JSON), ``dealer`` (a seat, or ``None`` for a random dealer), ``reward_scale``."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "laizi_v0",
+                "is_parallelizable": False, "render_fps": 1}
+    variant_id = "jingzhou"
+
+    def __init__(self, variant: str | None = None, options: dict[str, Any] | None = None,
+                 dealer: int | None = 0, reward_scale: float = 1.0,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        vid = variant or self.variant_id
+        self.variant = get_variant(vid)
+        self.metadata = {**LaiziAEC.metadata, "name": f"laizi_{self.variant.id}_v0"}
+        self.game_options = self.variant.options_from_json(options) if options else None
+        n = self.variant.seats
+        if dealer is not None and not 0 <= dealer < n:
+            raise ValueError(f"dealer {dealer} is not a seat (0-{n - 1})")
+        self.dealer = dealer
+        self.reward_scale = float(reward_scale)
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agents = list(self.possible_agents)
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, OBS_SHAPE, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._np_random = np.random.default_rng()
+        self.game: Game | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ helpers
+
+    def _seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        assert self.game is not None, "call reset() first"
+        seat = self._seat(agent)
+        view = self.game.view(seat)
+        if agent == self.agent_selection and not self.game.over:
+            mask = action_mask(self.game.legal_actions(seat))
+        else:
+            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        return {"observation": encode_view(view), "action_mask": mask}
+
+    def _select(self) -> None:
+        assert self.game is not None
+        if self.game.over:
+            return
+        self.agent_selection = self.possible_agents[ordered_to_act(self.game)[0]]
+
+    # ------------------------------------------------------------------ AEC API
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._np_random = np.random.default_rng(seed)
+        game_seed = int(self._np_random.integers(0, 2**31 - 1))
+        n = len(self.possible_agents)
+        dealer = self.dealer if self.dealer is not None else int(self._np_random.integers(n))
+        self.game = Game(self.variant, self.game_options, seed=game_seed, dealer=dealer)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[dealer]
+        if self.game.over:  # e.g. a wall that runs out during the deal's flower draws
+            self._finish()
+        else:
+            self._select()
+
+    def _finish(self) -> None:
+        assert self.game is not None
+        net = self.game.net
+        for i, a in enumerate(self.agents):
+            self.rewards[a] = float(net[i]) * self.reward_scale
+            self.terminations[a] = True
+            self.infos[a] = {"net": int(net[i]), "outcome": self.game.record.outcome
+                             if self.game.record else "draw"}
+        self._accumulate_rewards()
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self.game is not None
+        seat = self._seat(agent)
+        legal = legal_by_index(self.game.legal_actions(seat))
+        if action is None or int(action) not in legal:
+            raise ValueError(f"action {action} is not legal for {agent} now; legal: "
+                             f"{sorted(legal)}")
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        self.game.apply(legal[int(action)])
+        if self.game.over:
+            self._finish()
+        else:
+            self._select()
+        if self.render_mode == "human":
+            print(self.render())
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.game is None:
+            return None
+        from laizi import tiles as T
+
+        g = self.game
+        lines = [f"{self.variant.id}: phase {g.phase}, turn {g.turn}, wall {g.live_tiles}"]
+        for s in range(g.n):
+            melds = " ".join(T.format(m.tiles) for m in g.melds[s])
+            lines.append(f"  seat {s}: {T.format(g.concealed(s))} | {melds} | "
+                         f"discards {T.format(g.discards[s])}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        return None

@@ -1,0 +1,127 @@
+"""Gymnasium single-agent wrapper: one seat plays, the other seats are bots.
+
+    from laizi.env.gym_env import SingleSeatEnv
+    env = SingleSeatEnv("jingzhou", seat=0, opponents="greedy")
+    obs, info = env.reset(seed=1)
+    obs, reward, terminated, truncated, info = env.step(action)
+
+Observations and actions are those of the AEC environment (``docs/env.md``). One
+episode is one hand; the reward is the seat's net points times ``reward_scale`` at the
+end. An action outside the mask is replaced by the first legal action (lowest index)
+and ``illegal_penalty`` is subtracted; ``info["illegal"]`` says so (the masked agent
+never needs this; it keeps ``gymnasium``'s random-action checks meaningful).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from laizi.bots.registry import make_bot
+from laizi.engine import Game
+from laizi.env.aec import ordered_to_act
+from laizi.env.encoding import NUM_ACTIONS, OBS_SHAPE, action_mask, encode_view, legal_by_index
+from laizi.sim.hands import bot_seed
+from laizi.variants import get as get_variant
+
+__all__ = ["SingleSeatEnv"]
+
+
+class SingleSeatEnv(gym.Env):  # type: ignore[misc]
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, variant: str = "jingzhou", seat: int = 0,
+                 opponents: str | Sequence[str] = "greedy",
+                 options: dict[str, Any] | None = None, dealer: int | None = 0,
+                 reward_scale: float = 1.0, illegal_penalty: float = 0.0,
+                 render_mode: str | None = None) -> None:
+        self.variant = get_variant(variant)
+        n = self.variant.seats
+        if not 0 <= seat < n:
+            raise ValueError(f"seat {seat} is not a seat of {variant} (0-{n - 1})")
+        self.seat = seat
+        specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != n - 1:
+            raise ValueError(f"{variant} needs {n - 1} opponents, got {len(specs)}")
+        self.opponent_specs = specs
+        self.game_options = self.variant.options_from_json(options) if options else None
+        self.dealer = dealer
+        self.reward_scale = float(reward_scale)
+        self.illegal_penalty = float(illegal_penalty)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, OBS_SHAPE, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+        })
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.game: Game | None = None
+        self._bots: dict[int, Any] = {}
+
+    def _obs(self) -> dict[str, Any]:
+        assert self.game is not None
+        view = self.game.view(self.seat)
+        if self.game.over:
+            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        else:
+            mask = action_mask(self.game.legal_actions(self.seat))
+        return {"observation": encode_view(view), "action_mask": mask}
+
+    def _advance(self) -> None:
+        """Let the bots act until our seat has a decision or the hand is over."""
+        g = self.game
+        assert g is not None
+        while not g.over:
+            order = ordered_to_act(g)
+            if self.seat in order and order[0] == self.seat:
+                return
+            s = order[0]
+            g.apply(self._bots[s].choose(g.view(s), g.legal_actions(s)))
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        n = self.variant.seats
+        while True:
+            game_seed = int(self.np_random.integers(0, 2**31 - 1))
+            dealer = self.dealer if self.dealer is not None else int(self.np_random.integers(n))
+            others = [s for s in range(n) if s != self.seat]
+            self._bots = {s: make_bot(spec, bot_seed(game_seed, s))
+                          for s, spec in zip(others, self.opponent_specs, strict=True)}
+            self.game = Game(self.variant, self.game_options, seed=game_seed, dealer=dealer)
+            self._advance()
+            if not self.game.over:  # a hand won before our first decision is skipped
+                break
+        return self._obs(), {}
+
+    def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        g = self.game
+        if g is None or g.over:
+            raise RuntimeError("call reset() before step(): the hand is over")
+        legal = legal_by_index(g.legal_actions(self.seat))
+        info: dict[str, Any] = {}
+        reward = 0.0
+        a = int(action)
+        if a not in legal:
+            info["illegal"] = True
+            reward -= self.illegal_penalty
+            a = min(legal)
+        g.apply(legal[a])
+        self._advance()
+        terminated = g.over
+        if terminated:
+            reward += float(g.net[self.seat]) * self.reward_scale
+            info["net"] = list(g.net)
+        return self._obs(), reward, terminated, False, info
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.game is None:
+            return None
+        from laizi import tiles as T
+
+        g = self.game
+        return (f"{self.variant.id} seat {self.seat}: {T.format(g.concealed(self.seat))} "
+                f"phase {g.phase} wall {g.live_tiles}")
