@@ -12,7 +12,7 @@ Rewards: each seat's net points of the hand (the variant's settlement) times
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -35,7 +35,7 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
     """One hand per episode. Options: ``variant`` (id), ``options`` (variant options as
     JSON), ``dealer`` (a seat, or ``None`` for a random dealer), ``reward_scale``."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "laizi_v0",
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "laizi_v0",
                 "is_parallelizable": False, "render_fps": 1}
     variant_id = "jingzhou"
 
@@ -45,7 +45,8 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
         super().__init__()
         vid = variant or self.variant_id
         self.variant = get_variant(vid)
-        self.metadata = {**LaiziAEC.metadata, "name": f"laizi_{self.variant.id}_v0"}
+        self.metadata = {**LaiziAEC.metadata,  # type: ignore[misc]
+                         "name": f"laizi_{self.variant.id}_v0"}
         self.game_options = self.variant.options_from_json(options) if options else None
         n = self.variant.seats
         if dealer is not None and not 0 <= dealer < n:

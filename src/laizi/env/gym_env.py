@@ -31,8 +31,8 @@ from laizi.variants import get as get_variant
 __all__ = ["SingleSeatEnv"]
 
 
-class SingleSeatEnv(gym.Env):  # type: ignore[misc]
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+class SingleSeatEnv(gym.Env):
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(self, variant: str = "jingzhou", seat: int = 0,
                  opponents: str | Sequence[str] = "greedy",
