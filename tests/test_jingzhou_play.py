@@ -197,3 +197,39 @@ def test_bad_options_are_refused() -> None:
         JZ.options_from_json({"cap_": 1})
     with pytest.raises(ValueError, match="reserve"):
         JZ.options_from_json({"reserve": -2})
+
+
+def test_qingyise_feeder_is_tracked_on_the_third_meld_of_one_suit() -> None:
+    from laizi.engine.melds import Meld
+
+    g = Game(JZ, seed=1)
+    g.melds[1] = [Meld("chow", tuple(T.parse("123p")), 0, tile("1p")),
+                  Meld("pung", tuple(T.parse("999p")), 2, tile("9p"))]
+    third = Meld("pung", tuple(T.parse("555p")), 2, tile("5p"))
+    g.melds[1].append(third)
+    JZ.on_claim(g, 1, third)
+    assert g.extra["qingyise_feeder"] == {"1": 2}
+    assert JZ.record_extra(g, [1], "self_draw", None) == {"qingyise_feeder": 2}
+    # a third meld of another suit, or a fourth meld, is no 包牌 fact
+    g2 = Game(JZ, seed=1)
+    g2.melds[0] = [Meld("chow", tuple(T.parse("123p")), 2, tile("1p")),
+                   Meld("pung", tuple(T.parse("999s")), 1, tile("9s"))]
+    other = Meld("pung", tuple(T.parse("555p")), 1, tile("5p"))
+    g2.melds[0].append(other)
+    JZ.on_claim(g2, 0, other)
+    assert "qingyise_feeder" not in g2.extra
+
+
+def test_readiness_of_the_discarder() -> None:
+    from laizi.engine.melds import Meld
+    from laizi.variants.jingzhou_rules import is_ready
+
+    opened = [Meld("chow", tuple(T.parse("234p")), 0, tile("2p"))]
+    ready = T.to_counts(T.parse("567p 678s 345s 2p"))  # waits on 2p
+    assert is_ready(ready, opened, tile("1s"))
+    assert not is_ready(T.to_counts(T.parse("567p 678s 345s 3z")), opened, tile("1s"))
+    # closed: only 七对 counts as ready
+    assert not is_ready(T.to_counts(T.parse("234p 567p 678s 345s 2p")), [], tile("1s"))
+    assert is_ready(T.to_counts(T.parse("22p 33p 55s 66s 88s 99p 4z")), [], tile("1s"))
+    # a held 中 is never ready
+    assert not is_ready(T.to_counts(T.parse("567p 678s 345s 7z")), opened, tile("1s"))
