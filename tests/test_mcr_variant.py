@@ -156,3 +156,20 @@ def test_hand_record_doc_examples_settle_as_documented() -> None:
         record = record_from_json(json.loads(block))
         pays = get(record.variant).settle(record)
         assert net(pays, 4) == json.loads(expected)
+
+
+def test_play_front_end_shows_rules_winds_and_fan_table() -> None:
+    from laizi.ui.gb import header
+
+    lines = header("golden", 8, 16, 0)
+    assert any("黄金牌" in x and "never be discarded" in x for x in lines)
+    assert lines[-1].split()[1:] == ["1:东圈/庄0", "2:东圈/庄1", "3:东圈/庄2", "4:东圈/庄3",
+                                     "5:南圈/庄0", "6:南圈/庄1", "7:南圈/庄2", "8:南圈/庄3",
+                                     "9:西圈/庄0", "10:西圈/庄1", "11:西圈/庄2", "12:西圈/庄3",
+                                     "13:北圈/庄0", "14:北圈/庄1", "15:北圈/庄2", "16:北圈/庄3"]
+    assert not any("黄金牌" in x for x in header("mcr", 8, 1, 0))
+    out = subprocess.run([sys.executable, "-m", "laizi", "play", "golden", "--auto",
+                          "--seed", "4"], capture_output=True, text=True, timeout=120,
+                         stdin=subprocess.DEVNULL)
+    assert out.returncode == 0, out.stderr
+    assert "黄金牌" in out.stdout and "门风" in out.stdout and "total" in out.stdout
