@@ -114,14 +114,14 @@ def main(argv: list[str] | None = None) -> int:
                           range(args.bot_hands)))
     rl = rlcard_random(args.rlcard_hands)
     print(f"python {sys.version.split()[0]}, one core")
-    print(f"| {'run':<48} | {'hands':>6} | {'hands/s':>9} | {'µs/action':>9} | "
+    print(f"| {'run':<52} | {'hands':>6} | {'hands/s':>9} | {'µs/action':>9} | "
           f"{'vs rlcard (µs/action)':>21} |")
-    print(f"| {'-' * 48} | {'-' * 6}:| {'-' * 9}:| {'-' * 9}:| {'-' * 21}:|")
+    print(f"| {'-' * 52} | {'-' * 6}:| {'-' * 9}:| {'-' * 9}:| {'-' * 21}:|")
     for r in [*rows, *([rl] if rl else [])]:
         ratio = f"{rl.us_per_step / r.us_per_step:.2f}× faster" if rl and r is not rl else ""
         if rl and r is not rl and r.us_per_step > rl.us_per_step:
             ratio = f"{r.us_per_step / rl.us_per_step:.2f}× slower"
-        print(f"| {r.label:<48} | {r.hands:>6} | {r.hands_per_s:>9.1f} | "
+        print(f"| {r.label:<52} | {r.hands:>6} | {r.hands_per_s:>9.1f} | "
               f"{r.us_per_step:>9.1f} | {ratio:>21} |")
     if rl is None:
         print("(rlcard is not installed: pip install -e '.[bench]')")
