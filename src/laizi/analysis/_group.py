@@ -39,30 +39,62 @@ class GroupTable:
     ``pair_ok[i]`` whether the tile of rank ``i + 1`` may be the pair.
     """
 
-    __slots__ = ("chows", "cover", "need", "pair_ok", "size", "wait")
+    __slots__ = ("chows", "cover", "cover_id", "need", "pair_ok", "size", "wait")
 
     def __init__(self, size: int, chows: bool, pair_ok: tuple[bool, ...]) -> None:
         self.size = size
         self.chows = chows and size == 9
         self.pair_ok = pair_ok
-        self.need: dict[bytes, tuple[int, int]] = {}
+        self.need: dict[bytes, tuple[int, int, int]] = {}
         self.cover: dict[bytes, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self.cover_id: dict[bytes, int] = {}
         self.wait: dict[bytes, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     # ------------------------------------------------------------------ need
-    def get_need(self, key: bytes) -> tuple[int, int]:
-        """``(need0, need1 - need0)`` for ``key``; filled on first use."""
+    def get_need(self, key: bytes) -> tuple[int, int, int]:
+        """``(need0, need1 - need0, odd)`` for ``key`` (odd: ranks held an odd number of
+        times, for 七对); filled on first use."""
         got = self.need.get(key)
         if got is None:
-            n0, n1 = compute_need(tuple(key), self.chows, self.pair_ok)
-            got = self.need[key] = (n0, n1 - n0)
+            n0, n1 = self._need_from_cover(key)
+            odd = sum(1 for x in key if x & 1)
+            got = self.need[key] = (n0, n1 - n0, odd)
         return got
+
+    def _need_from_cover(self, key: bytes) -> tuple[int, int]:
+        """With every count at most 4, a wildcard completion is a target of at most 4
+        copies per tile that covers all of ``key``: the fewest melds whose cover reaches
+        the whole group give the fewest wildcards. Otherwise (a fifth real copy, or more
+        than :data:`MAX_MELDS` melds needed) the plain search answers."""
+        size = len(key)
+        if key.count(0) + key.count(1) + key.count(2) + key.count(3) + key.count(4) == size:
+            n = sum(key)
+            h0, h1 = self.get_cover(key)
+            out = []
+            for p, h in ((0, h0), (1, h1)):
+                got = INF
+                for m in range(MAX_MELDS + 1):
+                    if h[m] == n:
+                        got = 3 * m + 2 * p - n
+                        break
+                out.append(got)
+            # each meld covers at least one tile: with n <= MAX_MELDS, INF is final
+            if n <= MAX_MELDS or (out[0] < INF and out[1] < INF):
+                return out[0], out[1]
+        return compute_need(tuple(key), self.chows, self.pair_ok)
 
     # ------------------------------------------------------------------ cover
     def get_cover(self, key: bytes) -> tuple[tuple[int, ...], tuple[int, ...]]:
         got = self.cover.get(key)
         if got is None:
             got = self.cover[key] = compute_cover(tuple(key), self.chows, self.pair_ok, MAX_MELDS)
+        return got
+
+    def get_cover_id(self, key: bytes) -> int:
+        """The interned id (see :func:`intern_cover`) of ``key``'s cover vector."""
+        got = self.cover_id.get(key)
+        if got is None:
+            got = self.cover_id[key] = intern_cover(self.get_cover(key))
         return got
 
     # ------------------------------------------------------------------ waits
@@ -76,7 +108,7 @@ class GroupTable:
             base = bytearray(key)
             for r in range(self.size):
                 base[r] += 1
-                n0, d = self.get_need(bytes(base))
+                n0, d, _odd = self.get_need(bytes(base))
                 base[r] -= 1
                 n1 = n0 + d
                 for b in range(BUDGETS):
@@ -230,3 +262,78 @@ def compute_cover(
             if h[m] < h[m - 1]:
                 h[m] = h[m - 1]
     return tuple(h0), tuple(h1)
+
+
+# ---------------------------------------------------------------- cover combination
+#
+# Many count vectors share one cover vector, so cover vectors are interned to small ids
+# and the max-plus combination of two groups is memoised per pair of ids: the combination
+# of 万+筒 and of 条+honours, then the value at n melds, are mostly dictionary hits.
+
+Cover = tuple[tuple[int, ...], tuple[int, ...]]
+
+COVERS: list[Cover] = []
+_COVER_IDS: dict[Cover, int] = {}
+COMBINED: dict[tuple[int, int], int] = {}
+FINAL: dict[tuple[int, int, int], int] = {}
+MEMO_LIMIT = 2_000_000
+"""The combination memos are cleared past this many entries (bounded memory)."""
+
+
+def intern_cover(cover: Cover) -> int:
+    got = _COVER_IDS.get(cover)
+    if got is None:
+        got = _COVER_IDS[cover] = len(COVERS)
+        COVERS.append(cover)
+    return got
+
+
+def combine_pair(a: Cover, b: Cover, melds: int) -> Cover:
+    """Max-plus combination of two groups' cover vectors (the pair in at most one)."""
+    a0, a1 = a
+    b0, b1 = b
+    r0 = []
+    r1 = []
+    for m in range(melds + 1):
+        best0 = -INF
+        best1 = -INF
+        for i in range(m + 1):
+            j = m - i
+            x = a0[i] + b0[j]
+            if x > best0:
+                best0 = x
+            x = a1[i] + b0[j]
+            if x > best1:
+                best1 = x
+            x = a0[i] + b1[j]
+            if x > best1:
+                best1 = x
+        r0.append(max(best0, -INF))
+        r1.append(max(best1, -INF))
+    return tuple(r0), tuple(r1)
+
+
+def combined_id(ia: int, ib: int) -> int:
+    if len(COMBINED) > MEMO_LIMIT:
+        COMBINED.clear()
+    got = COMBINED[(ia, ib)] = intern_cover(combine_pair(COVERS[ia], COVERS[ib], MAX_MELDS))
+    return got
+
+
+def final_value(iab: int, icd: int, n: int) -> int:
+    """Most covered tiles with at most ``n`` melds and the pair, over all four groups."""
+    a0, a1 = COVERS[iab]
+    b0, b1 = COVERS[icd]
+    best = -INF
+    for i in range(n + 1):
+        j = n - i
+        x = a1[i] + b0[j]
+        if x > best:
+            best = x
+        x = a0[i] + b1[j]
+        if x > best:
+            best = x
+    if len(FINAL) > MEMO_LIMIT:
+        FINAL.clear()
+    FINAL[(iab, icd, n)] = best
+    return best

@@ -8,10 +8,22 @@ tile the hand holds four of, shanten of a hand whose only waits are such tiles).
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from functools import lru_cache
 
-from laizi.analysis._group import BUDGETS, INF, MAX_MELDS, GroupTable, compute_cover, compute_need
+from laizi.analysis._group import (
+    BUDGETS,
+    COMBINED,
+    FINAL,
+    INF,
+    MAX_MELDS,
+    GroupTable,
+    combined_id,
+    compute_cover,
+    compute_need,
+    final_value,
+)
 from laizi.analysis._special import (
     KNITTED,
     knitted_singles_overlap,
@@ -50,7 +62,7 @@ def _table(size: int, chows: bool, pair_ok: tuple[bool, ...]) -> GroupTable:
 class Compiled:
     """The four group tables (万, 筒, 条, honours) a :class:`WinRules` needs."""
 
-    __slots__ = ("groups", "rules", "special")
+    __slots__ = ("groups", "needs", "rules", "seven_only", "special")
 
     def __init__(self, rules: WinRules) -> None:
         self.rules = rules
@@ -67,10 +79,14 @@ class Compiled:
             groups[2],
             groups[3],
         )
+        self.needs = tuple(g.need for g in self.groups)
         self.special = rules.seven_pairs or rules.thirteen_orphans or rules.knitted
+        self.seven_only = rules.seven_pairs and not (rules.thirteen_orphans or rules.knitted)
 
 
 _COMPILED: dict[int, Compiled] = {}
+_split = struct.Struct("9s9s9s7s").unpack
+"""Cuts a 34-byte key into the 万, 筒, 条 and honour keys in one C call (length-checked)."""
 
 
 def compiled(rules: WinRules) -> Compiled:
@@ -84,6 +100,8 @@ def compiled(rules: WinRules) -> Compiled:
     _COMPILED[id(rules)] = got
     return got
 
+
+_DEFAULT = compiled(DEFAULT_RULES)
 
 # ---------------------------------------------------------------- input checks
 
@@ -116,29 +134,48 @@ def is_win(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RULE
     allow; 组合龙 (+ melds + a pair) at any ``3n + 2 >= 11``. A wildcard may not make a
     fifth copy of a tile.
     """
-    comp = _COMPILED.get(id(rules))
-    if comp is None or comp.rules is not rules:
-        comp = compiled(rules)
-    b = _key(counts)
+    if rules is DEFAULT_RULES:
+        comp = _DEFAULT
+    else:
+        comp = _COMPILED.get(id(rules))  # type: ignore[assignment]
+        if comp is None or comp.rules is not rules:
+            comp = compiled(rules)
+    try:
+        b = bytes(counts)
+        k0, k1, k2, k3 = _split(b)
+    except (TypeError, ValueError, struct.error):
+        b = _key(counts)
+        k0, k1, k2, k3 = _split(b)
     if wilds < 0:
         _check_wilds(wilds)
-    g0, g1, g2, g3 = comp.groups
+    n0, n1, n2, n3 = comp.needs
     try:
-        a0, d0 = g0.need[b[0:9]]
-        a1, d1 = g1.need[b[9:18]]
-        a2, d2 = g2.need[b[18:27]]
-        a3, d3 = g3.need[b[27:34]]
+        a0, d0, o0 = n0[k0]
+        a1, d1, o1 = n1[k1]
+        a2, d2, o2 = n2[k2]
+        a3, d3, o3 = n3[k3]
     except KeyError:
-        a0, d0 = g0.get_need(b[0:9])
-        a1, d1 = g1.get_need(b[9:18])
-        a2, d2 = g2.get_need(b[18:27])
-        a3, d3 = g3.get_need(b[27:34])
-    s = a0 + a1 + a2 + a3 + min(d0, d1, d2, d3)
-    if s <= wilds and (wilds - s) % 3 == 0:
-        if wilds <= _FAST_WILDS:
+        g0, g1, g2, g3 = comp.groups
+        a0, d0, o0 = g0.get_need(k0)
+        a1, d1, o1 = g1.get_need(k1)
+        a2, d2, o2 = g2.get_need(k2)
+        a3, d3, o3 = g3.get_need(k3)
+    if d1 < d0:
+        d0 = d1
+    if d3 < d2:
+        d2 = d3
+    s = a0 + a1 + a2 + a3 + (d0 if d0 < d2 else d2)
+    if wilds <= _FAST_WILDS:
+        if s <= wilds and (wilds - s) % 3 == 0:
             return True
-    elif wilds <= _FAST_WILDS and not comp.special:
-        return False
+        if not comp.special:
+            return False
+        if comp.seven_only:
+            # 七对 only: every count even once the wildcards fill the odd ones
+            if o0 + o1 + o2 + o3 > wilds or sum(b) + wilds != 14:
+                return False
+            if b.count(0) + b.count(1) + b.count(2) + b.count(3) + b.count(4) == 34:
+                return True
     return _is_win_slow(b, wilds, comp)
 
 
@@ -160,8 +197,12 @@ def _is_win_slow(b: bytes, wilds: int, comp: Compiled) -> bool:
     rules = comp.rules
     total = sum(b) + wilds
     if total == 14:
-        if rules.seven_pairs and seven_pairs_win(b, wilds):
-            return True
+        if rules.seven_pairs:
+            odd = b.count(1) + b.count(3)
+            if odd <= wilds and b.count(0) + odd + b.count(2) + b.count(4) == 34:
+                return True
+            if odd <= wilds and seven_pairs_win(b, wilds):  # counts above 4: rare
+                return True
         if rules.thirteen_orphans and orphans_win(b, wilds):
             return True
         if rules.knitted and knitted_singles_win(b, wilds):
@@ -223,11 +264,27 @@ def waits(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RULES
         out = {t for t in range(34) if is_win(_plus(b, t), wilds, rules)}
     else:
         out = set(_standard_waits(b, wilds, comp))
-        if comp.special:
+        rules = comp.rules
+        if total == 13 and rules.seven_pairs:
+            out.update(_seven_pairs_waits(b, wilds))
+        if (total == 13 and rules.thirteen_orphans) or (rules.knitted and total >= 10):
             for t in range(34):
                 if t not in out and _is_win_slow(_plus(b, t), wilds, comp):
                     out.add(t)
     return sorted(out)
+
+
+def _seven_pairs_waits(b: bytes, wilds: int) -> list[int]:
+    """Tiles completing 七对: adding t flips its parity; wildcards fill the odd ones."""
+    if b.count(0) + b.count(1) + b.count(2) + b.count(3) + b.count(4) != 34:
+        return [t for t in range(34) if seven_pairs_win(_plus(b, t), wilds)]
+    odd = b.count(1) + b.count(3)
+    out: list[int] = []
+    if odd - 1 <= wilds:
+        out.extend(t for t in range(34) if b[t] & 1)
+    if odd + 1 <= wilds:
+        out.extend(t for t in range(34) if b[t] in (0, 2))
+    return out
 
 
 def _plus(b: bytes, t: int) -> bytes:
@@ -236,28 +293,33 @@ def _plus(b: bytes, t: int) -> bytes:
     return bytes(ba)
 
 
+_MASK_TILES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(lo + r for r in range(hi - lo) if mask >> r & 1) for mask in range(512))
+    for lo, hi in _SLICES
+)
+
+
 def _standard_waits(b: bytes, wilds: int, comp: Compiled) -> list[int]:
     groups = comp.groups
-    keys = [b[lo:hi] for lo, hi in _SLICES]
-    needs = [g.get_need(k) for g, k in zip(groups, keys, strict=True)]
-    s0 = sum(n for n, _ in needs)
+    keys = (b[0:9], b[9:18], b[18:27], b[27:34])
+    needs = [g.get_need(k)[:2] for g, k in zip(groups, keys, strict=True)]
+    s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
+    deltas = [needs[0][1], needs[1][1], needs[2][1], needs[3][1]]
     out: list[int] = []
     for gi in range(4):
         budget = wilds - (s0 - needs[gi][0])  # the pair in this group
-        b2 = budget - min(needs[j][1] for j in range(4) if j != gi)  # the pair elsewhere
+        saved = deltas[gi]
+        deltas[gi] = INF
+        b2 = budget - min(deltas)  # the pair in another group
+        deltas[gi] = saved
         if budget < 0 and b2 < 0:
             continue
         mask0, mask1 = groups[gi].get_wait(keys[gi])
         mask = mask1[min(budget, BUDGETS - 1)] if budget >= 0 else 0
         if b2 >= 0:
             mask |= mask0[min(b2, BUDGETS - 1)]
-        lo = _SLICES[gi][0]
-        r = 0
-        while mask:
-            if mask & 1:
-                out.append(lo + r)
-            mask >>= 1
-            r += 1
+        if mask:
+            out.extend(_MASK_TILES[gi][mask])
     return out
 
 
@@ -279,26 +341,39 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RUL
     if total % 3 == 0:
         raise ValueError(f"shanten needs a hand of 3n+1 or 3n+2 tiles, got {total}")
     n = (total - 1) // 3
-    g0, g1, g2, g3 = comp.groups
     if n <= MAX_MELDS:
-        covers = [
-            g0.get_cover(b[0:9]),
-            g1.get_cover(b[9:18]),
-            g2.get_cover(b[18:27]),
-            g3.get_cover(b[27:34]),
-        ]
+        g0, g1, g2, g3 = comp.groups
+        try:
+            i0 = g0.cover_id[b[0:9]]
+            i1 = g1.cover_id[b[9:18]]
+            i2 = g2.cover_id[b[18:27]]
+            i3 = g3.cover_id[b[27:34]]
+        except KeyError:
+            i0 = g0.get_cover_id(b[0:9])
+            i1 = g1.get_cover_id(b[9:18])
+            i2 = g2.get_cover_id(b[18:27])
+            i3 = g3.get_cover_id(b[27:34])
+        iab = COMBINED.get((i0, i1))
+        if iab is None:
+            iab = combined_id(i0, i1)
+        icd = COMBINED.get((i2, i3))
+        if icd is None:
+            icd = combined_id(i2, i3)
+        best = FINAL.get((iab, icd, n))
+        if best is None:
+            best = final_value(iab, icd, n)
     else:
         covers = [
             compute_cover(tuple(b[lo:hi]), g.chows, g.pair_ok, n)
             for g, (lo, hi) in zip(comp.groups, _SLICES, strict=True)
         ]
-    best = _combine(covers, n)
+        best = _combine(covers, n)
     result = 3 * n + 1 - wilds - best
     if comp.special:
         rules = comp.rules
         if n == 4:
             if rules.seven_pairs:
-                result = min(result, 13 - wilds - seven_pairs_overlap(b))
+                result = min(result, 13 - wilds - _seven_pairs_overlap_fast(b))
             if rules.thirteen_orphans:
                 result = min(result, 13 - wilds - orphans_overlap(b))
             if rules.knitted:
@@ -306,6 +381,20 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RUL
         if rules.knitted and n >= 3:
             result = min(result, 3 * n + 1 - wilds - knitted_straight_overlap(b, n, comp))
     return max(result, -1)
+
+
+def _seven_pairs_overlap_fast(b: bytes) -> int:
+    c1 = b.count(1)
+    c2 = b.count(2)
+    c3 = b.count(3)
+    c4 = b.count(4)
+    if c1 + c2 + c3 + c4 + b.count(0) != 34:
+        return seven_pairs_overlap(b)
+    pairs = c2 + c3 + 2 * c4
+    if pairs > 7:
+        pairs = 7
+    singles = c1 + c3
+    return 2 * pairs + min(7 - pairs, singles)
 
 
 def _combine(covers: list[tuple[tuple[int, ...], tuple[int, ...]]], n: int) -> int:
