@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from .combos import chow_fans, pung_fans
 from .fans import FANS
+from .masks import masks, tile_fans
 from .shapes import (
     BY_ORDER,
     CHOW,
@@ -38,7 +39,7 @@ from .shapes import (
     seven_pairs_waits,
 )
 
-__all__ = ["Flags", "Scored", "score_concrete"]
+__all__ = ["Flags", "Scored", "score_concrete", "score_prepared"]
 
 _WINDS = frozenset(range(27, 31))
 _DRAGONS = frozenset(range(31, 34))
@@ -320,7 +321,8 @@ class _Hand:
     suits, tile traits, number ranges and 四归一. ``waits`` are computed on first need.
     """
 
-    __slots__ = ("_base", "_waits", "fixed", "fl", "standing", "standing_counts", "win")
+    __slots__ = ("_base", "_masks", "_waits", "fixed", "fl", "standing", "standing_counts",
+                 "win")
 
     def __init__(self, fixed: list[Pack], standing: tuple[int, ...], win: int,
                  fl: Flags) -> None:
@@ -333,6 +335,7 @@ class _Hand:
         self.standing_counts = tuple(c)
         self._waits: frozenset[int] | None = None
         self._base: tuple[FanTable, Sources] | None = None
+        self._masks: tuple[int, int, int, int] | None = None
 
     def waits(self) -> frozenset[int]:
         if self._waits is None:
@@ -341,6 +344,19 @@ class _Hand:
                 w = w | seven_pairs_waits(self.standing)
             self._waits = w
         return self._waits
+
+    def masks(self) -> tuple[int, int, int, int]:
+        """Masks of the tiles the whole hand (melds included) holds >= 1, 2, 3, 4 times."""
+        if self._masks is None:
+            if self.fixed:
+                c = list(self.standing_counts)
+                for p in self.fixed:
+                    for t in pack_tiles(p):
+                        c[t] += 1
+                self._masks = masks(c)
+            else:
+                self._masks = masks(self.standing_counts)
+        return self._masks
 
     def base(self) -> tuple[FanTable, Sources]:
         if self._base is None:
@@ -355,13 +371,8 @@ class _Hand:
                 ft["self_drawn" if fl.self_drawn else "melded_hand"] = 1
             elif fl.self_drawn:
                 ft["self_drawn"] = 1
-            c = self.standing_counts
-            tiles = [t for p in self.fixed for t in pack_tiles(p)]
-            tiles.extend(t for t in range(34) for _ in range(c[t]))
-            _suits(tiles, ft)
-            _tile_traits(tiles, ft)
-            _rank_range(tiles, ft)
-            _tile_hog(tiles, ft, src)
+            m1, _, _, m4 = self.masks()
+            tile_fans(m1, m4, sum(1 for p in self.fixed if p[0] == KONG), ft, src)
             self._base = (ft, src)
         return self._base
 
@@ -567,7 +578,13 @@ def score_concrete(fixed: list[Pack], standing: tuple[int, ...], win: int,
     search order is kept, except that one with 一色三同顺 or 三同刻 (or any reading of a
     seven-pairs hand) replaces an earlier equal one, as the reference calculator does.
     """
-    h = _Hand(fixed, standing, win, fl)
+    return score_prepared(_Hand(fixed, standing, win, fl))
+
+
+def score_prepared(h: _Hand) -> Scored | None:
+    """:func:`score_concrete` of a hand already prepared (golden.py builds the ``_Hand``
+    once to bound its total first)."""
+    fixed = h.fixed
     best: Scored | None = None
     seven_pairs = False
     if not fixed:

@@ -15,7 +15,8 @@ from itertools import combinations, combinations_with_replacement
 from laizi import tiles as T
 
 from .api import NOT_A_WIN, meld_packs, result_from, win_flags
-from .calculator import Scored, score_concrete
+from .bound import upper_bound
+from .calculator import Scored, _Hand, score_prepared
 from .hand import FanResult, HandError, Meld, WinContext
 
 __all__ = ["golden_assignments", "score_golden"]
@@ -165,24 +166,37 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
     if not win_is_golden and win not in real:
         raise HandError("the winning tile must be among the concealed tiles")
     fixed = meld_packs(melds)
-    best: tuple[tuple[int, int, Assign, int], Scored, int, list[str], Assign] | None = None
-    for assign in sorted(golden_assignments(real, golden, melds)):
-        counts = T.to_counts(real)
+    # Branch and bound: every (assignment, winning face) gets a cheap upper bound of its
+    # total; candidates are scored from the most promising down, and the search stops at
+    # the first whose bound (with its tie-break key) cannot beat the best so far. The
+    # order key is the result's own order (total, hardness, assignment, winning face),
+    # so the answer is exactly the maximum a full search would keep.
+    cands: list[tuple[tuple[int, int, Assign, int], _Hand, list[str], Assign]] = []
+    base = T.to_counts(real)
+    for assign in golden_assignments(real, golden, melds):
+        counts = list(base)
         for t in assign:
             counts[t] += 1
+        hard = sum(t == golden_face for t in assign)
+        neg = tuple(-t for t in assign)
         for w in (sorted(set(assign)) if win_is_golden else [win]):
             standing = list(counts)
             standing[w] -= 1
             fl, notes = win_flags(ctx, standing, fixed, w)
-            scored = score_concrete(fixed, tuple(standing), w, fl)
-            if scored is None:
-                continue
-            # 就高: highest total; then the hardest reading (golden as its own face).
-            hard = sum(t == golden_face for t in assign)
-            key = (scored.total, hard, tuple(-t for t in assign), -w)
-            if best is None or key > best[0]:
-                best = (key, scored, w, notes, assign)
+            h = _Hand(fixed, tuple(standing), w, fl)
+            cands.append(((upper_bound(h), hard, neg, -w), h, notes, assign))
+    cands.sort(key=lambda c: c[0], reverse=True)
+    best: tuple[tuple[int, int, Assign, int], Scored, list[str], Assign] | None = None
+    for bound_key, h, notes, assign in cands:
+        if best is not None and bound_key <= best[0]:
+            break
+        scored = score_prepared(h)
+        if scored is None:
+            continue
+        key = (scored.total, *bound_key[1:])
+        if best is None or key > best[0]:
+            best = (key, scored, notes, assign)
     if best is None:
         return FanResult(is_win=False, why_not=NOT_A_WIN + f" with {golden} golden tile(s)")
-    _, scored, w, notes, assign = best
-    return result_from(scored, w, ctx, notes, golden_as=assign)
+    key, scored, notes, assign = best
+    return result_from(scored, -key[3], ctx, notes, golden_as=assign)
