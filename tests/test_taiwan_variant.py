@@ -142,7 +142,7 @@ def test_reserve_and_haidi_self_draw() -> None:
 def test_heavenly_ready_declared_and_locked() -> None:
     h1 = tiles("123m456m789m555p11s23s")  # ready on 1s/4s
     used = [*H0, *h1, *H2, *H3]
-    draws = [13, *filler(used + [13], 10, avoid=[18, 21, 13, 0, 5])]  # seat 1 draws 5p first
+    draws = [13, *filler([*used, 13], 10, avoid=[18, 21, 13, 0, 5])]  # seat 1 draws 5p first
     g = game_with([H0, h1, H2, H3], draws=draws)
     assert g.phase == "decide" and g.to_act() == [1]
     assert types(g.legal_actions(1)) == {"declare", "pass"}
@@ -219,7 +219,7 @@ def test_heavenly_win_of_the_dealer() -> None:
 def test_earthly_win_on_the_dealers_first_discard() -> None:
     h1 = tiles("123m456m789m123p45p11s")  # waits 3p/6p
     h0 = [*H0[:16], tiles("6p")[0]]
-    h0 = [t for t in H0 if t != tiles("6p")[0]][:16] + [tiles("6p")[0]]
+    h0 = [*[t for t in H0 if t != tiles("6p")[0]][:16], tiles("6p")[0]]
     g = game_with([h0, h1, H2, H3])
     g.apply(Action("pass", 1)) if g.phase == "decide" else None
     g.apply(Action("discard", 0, tiles("6p")[0]))

@@ -258,3 +258,25 @@ def test_long_seeded_run_keeps_the_invariants() -> None:
         key = g.record.outcome + (":" + str(g.record.how) if g.record.winners else "")
         outcomes[key] = outcomes.get(key, 0) + 1
     assert outcomes.get("draw", 0) < RUN_SEEDS / 2  # wins happen
+
+
+def test_laizi_play_taiwan_runs_hands_with_the_tai_breakdown(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["play", "taiwan", "--auto", "--seed", "5", "--hands", "3"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.count("hand ") >= 3 and "东圈" in out and "连" in out
+    assert "total" in out or "流局" in out
+
+
+def test_laizi_play_taiwan_person_leaves_cleanly() -> None:
+    import io
+
+    from laizi.cli import build_parser
+    from laizi.commands.play import run
+
+    args = build_parser().parse_args(["play", "taiwan", "--seed", "2"])
+    out = io.StringIO()
+    assert run(args, io.StringIO("x\n1\nq\n"), out) == 0
+    text = out.getvalue()
+    assert "your choice" in text and "Please type a number" in text and "leave" in text
