@@ -286,3 +286,28 @@ def test_seven_robs_one_passed_lets_the_drawer_keep_the_flower() -> None:
     drive(g, never, until=lambda g: g.phase == "decide")
     g.apply(Action("pass", 1))
     assert g.phase == "turn" and g.turn == 2 and g.flowers[2] == [41] and g.sizes[2] == 17
+
+
+def test_variant_action_types_are_known_only_to_their_variant() -> None:
+    Game(V, seed=0)
+    assert Action.from_json({"type": "declare", "seat": 1}) == Action("declare", 1)
+    with pytest.raises(IllegalActionError, match="unknown action type"):
+        Action.from_json({"type": "teleport", "seat": 1})
+    jz = Game("jingzhou", seed=3)
+    assert "context" not in jz.log[0] and "extra" not in jz.view(0)
+    assert all(a.type in {"discard", "win", "concealed_kong", "special_kong"}
+               for a in jz.legal_actions(jz.turn))
+
+
+def test_hand_record_doc_examples_settle_as_documented() -> None:
+    import json
+    import re
+    from pathlib import Path
+
+    from laizi.settlement import net
+
+    doc = Path(__file__).parents[1] / "docs" / "hand-record.md"
+    section = doc.read_text(encoding="utf-8").split("## taiwan section")[1]
+    blocks = re.findall(r"```json\n(.*?)```", section, re.S)
+    nets = [net(V.settle(record_from_json(json.loads(b))), 4) for b in blocks]
+    assert nets == [[-240, 720, -240, -240], [180, 160, -500, 160], [0, 500, 0, -500]]
