@@ -10,7 +10,8 @@ When the winning tile is itself golden, it may stand for any tile of the assignm
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import combinations, combinations_with_replacement
+from functools import cache
+from itertools import combinations, combinations_with_replacement, product
 
 from laizi import tiles as T
 
@@ -18,6 +19,7 @@ from .api import NOT_A_WIN, meld_packs, result_from, win_flags
 from .bound import upper_bound
 from .calculator import Scored, _Hand, score_prepared
 from .hand import FanResult, HandError, Meld, WinContext
+from .shapes import suit_key, suit_table
 
 __all__ = ["golden_assignments", "score_golden"]
 
@@ -130,25 +132,84 @@ def _special(c: list[int], wilds: int) -> Iterator[Assign]:
                     yield (*lack, *more)
 
 
+_FACES = {(size, k): tuple((sum(1 << 8 * i for i in faces), faces)
+                           for faces in combinations_with_replacement(range(size), k))
+          for size in (7, 9) for k in range(5)}
+
+
+def _group_fills(group: Sequence[int], lo: int, k: int) -> list[Assign]:
+    """The multisets of ``k`` faces completing one group (a suit of 9 counts or the 7
+    honours, starting at tile ``lo``) into sets, or sets and one pair."""
+    size = len(group)
+    key = suit_key(group)
+    if not key:
+        return [tuple(lo + i for i in faces) for faces in _empty_fills(size, k)]
+    table = suit_table(size)
+    return [tuple(lo + i for i in faces) for delta, faces in _FACES[size, k]
+            if key + delta in table]
+
+
+@cache
+def _empty_fills(size: int, k: int) -> tuple[tuple[int, ...], ...]:
+    """Fills of an empty group: a constant table (whole sets and pairs of wilds)."""
+    table = suit_table(size)
+    return tuple(faces for delta, faces in _FACES[size, k] if delta in table)
+
+
+_SPLITS = {w: tuple(ks for ks in product(range(w + 1), repeat=4) if sum(ks) == w)
+           for w in range(5)}
+
+
+def _standard_fills(c: Sequence[int], wilds: int) -> list[Assign]:
+    """Assignments making ``c`` + wilds into sets and exactly one pair, group by group:
+    each of 万 筒 条 and the honours must become sets (a group whose size is 0 mod 3) or
+    sets and the pair (2 mod 3), the wilds split among the groups every possible way.
+    Each assignment comes out sorted (groups in tile order, each group's faces sorted)."""
+    groups = [(c[lo:hi], lo) for lo, hi in ((0, 9), (9, 18), (18, 27), (27, 34))]
+    sizes = [sum(g) for g, _ in groups]
+    cache: dict[tuple[int, int], list[Assign]] = {}
+    out: list[Assign] = []
+    for split in _SPLITS[wilds]:
+        pairs = 0
+        for size, k in zip(sizes, split, strict=True):
+            r = (size + k) % 3
+            if r == 1:
+                break
+            pairs += r == 2
+        else:
+            if pairs != 1:
+                continue
+            parts: list[list[Assign]] = []
+            for gi, k in enumerate(split):
+                got = cache.get((gi, k))
+                if got is None:
+                    got = cache[gi, k] = _group_fills(*groups[gi], k)
+                if not got:
+                    break
+                if k:
+                    parts.append(got)
+            else:
+                if len(parts) == 1:
+                    out.extend(parts[0])
+                elif len(parts) == 2:
+                    out.extend(x + y for x in parts[0] for y in parts[1])
+                else:
+                    out.extend(sum(combo, ()) for combo in product(*parts))
+    return out
+
+
 def golden_assignments(real: Sequence[int], wilds: int, melds: Sequence[Meld]) -> set[Assign]:
-    """Every multiset of faces the ``wilds`` golden tiles may take to make a win."""
+    """Every multiset of faces (sorted) the ``wilds`` golden tiles may take to make a win;
+    none makes a fifth copy of a tile, melds included."""
     c = T.to_counts(real)
-    sets = 4 - len(melds)
-    out = {tuple(sorted(a)) for a in _standard(list(c), wilds, sets, True)}
+    found = set(_standard_fills(c, wilds))
     if len(melds) <= 1:
-        out |= {tuple(sorted(a)) for a in _special(list(c), wilds) if len(a) == wilds}
-    used = list(c)
+        found.update(tuple(sorted(a)) for a in _special(list(c), wilds) if len(a) == wilds)
+    room = [4 - n for n in c]
     for m in melds:
         for t in m.tiles:
-            used[t] += 1
-    ok = set()
-    for a in out:
-        total = list(used)
-        for t in a:
-            total[t] += 1
-        if max(total) <= 4:
-            ok.add(a)
-    return ok
+            room[t] -= 1
+    return {a for a in found if all(a.count(t) <= room[t] for t in a)}
 
 
 def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinContext,

@@ -10,7 +10,7 @@ time: the order of the standard calculator's search (suits 万 条 筒, then 东
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations_with_replacement
 
 __all__ = [
@@ -104,28 +104,38 @@ def readings(counts: tuple[int, ...]) -> tuple[tuple[Pack, ...], ...]:
     return tuple(sorted(found, key=found.__getitem__))
 
 
-@lru_cache(maxsize=1)
-def suit_table() -> dict[bytes, int]:
-    """Every count vector of one suit (9 counts, each at most 5) that splits into sets
-    (value 0) or into sets and one pair (value 1); built once, on first use (~30k entries).
+def suit_key(counts: Sequence[int]) -> int:
+    """The :func:`suit_table` key of a group's counts (little-endian, one byte each)."""
+    return int.from_bytes(bytes(counts), "little")
+
+
+@cache
+def suit_table(size: int) -> dict[int, int]:
+    """Every count vector of one suit (``size`` 9; 7 for the honours, which form no
+    chows), each count at most 5, that splits into sets (value 0) or into sets and one
+    pair (value 1); built once, on first use (~30k entries for a suit).
 
     Counts up to 5 cover a standing hand holding four copies plus the tile tried as a wait.
+    Keys are :func:`suit_key`: one byte per count, so adding a tile of rank index ``i``
+    adds ``1 << 8 * i``.
     """
-    sets = [(i, i, i) for i in range(9)] + [(i, i + 1, i + 2) for i in range(7)]
-    table: dict[bytes, int] = {}
+    sets = [(i, i, i) for i in range(size)]
+    if size == 9:
+        sets += [(i, i + 1, i + 2) for i in range(7)]
+    table: dict[int, int] = {}
     for n in range(5):
         for combo in combinations_with_replacement(sets, n):
-            base = [0] * 9
+            base = [0] * size
             for s in combo:
                 for t in s:
                     base[t] += 1
             if max(base) > 5:
                 continue
-            table[bytes(base)] = 0
-            for p in range(9):
+            table[suit_key(base)] = 0
+            for p in range(size):
                 if base[p] <= 3:
                     base[p] += 2
-                    table[bytes(base)] = 1
+                    table[suit_key(base)] = 1
                     base[p] -= 2
     return table
 
@@ -147,8 +157,8 @@ _GROUPS = ((0, 9), (9, 18), (18, 27))
 @lru_cache(maxsize=1 << 16)
 def basic_waits(standing: tuple[int, ...]) -> frozenset[int]:
     """Tiles completing ``standing`` (3n + 1 tiles) as sets and a pair, copies unlimited."""
-    get = suit_table().get
-    keys = [bytes(standing[a:b]) for a, b in _GROUPS]
+    get = suit_table(9).get
+    keys = [int.from_bytes(bytes(standing[a:b]), "little") for a, b in _GROUPS]
     status = [get(k, -1) for k in keys]
     honours = standing[27:34]
     status.append(_honour_status(honours))
@@ -165,13 +175,11 @@ def basic_waits(standing: tuple[int, ...]) -> frozenset[int]:
         if need < 0:
             continue
         if k < 3:
-            g = bytearray(keys[k])
+            key = keys[k]
             a = 9 * k
             for i in range(9):
-                g[i] += 1
-                if get(bytes(g), -1) == need:
+                if get(key + (1 << 8 * i), -1) == need:
                     out.append(a + i)
-                g[i] -= 1
         else:
             h = list(honours)
             for i in range(7):
