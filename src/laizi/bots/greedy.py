@@ -52,6 +52,13 @@ __all__ = ["GreedyBot", "HandContext"]
 STEP = 100.0
 """Score of one shanten step; 有效牌 counts and bonuses are added in tile units."""
 
+_SHANTEN: dict[tuple[bytes, int, int], int] = {}
+"""Shanten by (counts, wilds, rule set): shared by every decision in the process."""
+_LEGAL_WAIT: dict[tuple[Any, ...], bool] = {}
+"""Probe verdicts by (variant facts, hand, melds, tile): a seat's hand changes by a tile a
+turn, so the same candidate hands come back decision after decision."""
+_TERMINALS_HONOURS = frozenset(t for t in range(34) if t >= 27 or t % 9 in (0, 8))
+
 
 class HandContext:
     """One decision's facts, computed once from the view."""
@@ -72,7 +79,9 @@ class HandContext:
             counts[self.wild] = 0
         self.counts = counts
         self.rules = self.profile.rules(self.melds)
-        self._cache: dict[tuple[bytes, int, int], int] = {}
+        self._cache = _SHANTEN
+        if len(_SHANTEN) > 500_000:
+            _SHANTEN.clear()
         self._probe_enabled = probe
         self._probe: Game | None = None
         meld_tiles = [t for m in self.melds for t in m["tiles"] if t < T.NUM_KINDS]
@@ -96,9 +105,28 @@ class HandContext:
     def improvers(
         self, counts: list[int], wilds: int, s: int, rules: tuple[WinRules, ...] | None = None
     ) -> list[int]:
-        """Tiles whose draw lowers the shanten of a 3n+1 hand (the waits when s = 0)."""
+        """Tiles whose draw lowers the shanten of a 3n+1 hand (the waits when s = 0).
+
+        Without wildcards only a tile next to (or equal to) a held tile can help — a lone
+        new tile could simply be discarded again — except for 十三幺's terminals and
+        honours; with a wildcard any tile can join it."""
         out = []
-        for t in self.draw_tiles:
+        tiles = self.draw_tiles
+        if wilds == 0:
+            near = set()
+            for t in range(34):
+                if counts[t]:
+                    near.add(t)
+                    if t < 27:
+                        r = t % 9
+                        for d in (-2, -1, 1, 2):
+                            if 0 <= r + d <= 8:
+                                near.add(t + d)
+            rs = self.rules if rules is None else rules
+            if any(r.thirteen_orphans for r in rs):
+                near |= _TERMINALS_HONOURS
+            tiles = [t for t in tiles if t in near or t == self.wild]
+        for t in tiles:
             if t == self.wild:
                 if self.sh(counts, wilds + 1, rules) < s:
                     out.append(t)
@@ -130,26 +158,33 @@ class HandContext:
         base = list(counts)
         if self.wild is not None:
             base[self.wild] += wilds
+        mkey = repr(melds if melds is not None else self.melds)
+        v = self.view
+        fixed = (v["variant"], me, v["dealer"], self.wild, len(v["flowers"][me]), mkey,
+                 bytes(base))
+        todo = [t for t in waits if (*fixed, t) not in _LEGAL_WAIT]
+        if not todo:
+            return [t for t in waits if _LEGAL_WAIT[(*fixed, t)]]
+        if len(_LEGAL_WAIT) > 200_000:
+            _LEGAL_WAIT.clear()
         saved = (g.hands[me], g.sizes[me], g.melds[me], g.turn, g.phase, g.turn_kind,
                  g.last_tile, g.after_kong)
         if melds is not None:
             from laizi.engine.melds import Meld
             g.melds[me] = [Meld.from_json(m) for m in melds]
-        out = []
         try:
-            for t in waits:
+            for t in todo:
                 h = list(base)
                 h[t] += 1
                 g.hands[me] = h
                 g.sizes[me] = sum(h)
                 g.turn, g.phase, g.turn_kind, g.last_tile, g.after_kong = (
                     me, "turn", "drawn", t, False)
-                if g.variant.win_refusal(g, me, t, SELF_DRAW) is None:
-                    out.append(t)
+                _LEGAL_WAIT[(*fixed, t)] = g.variant.win_refusal(g, me, t, SELF_DRAW) is None
         finally:
             (g.hands[me], g.sizes[me], g.melds[me], g.turn, g.phase, g.turn_kind,
              g.last_tile, g.after_kong) = saved
-        return out
+        return [t for t in waits if _LEGAL_WAIT[(*fixed, t)]]
 
     # ------------------------------------------------------------------ values
 

@@ -26,7 +26,10 @@ class Profile:
 
     * ``rules_open`` / ``rules_closed``: shapes aimed for (the best shanten over them
       counts); ``rules_closed`` are added while the hand has no set meld (七对).
-    * ``pung_rules``: extra shapes that need no chow meld (碰碰胡 in Jingzhou).
+    * ``pung_rules``: extra shapes that need no chow meld (碰碰胡 in Jingzhou, where its
+      any-pair shape is not covered by the 2/5/8 rule); while the hand has no set meld
+      ``rules_closed`` covers them. (A shape that is a special case of ``rules_open``
+      adds nothing to the minimum shanten, so other variants list none.)
     * ``must_open``: the hand cannot win without a claimed meld (Jingzhou 开口).
     * ``closed_max``: stay concealed (大刀 / 门清 value) unless a claim leaves the hand at
       most this many tiles from ready; ``None``: claim whenever it helps.
@@ -59,7 +62,7 @@ class Profile:
         out = list(self.rules_open)
         if not set_kinds:
             out.extend(self.rules_closed)
-        if self.pung_rules and "chow" not in set_kinds:
+        if self.pung_rules and "chow" not in set_kinds and (set_kinds or not self.rules_closed):
             out.extend(self.pung_rules)
         got = _RULES_CACHE[key] = tuple(out)
         return got
@@ -85,22 +88,19 @@ PROFILES: dict[str, Profile] = {
         "huanghuang",
         rules_open=(WinRules(pair_tiles=None, seven_pairs=False),),
         rules_closed=(WinRules(pair_tiles=None, seven_pairs=True),),
-        pung_rules=(WinRules(pair_tiles=None, chow_suits=frozenset(), seven_pairs=False),),
         closed_max=1,
     ),
     # 8 fan minimum: the flush (混一色 6 / 清一色 24) and 碰碰和 are the common roads.
     "golden": Profile(
         "golden",
         rules_open=(WinRules(seven_pairs=False),),
-        rules_closed=(WinRules(seven_pairs=True, thirteen_orphans=True, knitted=True),),
-        pung_rules=(WinRules(chow_suits=frozenset(), seven_pairs=False),),
+        rules_closed=(WinRules(seven_pairs=True, thirteen_orphans=True),),
         closed_max=2, flush=2.0,
     ),
     "mcr": Profile(
         "mcr",
         rules_open=(WinRules(seven_pairs=False),),
-        rules_closed=(WinRules(seven_pairs=True, thirteen_orphans=True, knitted=True),),
-        pung_rules=(WinRules(chow_suits=frozenset(), seven_pairs=False),),
+        rules_closed=(WinRules(seven_pairs=True, thirteen_orphans=True),),
         closed_max=2, flush=2.0,
     ),
     # 台: 门清 and 自摸 are worth a 台 each, flushes and 碰碰胡 much more.

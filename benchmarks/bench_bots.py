@@ -1,0 +1,117 @@
+"""Per-variant speed: random-agent hands (µs per applied action, hands/s, full scoring)
+and bot decision times (greedy µs per decision, search ms per decision).
+
+    .venv/bin/python benchmarks/bench_bots.py                     # every variant
+    .venv/bin/python benchmarks/bench_bots.py --variant jingzhou --hands 2000
+    .venv/bin/python benchmarks/bench_bots.py --profile jingzhou  # hot spots, random agents
+
+Hand-analysis tables fill lazily on first use, so ``--warmup`` hands (other seeds) are
+played first; the cold figure is printed too. Agents' choices are included in the random
+figure (``rng.choice`` over the legal list). ``benchmarks/bench_games.py`` compares the
+engine with RLCard; this file adds every variant's bots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import pstats
+import random
+import time
+from typing import Any
+
+from laizi.bots import make_bot
+from laizi.engine import Game
+from laizi.variants import BUILTIN, get
+
+
+def random_hands(variant: str, seeds: range) -> tuple[int, int, float]:
+    """(hands, applied actions, seconds) with uniformly random legal actions."""
+    steps = 0
+    t0 = time.perf_counter()
+    for seed in seeds:
+        g = Game(variant, seed=seed, dealer=seed % get(variant).seats)
+        rng = random.Random(seed)
+        while not g.over:
+            s = g.to_act()[0]
+            g.apply(rng.choice(g.legal_actions(s)))
+            steps += 1
+    return len(seeds), steps, time.perf_counter() - t0
+
+
+def bot_decisions(variant: str, spec: str, seeds: range, others: str = "greedy"
+                  ) -> tuple[int, float, float]:
+    """(decisions, mean seconds, max seconds) of ``spec`` in seat 0 (others: ``others``)."""
+    times: list[float] = []
+    for seed in seeds:
+        g = Game(variant, seed=seed)
+        bots = [make_bot(spec if s == 0 else others, seed * 10 + s) for s in range(g.n)]
+        while not g.over:
+            s = g.to_act()[0]
+            view, legal = g.view(s), g.legal_actions(s)
+            t0 = time.perf_counter()
+            a = bots[s].choose(view, legal)
+            if s == 0:
+                times.append(time.perf_counter() - t0)
+            g.apply(a)
+    return len(times), sum(times) / max(1, len(times)), max(times, default=0.0)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--variant", action="append", help="variant id (repeatable; default all)")
+    p.add_argument("--hands", type=int, default=500, help="random-agent hands (default 500)")
+    p.add_argument("--warmup", type=int, default=200, help="warm-up hands (default 200)")
+    p.add_argument("--bot-hands", type=int, default=10, help="hands for bot timing")
+    p.add_argument("--search-hands", type=int, default=2, help="hands for search timing")
+    p.add_argument("--profile", metavar="VARIANT", help="profile random-agent hands")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    if args.profile:
+        random_hands(args.profile, range(10_000, 10_000 + args.warmup))
+        prof = cProfile.Profile()
+        prof.enable()
+        random_hands(args.profile, range(args.hands))
+        prof.disable()
+        pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+        return
+    variants = args.variant or [v for v in BUILTIN if _loads(v)]
+    rows: list[dict[str, Any]] = []
+    for v in variants:
+        _, cold_steps, cold_s = random_hands(v, range(10_000, 10_000 + args.warmup))
+        hands, steps, secs = random_hands(v, range(args.hands))
+        row: dict[str, Any] = {
+            "variant": v,
+            "random_us_per_action_cold": cold_s / max(1, cold_steps) * 1e6,
+            "random_us_per_action": secs / steps * 1e6,
+            "random_hands_per_s": hands / secs,
+            "actions_per_hand": steps / hands,
+        }
+        n, mean, mx = bot_decisions(v, "greedy", range(args.bot_hands))
+        row.update(greedy_us_per_decision=mean * 1e6, greedy_max_ms=mx * 1e3, greedy_n=n)
+        n, mean, mx = bot_decisions(v, "search", range(args.search_hands))
+        row.update(search_ms_per_decision=mean * 1e3, search_max_ms=mx * 1e3, search_n=n)
+        rows.append(row)
+        if not args.json:
+            print(f"{v:10s} random {row['random_us_per_action']:8.1f} µs/action "
+                  f"(cold {row['random_us_per_action_cold']:8.1f}), "
+                  f"{row['random_hands_per_s']:7.1f} hands/s, "
+                  f"{row['actions_per_hand']:5.1f} actions/hand | greedy "
+                  f"{row['greedy_us_per_decision']:9.0f} µs/decision (max "
+                  f"{row['greedy_max_ms']:.0f} ms) | search {row['search_ms_per_decision']:6.1f}"
+                  f" ms/decision (max {row['search_max_ms']:.0f} ms)", flush=True)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+
+
+def _loads(v: str) -> bool:
+    try:
+        get(v)
+    except Exception:
+        return False
+    return True
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,149 @@
+"""Bots: legal actions only, views only, determinization consistent with the view."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from laizi.bots import BotSpecError, make_bot, parse_spec
+from laizi.bots.determinize import sample_world
+from laizi.bots.knowledge import tile_set_counts, unseen_counts
+from laizi.bots.search import SearchBot
+from laizi.engine import Game
+from laizi.variants import BUILTIN, get
+
+
+def _available() -> list[str]:
+    out = []
+    for vid in BUILTIN:
+        try:
+            get(vid)
+        except Exception:  # a variant still being written elsewhere
+            continue
+        out.append(vid)
+    return out
+
+
+VARIANTS = _available()
+
+
+def _states(variant: str, seed: int, every: int = 3) -> list[tuple[Game, int]]:
+    """Snapshots (replayed games) at decisions along a random hand."""
+    from laizi.engine import replay
+
+    g = Game(variant, seed=seed)
+    rng = random.Random(seed)
+    out = []
+    step = 0
+    while not g.over:
+        s = g.to_act()[0]
+        if step % every == 0:
+            out.append((replay(list(g.log)), s))
+        g.apply(rng.choice(g.legal_actions(s)))
+        step += 1
+    return out
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("spec", ["random", "greedy", "simple"])
+def test_bots_return_legal_actions_from_views(variant: str, spec: str) -> None:
+    for seed in (1, 2):
+        g = Game(variant, seed=seed)
+        bots = [make_bot(spec, seed * 10 + s) for s in range(g.n)]
+        while not g.over:
+            s = g.to_act()[0]
+            legal = g.legal_actions(s)
+            action = bots[s].choose(g.view(s), list(legal))
+            assert action in legal
+            g.apply(action)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_search_bot_legal_and_deterministic_without_time_budget(variant: str) -> None:
+    states = _states(variant, 5, every=7)[:6]
+    for game, seat in states:
+        view = game.view(seat)
+        legal = game.legal_actions(seat)
+        a = SearchBot(3, budget_ms=0, rollouts=2).choose(view, list(legal))
+        b = SearchBot(3, budget_ms=0, rollouts=2).choose(view, list(legal))
+        assert a in legal
+        assert a == b
+
+
+def test_bots_only_use_the_view() -> None:
+    """Two games that differ only in hidden tiles give the same view, so the same
+    choice: the bot cannot tell them apart."""
+    for game, seat in _states("jingzhou", 11, every=4)[:8]:
+        view = game.view(seat)
+        other = sample_world(view, random.Random(99))
+        assert other.view(seat) == view
+        legal = game.legal_actions(seat)
+        for spec in ("greedy", "search:budget_ms=0:rollouts=2"):
+            assert make_bot(spec, 1).choose(view, list(legal)) == \
+                make_bot(spec, 1).choose(other.view(seat), list(other.legal_actions(seat)))
+
+
+def _hidden_counts(g: Game, seat: int) -> list[int]:
+    """Reference: tiles in other concealed hands and the live wall, counted directly."""
+    out = [0] * 42
+    for s in range(g.n):
+        if s != seat:
+            for t, c in enumerate(g.hands[s]):
+                out[t] += c
+    for t in g.wall[g.head:g.tail]:
+        out[t] += 1
+    return out
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_unseen_counts_match_the_true_hidden_tiles(variant: str) -> None:
+    for game, seat in _states(variant, 3, every=5)[:10]:
+        view = game.view(seat)
+        unseen = unseen_counts(view)
+        hidden = _hidden_counts(game, seat)
+        # Reference from the game itself: the tile set minus what the seat can see.
+        seen = [0] * 42
+        for t, c in enumerate(game.hands[seat]):
+            seen[t] += c
+        for ms in game.melds:
+            for m in ms:
+                for t in m.tiles:
+                    seen[t] += 1
+        for pool in (*game.discards, *game.flowers, game.indicators):
+            for t in pool:
+                seen[t] += 1
+        total = tile_set_counts(view)
+        assert unseen == [total[t] - seen[t] for t in range(42)]
+        assert all(u >= h for u, h in zip(unseen, hidden, strict=True))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_determinization_is_consistent_with_the_view(variant: str) -> None:
+    total_checked = 0
+    for game, seat in _states(variant, 8, every=4)[:10]:
+        view = game.view(seat)
+        for k in range(3):
+            w = sample_world(view, random.Random(k))
+            assert w.view(seat) == view  # same public facts, same own hand
+            # Every tile of the sample is accounted for: hidden + visible = the tile set.
+            hidden = _hidden_counts(w, seat)
+            unseen = unseen_counts(view)
+            assert all(h <= u for h, u in zip(hidden, unseen, strict=True))
+            assert [w.sizes[s] for s in range(w.n)] == view["hand_sizes"]
+            assert w.tail - w.head == view["wall"]
+            assert w.legal_actions(seat) == game.legal_actions(seat)
+            total_checked += 1
+    assert total_checked > 0
+
+
+def test_registry_specs() -> None:
+    assert parse_spec("search:rollouts=8:budget_ms=0") == (
+        "search", {"rollouts": 8, "budget_ms": 0})
+    assert make_bot("greedy:defence=false").name == "greedy"
+    with pytest.raises(BotSpecError, match="unknown bot"):
+        make_bot("nope")
+    with pytest.raises(BotSpecError, match="KEY=VALUE"):
+        make_bot("search:rollouts")
+    with pytest.raises(BotSpecError, match="bad parameters"):
+        make_bot("greedy:colour=3")
