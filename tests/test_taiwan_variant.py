@@ -307,7 +307,7 @@ def test_hand_record_doc_examples_settle_as_documented() -> None:
     from laizi.settlement import net
 
     doc = Path(__file__).parents[1] / "docs" / "hand-record.md"
-    section = doc.read_text(encoding="utf-8").split("## taiwan section")[1]
+    section = doc.read_text(encoding="utf-8").split("## taiwan section")[1].split("\n## ")[0]
     blocks = re.findall(r"```json\n(.*?)```", section, re.S)
     nets = [net(V.settle(record_from_json(json.loads(b))), 4) for b in blocks]
     assert nets == [[-240, 720, -240, -240], [180, 160, -500, 160], [0, 500, 0, -500]]
