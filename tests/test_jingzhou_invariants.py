@@ -54,6 +54,31 @@ def check(g: Game) -> None:
         assert all(p.amount > 0 for p in g.payments)
 
 
+def views_ignore_hidden_tiles(g: Game, rng: random.Random) -> None:
+    """Reshuffle the other seats' concealed tiles with the live wall: no view may change."""
+    for seat in range(g.n):
+        before = g.view(seat)
+        others = [o for o in range(g.n) if o != seat]
+        saved_hands = [list(g.hands[o]) for o in others]
+        saved_wall = g.wall[g.head:g.tail]
+        pool = list(saved_wall)
+        for o in others:
+            pool.extend(g.concealed(o))
+        rng.shuffle(pool)
+        for o in others:
+            take, pool = pool[:g.sizes[o]], pool[g.sizes[o]:]
+            g.hands[o] = [0] * len(g.hands[o])
+            for t in take:
+                g.hands[o][t] += 1
+        g.wall[g.head:g.tail] = pool
+        try:
+            assert g.view(seat) == before
+        finally:
+            for o, h in zip(others, saved_hands, strict=True):
+                g.hands[o] = h
+            g.wall[g.head:g.tail] = saved_wall
+
+
 def play_checked(seed: int, bots: bool) -> Game:
     g = Game(JZ, seed=seed, dealer=seed % 3)
     rng = random.Random(seed)
@@ -68,6 +93,7 @@ def play_checked(seed: int, bots: bool) -> Game:
             check(g)
             if rng.random() < 0.05:
                 snapshots.append((len(g.log), state_json(g)))
+                views_ignore_hidden_tiles(g, random.Random(seed))
     for length, state in snapshots[:3]:
         assert state_json(replay(g.log[:length])) == state
     assert state_json(replay(g.log)) == state_json(g)
