@@ -39,7 +39,7 @@ from .shapes import (
     seven_pairs_waits,
 )
 
-__all__ = ["Flags", "Scored", "score_concrete", "score_prepared"]
+__all__ = ["Flags", "Scored", "flag_fans", "score_concrete", "score_prepared"]
 
 _WINDS = frozenset(range(27, 31))
 _DRAGONS = frozenset(range(31, 34))
@@ -101,6 +101,20 @@ def _win_flags(fl: Flags, ft: FanTable) -> None:
         ft["out_with_replacement_tile" if fl.self_drawn else "robbing_the_kong"] = 1
     if fl.self_drawn:
         ft["self_drawn"] = 1
+
+
+def flag_fans(fl: Flags, claimed: int) -> FanTable:
+    """The situational fans and 门前清 / 不求人 / 全求人 / 自摸 of a hand with ``claimed``
+    claimed melds (shared by every sets-and-pair reading)."""
+    ft: FanTable = {}
+    _win_flags(fl, ft)
+    if claimed == 0:
+        ft["fully_concealed_hand" if fl.self_drawn else "concealed_hand"] = 1
+    elif claimed == 4:
+        ft["self_drawn" if fl.self_drawn else "melded_hand"] = 1
+    elif fl.self_drawn:
+        ft["self_drawn"] = 1
+    return ft
 
 
 def _kongs(pungs: list[Pack], ft: FanTable, src: Sources) -> None:
@@ -360,17 +374,8 @@ class _Hand:
 
     def base(self) -> tuple[FanTable, Sources]:
         if self._base is None:
-            ft: FanTable = {}
+            ft = flag_fans(self.fl, sum(1 for p in self.fixed if p[2]))
             src: Sources = {}
-            fl = self.fl
-            _win_flags(fl, ft)
-            claimed = sum(1 for p in self.fixed if p[2])
-            if claimed == 0:
-                ft["fully_concealed_hand" if fl.self_drawn else "concealed_hand"] = 1
-            elif claimed == 4:
-                ft["self_drawn" if fl.self_drawn else "melded_hand"] = 1
-            elif fl.self_drawn:
-                ft["self_drawn"] = 1
             m1, _, _, m4 = self.masks()
             tile_fans(m1, m4, sum(1 for p in self.fixed if p[0] == KONG), ft, src)
             self._base = (ft, src)

@@ -16,9 +16,10 @@ from itertools import combinations, combinations_with_replacement, product
 from laizi import tiles as T
 
 from .api import NOT_A_WIN, meld_packs, result_from, win_flags
-from .bound import upper_bound
-from .calculator import Scored, _Hand, score_prepared
+from .bound import NO_BOUND, FixedInfo, Masks, tiles_bound
+from .calculator import Flags, Scored, _Hand, _total, flag_fans, score_prepared
 from .hand import FanResult, HandError, Meld, WinContext
+from .masks import masks
 from .shapes import suit_key, suit_table
 
 __all__ = ["golden_assignments", "score_golden"]
@@ -232,26 +233,45 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
     # the first whose bound (with its tie-break key) cannot beat the best so far. The
     # order key is the result's own order (total, hardness, assignment, winning face),
     # so the answer is exactly the maximum a full search would keep.
-    cands: list[tuple[tuple[int, int, Assign, int], _Hand, list[str], Assign]] = []
-    base = T.to_counts(real)
+    Cand = tuple[tuple[int, int, Assign, int], tuple[int, ...], Flags, list[str], Assign]
+    cands: list[Cand] = []
+    info = FixedInfo(fixed)
+    real_counts = T.to_counts(real)
+    full_counts = list(real_counts)
+    for m in melds:
+        for t in m.tiles:
+            full_counts[t] += 1
+    real_masks = masks(real_counts)
+    full_masks = masks(full_counts) if fixed else real_masks
+    flag_totals: dict[Flags, int] = {}
     for assign in golden_assignments(real, golden, melds):
-        counts = list(base)
+        full = _add_masks(full_masks, full_counts, assign)
+        standing_masks = _add_masks(real_masks, real_counts, assign) if fixed else full
+        tb = tiles_bound(info, full, standing_masks, ctx.seat_wind, ctx.prevalent_wind)
+        counts = list(real_counts)
         for t in assign:
             counts[t] += 1
         hard = sum(t == golden_face for t in assign)
         neg = tuple(-t for t in assign)
-        for w in (sorted(set(assign)) if win_is_golden else [win]):
-            standing = list(counts)
-            standing[w] -= 1
-            fl, notes = win_flags(ctx, standing, fixed, w)
-            h = _Hand(fixed, tuple(standing), w, fl)
-            cands.append(((upper_bound(h), hard, neg, -w), h, notes, assign))
+        for w in (sorted(set(assign)) if win_is_golden else (win,)):
+            counts[w] -= 1
+            fl, notes = win_flags(ctx, counts, fixed, w)
+            standing = tuple(counts)
+            counts[w] += 1
+            if tb >= NO_BOUND:
+                bound = NO_BOUND
+            else:
+                ft = flag_totals.get(fl)
+                if ft is None:
+                    ft = flag_totals[fl] = _total(flag_fans(fl, info.claimed))
+                bound = max(tb + ft, 8)
+            cands.append(((bound, hard, neg, -w), standing, fl, notes, assign))
     cands.sort(key=lambda c: c[0], reverse=True)
     best: tuple[tuple[int, int, Assign, int], Scored, list[str], Assign] | None = None
-    for bound_key, h, notes, assign in cands:
+    for bound_key, standing, fl, notes, assign in cands:
         if best is not None and bound_key <= best[0]:
             break
-        scored = score_prepared(h)
+        scored = score_prepared(_Hand(fixed, standing, -bound_key[3], fl))
         if scored is None:
             continue
         key = (scored.total, *bound_key[1:])
@@ -261,3 +281,18 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
         return FanResult(is_win=False, why_not=NOT_A_WIN + f" with {golden} golden tile(s)")
     key, scored, notes, assign = best
     return result_from(scored, -key[3], ctx, notes, golden_as=assign)
+
+
+def _add_masks(m: Masks, counts: Sequence[int], faces: Assign) -> Masks:
+    """The masks of ``counts`` + ``faces`` from the masks ``m`` of ``counts`` (faces are
+    sorted, so repeated faces are adjacent)."""
+    got = list(m)
+    prev = -1
+    extra = 0
+    for t in faces:
+        extra = extra + 1 if t == prev else 1
+        prev = t
+        n = counts[t] + extra
+        if n <= 4:
+            got[n - 1] |= 1 << t
+    return got[0], got[1], got[2], got[3]
