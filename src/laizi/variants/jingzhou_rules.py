@@ -142,6 +142,10 @@ def could_win(hand: Sequence[int], melds: Sequence[Meld], laizi: int | None) -> 
     set_melds = [m for m in melds if m.kind in STANDARD_KINDS]
     if not set_melds and _seven_pairs(nat, held):
         return True
+    # Shapeless hands need every concealed tile an honour, or every one a 2/5/8.
+    total = sum(nat)
+    if sum(nat[:27]) and sum(nat[t] for t in _258) != total:
+        return False
     honours, jiang, _ = _composition(nat, set_melds)
     return honours or jiang
 
