@@ -74,7 +74,7 @@ def test_winner_record_lists_concealed_tiles_without_the_winning_tile() -> None:
     (lambda d: d["seats"][1]["melds"][0].update(tiles="245p"), "not a chow"),
     (lambda d: d["seats"][1]["melds"][0].pop("from"), "needs \"from\""),
     (lambda d: d.pop("winners"), "missing field 'winners'"),
-    (lambda d: d.update(how="tsumo"), "how: expected one of"),
+    (lambda d: d.update(how="mahjong"), "how: expected one of"),
     (lambda d: d.update(wildcard="3p"), "does not follow from the indicators"),
     (lambda d: d["seats"][2]["melds"].append({"kind": "kong", "tiles": "2222p", "from": 0}),
      "2p appears"),
@@ -132,3 +132,11 @@ def test_score_command_invalid_record_one_line_exit_2(
 def test_score_command_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", "/no/such/record.json"]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_how_accepts_the_usual_names() -> None:
+    for name in ("点炮", "dianpao", "ron"):
+        assert record_from_json({**EXAMPLE, "how": name}).how == "discard"
+    data = {**EXAMPLE, "how": "自摸"}
+    del data["from"]
+    assert record_from_json(data).how == "self_draw"

@@ -32,6 +32,12 @@ if TYPE_CHECKING:
 __all__ = ["HandRecord", "RecordError", "SeatRecord", "record_from_json", "record_to_json"]
 
 WIN, DRAW = "win", "draw"
+_HOW_ALIASES = {
+    "自摸": "self_draw", "zimo": "self_draw", "tsumo": "self_draw",
+    "点炮": "discard", "放炮": "discard", "dianpao": "discard", "ron": "discard",
+    "抢杠": "robbed_kong", "qianggang": "robbed_kong",
+}
+"""Other names people write for ``how``; ``杠开`` means a self-draw with ``after_kong``."""
 
 
 class RecordError(ValueError):
@@ -240,12 +246,15 @@ def record_from_json(data: Any) -> HandRecord:
             raise RecordError("winners: expected a non-empty list of seats")
         winners = tuple(_read_seat_no(w, "winners", n) for w in rw)
         how = _need(data, "how", "record")
+        after_kong = bool(data.get("after_kong", False))
+        if how in ("杠开", "杠上开花", "gangkai"):
+            how, after_kong = "self_draw", True
+        how = _HOW_ALIASES.get(how, how)
         if how not in HOW:
             raise RecordError(f"how: expected one of {', '.join(HOW)}, got {how!r}")
         if how in (DISCARD_WIN, ROBBED_KONG):
             source = _read_seat_no(_need(data, "from", "record"), "from", n)
         win_tile = _read_tile(_need(data, "tile", "record"), "tile")
-        after_kong = bool(data.get("after_kong", False))
     extra = data.get(variant.id, {})
     if not isinstance(extra, dict):
         raise RecordError(f"{variant.id}: expected an object")
