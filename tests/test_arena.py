@@ -1,0 +1,98 @@
+"""Arena: duplicate rotations, intervals, and the arena / simulate command lines."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from laizi.cli import main
+from laizi.sim.arena import arena_tasks, fill_bots, run_arena
+
+
+def test_rotations_put_every_bot_in_every_seat_of_every_deal() -> None:
+    tasks = arena_tasks("jingzhou", ["search", "greedy", "random"], 9, seed=7)
+    assert len(tasks) == 9 and sorted({t.seed for t in tasks}) == [7, 8, 9]
+    for seed in (7, 8, 9):
+        seatings = [t.bots for t in tasks if t.seed == seed]
+        for seat in range(3):
+            assert sorted(s[seat] for s in seatings) == ["greedy", "random", "search"]
+    # 4-seat variants: hands rounded up to whole rotations
+    assert len(arena_tasks("mcr", ["greedy", "random"], 10)) == 12
+
+
+def test_fill_bots() -> None:
+    assert fill_bots(["greedy", "random"], 4) == ["greedy", "random", "random", "random"]
+    with pytest.raises(ValueError):
+        fill_bots(["a", "b", "c", "d"], 3)
+    with pytest.raises(ValueError):
+        fill_bots([], 3)
+
+
+def test_greedy_beats_random() -> None:
+    s = run_arena("jingzhou", ["greedy", "random"], 21, seed=100)
+    bots = {b["bot"]: b for b in s["per_bot"]}
+    assert bots["greedy"]["mean"] > 0 > bots["random"]["mean"]
+    assert bots["greedy"]["mean"] - bots["greedy"]["ci95"] > 0
+    assert bots["greedy"]["win_rate"] > bots["random"]["win_rate"]
+
+
+def test_arena_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["arena", "jingzhou", "--bots", "greedy,random", "--hands", "3", "--json",
+               "--no-progress"])
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["hands"] == 3 and out["seeds"] == 1
+    assert Counter(b["bot"] for b in out["per_bot"]) == Counter(["greedy", "random"])
+
+
+def test_arena_cli_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "jingzhou", "--bots", "random", "--hands", "3",
+                 "--no-progress"]) == 0
+    assert "points/hand" in capsys.readouterr().out
+
+
+def test_simulate_cli_with_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    png = tmp_path / "sim.png"
+    rc = main(["simulate", "jingzhou", "--hands", "4", "--bots", "greedy,random",
+               "--workers", "2", "--plot", str(png), "--no-progress"])
+    assert rc == 0
+    out = capsys.readouterr().out
+    assert "per seat" in out and "hand types" in out
+    assert png.stat().st_size > 1000
+
+
+def test_simulate_cli_json_equal_for_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate", "jingzhou", "--hands", "4", "--bots", "greedy,random", "--json",
+            "--no-progress", "--seed", "9"]
+    assert main([*args, "--workers", "1"]) == 0
+    one = capsys.readouterr().out
+    assert main([*args, "--workers", "2"]) == 0
+    assert capsys.readouterr().out == one
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["arena", "nope"], "unknown variant"),
+    (["arena", "jingzhou", "--bots", "foo"], "unknown bot"),
+    (["arena", "jingzhou", "--bots", "a,b,c,d"], "unknown bot"),
+    (["arena", "jingzhou", "--bots", "greedy,greedy,greedy,greedy"], "--bots"),
+    (["arena", "jingzhou", "--hands", "0"], "--hands"),
+    (["simulate", "jingzhou", "--workers", "0"], "--workers"),
+    (["simulate", "jingzhou", "--option", "cap=-5"], "cap"),
+    (["simulate", "jingzhou", "--option", "colour=1"], "unknown"),
+])
+def test_cli_user_errors(argv: list[str], message: str,
+                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_ray_flag_without_ray(capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        assert main(["simulate", "jingzhou", "--hands", "2", "--ray", "--no-progress"]) == 2
+        assert "laizi[cluster]" in capsys.readouterr().err

@@ -1,0 +1,151 @@
+"""RL environments: PettingZoo api/seed tests per variant, action encoding, Gymnasium."""
+
+from __future__ import annotations
+
+import importlib
+import random
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+import laizi.env
+from laizi.bots.determinize import sample_world
+from laizi.engine import Game
+from laizi.env.encoding import (
+    NUM_ACTIONS,
+    OBS_SHAPE,
+    action_index,
+    encode_view,
+    legal_by_index,
+)
+from laizi.env.gym_env import SingleSeatEnv
+from laizi.variants import BUILTIN, get
+
+
+def _available() -> list[str]:
+    out = []
+    for vid in BUILTIN:
+        try:
+            get(vid)
+        except Exception:
+            continue
+        out.append(vid)
+    return out
+
+
+VARIANTS = _available()
+
+
+@pytest.mark.filterwarnings("ignore:Observation")  # dict observations with a mask, by design
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_pettingzoo_api_and_seed(variant: str) -> None:
+    module = importlib.import_module(f"laizi.env.{variant}_v0")
+    api_test(module.env(), num_cycles=40)
+    seed_test(module.env, num_cycles=40)
+    assert isinstance(module.raw_env(), laizi.env.aec.LaiziAEC)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_full_hands_with_masked_random_actions(variant: str) -> None:
+    env = laizi.env.make(variant, dealer=None)
+    for seed in (1, 2):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        total = dict.fromkeys(env.possible_agents, 0.0)
+        steps = 0
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            total[agent] += reward
+            if term or trunc:
+                env.step(None)
+                continue
+            assert obs["observation"].shape == OBS_SHAPE
+            legal = np.flatnonzero(obs["action_mask"])
+            # only the selected agent has a mask; every other agent's is empty
+            for other in env.agents:
+                if other != agent:
+                    assert not env.observe(other)["action_mask"].any()
+            env.step(int(rng.choice(legal)))
+            steps += 1
+        assert steps > 0
+        assert sum(total.values()) == 0  # the settlement is zero-sum
+
+
+def test_claims_become_sequential_turns_nearest_first() -> None:
+    env = laizi.env.make("mcr").unwrapped
+    seen_claims = 0
+    rng = random.Random(0)
+    for seed in range(30):
+        env.reset(seed=seed)
+        while not env.game.over:
+            g = env.game
+            if g.phase == "claim":
+                order = sorted(g.to_act(), key=lambda s: (s - g.turn) % g.n)
+                assert env.agent_selection == f"player_{order[0]}"
+                seen_claims += len(order) > 1
+            seat = int(env.agent_selection.split("_")[1])
+            legal = sorted(legal_by_index(g.legal_actions(seat)))
+            env.step(rng.choice(legal))
+        if seen_claims >= 3:
+            break
+    assert seen_claims >= 3
+
+
+def test_action_indices_round_trip() -> None:
+    for variant in VARIANTS:
+        g = Game(variant, seed=4)
+        rng = random.Random(4)
+        while not g.over:
+            s = g.to_act()[0]
+            legal = g.legal_actions(s)
+            by_index = legal_by_index(legal)
+            assert len(by_index) == len(legal)  # one index per action
+            for i, a in by_index.items():
+                assert 0 <= i < NUM_ACTIONS and action_index(a) == i
+            g.apply(rng.choice(legal))
+
+
+def test_encoding_uses_only_the_view() -> None:
+    g = Game("jingzhou", seed=6)
+    rng = random.Random(6)
+    for _ in range(25):
+        if g.over:
+            break
+        s = g.to_act()[0]
+        view = g.view(s)
+        other = sample_world(view, random.Random(1))  # different hidden tiles
+        a = encode_view(view)
+        assert a.dtype == np.float32 and a.shape == OBS_SHAPE
+        assert a.min() >= 0.0 and a.max() <= 1.0
+        assert np.array_equal(a, encode_view(other.view(s)))
+        g.apply(rng.choice(g.legal_actions(s)))
+
+
+def test_illegal_action_is_refused() -> None:
+    env = laizi.env.make("jingzhou")
+    env.reset(seed=1)
+    obs, *_ = env.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(illegal)
+
+
+@pytest.mark.parametrize("variant", [v for v in ("jingzhou", "mcr") if v in VARIANTS])
+def test_gymnasium_single_seat(variant: str) -> None:
+    env = SingleSeatEnv(variant, seat=1, opponents="random")
+    check_env(env, skip_render_check=True)
+    obs, _ = env.reset(seed=5)
+    done = False
+    reward = 0.0
+    while not done:
+        legal = np.flatnonzero(obs["action_mask"])
+        assert legal.size
+        obs, reward, done, _, info = env.step(int(legal[-1]))
+    assert "net" in info and reward == info["net"][1]
+    # an action outside the mask falls back to the first legal one, and says so
+    obs, _ = env.reset(seed=6)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, _, _, _, info = env.step(bad)
+    assert info.get("illegal") is True
