@@ -141,10 +141,11 @@ def is_win(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RULE
         if comp is None or comp.rules is not rules:
             comp = compiled(rules)
     try:
-        b = bytes(counts)
+        # bytearray() reads a list of ints faster than bytes(); the split yields bytes keys
+        b = bytearray(counts)
         k0, k1, k2, k3 = _split(b)
     except (TypeError, ValueError, struct.error):
-        b = _key(counts)
+        b = bytearray(_key(counts))
         k0, k1, k2, k3 = _split(b)
     if wilds < 0:
         _check_wilds(wilds)
@@ -179,7 +180,7 @@ def is_win(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RULE
     return _is_win_slow(b, wilds, comp)
 
 
-def _standard_ok(b: bytes, wilds: int, comp: Compiled) -> bool:
+def _standard_ok(b: bytes | bytearray, wilds: int, comp: Compiled) -> bool:
     s0 = 0
     dmin = INF * 4
     for g, (lo, hi) in zip(comp.groups, _SLICES, strict=True):
@@ -190,7 +191,7 @@ def _standard_ok(b: bytes, wilds: int, comp: Compiled) -> bool:
     return s < INF and s <= wilds and (wilds - s) % 3 == 0
 
 
-def _is_win_slow(b: bytes, wilds: int, comp: Compiled) -> bool:
+def _is_win_slow(b: bytes | bytearray, wilds: int, comp: Compiled) -> bool:
     """Everything the fast path does not answer: many wildcards and the special shapes."""
     if wilds > _FAST_WILDS and _standard_ok(b, wilds, comp):
         return True
@@ -343,16 +344,17 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RUL
     n = (total - 1) // 3
     if n <= MAX_MELDS:
         g0, g1, g2, g3 = comp.groups
+        k0, k1, k2, k3 = _split(b)
         try:
-            i0 = g0.cover_id[b[0:9]]
-            i1 = g1.cover_id[b[9:18]]
-            i2 = g2.cover_id[b[18:27]]
-            i3 = g3.cover_id[b[27:34]]
+            i0 = g0.cover_id[k0]
+            i1 = g1.cover_id[k1]
+            i2 = g2.cover_id[k2]
+            i3 = g3.cover_id[k3]
         except KeyError:
-            i0 = g0.get_cover_id(b[0:9])
-            i1 = g1.get_cover_id(b[9:18])
-            i2 = g2.get_cover_id(b[18:27])
-            i3 = g3.get_cover_id(b[27:34])
+            i0 = g0.get_cover_id(k0)
+            i1 = g1.get_cover_id(k1)
+            i2 = g2.get_cover_id(k2)
+            i3 = g3.get_cover_id(k3)
         iab = COMBINED.get((i0, i1))
         if iab is None:
             iab = combined_id(i0, i1)
