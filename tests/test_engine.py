@@ -244,3 +244,52 @@ def test_views_and_redaction_hide_other_hands() -> None:
     assert all(all(t is None for t in h) for i, h in enumerate(deal["hands"]) if i != 1)
     start = redact(g.log[0], 1)
     assert start is not None and "seed" not in start
+
+
+def test_actions_round_trip_through_json() -> None:
+    for a in (Action("discard", 0, 12), Action("chow", 1, 12, (11, 12, 13)), Action("pass", 2)):
+        assert Action.from_json(a.to_json()) == a
+    with pytest.raises(IllegalActionError, match="unknown action type"):
+        Action.from_json({"type": "riichi", "seat": 0})
+    with pytest.raises(IllegalActionError, match="malformed"):
+        Action.from_json({"seat": 0})
+
+
+def test_replay_detects_a_tampered_log() -> None:
+    from laizi.engine import ReplayError
+
+    g = random_game(4)
+    log = loads(dumps(g.log))
+    draw = next(i for i, e in enumerate(log) if e["type"] == "draw")
+    log[draw]["tile"] = (log[draw]["tile"] + 1) % 27
+    with pytest.raises(ReplayError, match=f"event {draw} differs"):
+        replay(log)
+    with pytest.raises(ReplayError, match="start"):
+        replay(log[1:])
+
+
+def test_claim_errors_name_the_rule() -> None:
+    wall = _deal({0: "5p 111s 222s 333s 444s 9s", 1: "467p 111p 222p 333p 8p",
+                  2: "55p 555s 666s 777s 88s"}, avoid="5p")
+    g = Game("toy", wall=wall)
+    g.apply(Action("discard", 0, T.parse_tile("5p")))
+    before = state_json(g)
+    with pytest.raises(IllegalActionError, match="only for the next seat"):
+        g.apply(Action("chow", 2, 13, (12, 13, 14)))
+    with pytest.raises(IllegalActionError, match="no decision"):
+        g.apply(Action("pass", 3))
+    with pytest.raises(IllegalActionError, match="cannot win"):
+        g.apply(Action("win", 1, 13))
+    assert state_json(g) == before
+    g.apply(Action("pass", 1))
+    with pytest.raises(IllegalActionError, match="already answered"):
+        g.apply(Action("pass", 1))
+    assert g.to_act() == [2]
+    g.apply(Action("pass", 2))
+    assert g.phase == TURN and g.turn == 1
+
+
+def test_game_is_a_pure_function_of_its_inputs() -> None:
+    a, b = random_game(9), random_game(9)
+    assert dumps(a.log) == dumps(b.log)
+    assert a.payments == b.payments
