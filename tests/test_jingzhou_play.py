@@ -233,3 +233,19 @@ def test_readiness_of_the_discarder() -> None:
     assert is_ready(T.to_counts(T.parse("22p 33p 55s 66s 88s 99p 4z")), [], tile("1s"))
     # a held 中 is never ready
     assert not is_ready(T.to_counts(T.parse("567p 678s 345s 7z")), opened, tile("1s"))
+
+
+def test_pihu_under_8_points_is_not_offered_in_play() -> None:
+    # Seat 1 opens with a chow and waits on 5s with the laizi 1s (软 屁胡): its line from
+    # seat 2 (点炮) would be 2^(1+1) = 4 and from the dealer 4: under the minimum of 8.
+    g = jz_game({0: "4s 2z 2z 3z 3z 4z 4z 5z 5z 6z 6z 2p 3p 7p",
+                 1: "56s 9p 567p 678s 3s 1s 88p",
+                 2: "5s 1p 1p 4p 4p 9s 9s 2s 2s 8s 8s 6p 6p"}, draws="2z")
+    do(g, 0, "discard", "4s")
+    do(g, 1, "chow", "456s")
+    do(g, 1, "discard", "9p")
+    assert g.turn == 2 and g.phase == "turn"
+    why = JZ.win_refusal(g, 1, tile("5s"), "discard")
+    assert why is not None and "at least 8" in why
+    do(g, 2, "discard", "5s")
+    assert g.phase == "turn" and g.turn == 0  # seat 1 was not asked
