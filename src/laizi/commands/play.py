@@ -144,6 +144,8 @@ def session(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
     match = Match(variant, options, seed=seed, dealer=args.dealer)
     console.print(f"[bold]{variant.name}[/bold] ({variant.id}) · seed {seed} · "
                   f"{args.hands} hand(s) · you are seat {me}")
+    if not args.auto:
+        console.print("Type the number of an action and press Enter; ? for help, q to leave.")
     try:
         for k in range(args.hands):
             game = match.new_hand()
