@@ -13,8 +13,10 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from laizi.engine.actions import PASS, Action
+from laizi.engine.actions import CHOW, KONG, PASS, PUNG, WIN, Action
 from laizi.engine.game import Game
+
+_ANSWERS = frozenset({PASS, CHOW, PUNG, KONG, WIN})
 
 __all__ = ["ReplayError", "dumps", "loads", "redact", "replay", "state_json"]
 
@@ -74,8 +76,10 @@ def replay(log: Sequence[dict[str, Any]], *, verify: bool = True) -> Game:
 def redact(event: dict[str, Any], seat: int) -> dict[str, Any] | None:
     """The event as ``seat`` may see it (``None``: not shown to that seat at all).
 
-    Other seats' dealt hands and drawn tiles are hidden (tile ``None``), so are their
-    passes; the end of the hand reveals everything.
+    Other seats' dealt hands and drawn tiles are hidden (tile ``None``). Other seats'
+    answers to a discard or an added kong (pass, chow, pung, kong, win) are dropped: they
+    are simultaneous and secret until resolved, and the resolution is public (a ``claim``
+    event, or the ``end`` event for a win). The end of the hand reveals everything.
     """
     kind = event.get("type")
     if kind == "deal":
@@ -84,7 +88,8 @@ def redact(event: dict[str, Any], seat: int) -> dict[str, Any] | None:
                                           for i, h in enumerate(hands)]}
     if kind == "draw" and event["seat"] != seat:
         return {**event, "tile": None}
-    if kind == "action" and event["action"]["type"] == PASS and event["action"]["seat"] != seat:
+    if kind == "action" and event["action"]["seat"] != seat \
+            and event["action"]["type"] in _ANSWERS:
         return None
     if kind == "start":
         return {k: v for k, v in event.items() if k not in ("seed", "wall")}
