@@ -293,3 +293,17 @@ def test_game_is_a_pure_function_of_its_inputs() -> None:
     a, b = random_game(9), random_game(9)
     assert dumps(a.log) == dumps(b.log)
     assert a.payments == b.payments
+
+
+def test_answers_to_a_discard_are_secret_until_resolved() -> None:
+    wall = _deal({0: "5p 111s 222s 333s 444s 9s", 1: "467p 111p 222p 333p 8p",
+                  2: "55p 555s 666s 777s 88s"}, avoid="5p")
+    g = Game("toy", wall=wall)
+    g.apply(Action("discard", 0, T.parse_tile("5p")))
+    g.apply(Action("chow", 1, 13, (12, 13, 14)))
+    seen_by_2 = [redact(e, 2) for e in g.log]
+    assert not any(e and e["type"] == "action" and e["action"]["seat"] == 1 for e in seen_by_2)
+    g.apply(Action("pung", 2, 13, (13, 13, 13)))
+    seen_by_1 = [redact(e, 1) for e in g.log]
+    claims = [e for e in seen_by_1 if e and e["type"] == "claim"]
+    assert claims and claims[0]["seat"] == 2  # the resolution is public
