@@ -99,7 +99,11 @@ class Game:
     ) -> None:
         v = _variant(variant)
         self.variant = v
-        self.options = v.default_options() if options is None else options
+        if options is None:
+            options = v.default_options()
+        elif isinstance(options, dict):
+            options = v.options_from_json(options)
+        self.options = options
         self.seed = seed
         n = v.seats
         self.n = n
