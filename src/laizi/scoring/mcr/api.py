@@ -37,8 +37,9 @@ def meld_packs(melds: Sequence[Meld]) -> list[Pack]:
 
 
 def check_hand(concealed: Sequence[int], melds: Sequence[Meld], win_tile: int,
-               wild: int = 0) -> None:
-    """Raise :class:`HandError` unless the tiles can be a complete 14-tile hand.
+               wild: int = 0) -> list[int]:
+    """Raise :class:`HandError` unless the tiles can be a complete 14-tile hand; return
+    the counts of the concealed tiles.
 
     ``wild`` golden tiles are part of ``concealed`` but stand for anything.
     """
@@ -54,9 +55,10 @@ def check_hand(concealed: Sequence[int], melds: Sequence[Meld], win_tile: int,
     if win_tile not in concealed:
         raise HandError(f"the winning tile {T.name(win_tile, 'mpsz')} must be among the "
                         f"concealed tiles")
-    counts = [0] * T.NUM_KINDS
+    own = [0] * T.NUM_KINDS
     for t in concealed:
-        counts[t] += 1
+        own[t] += 1
+    counts = list(own)
     for m in melds:
         for t in m.tiles:
             counts[t] += 1
@@ -64,6 +66,7 @@ def check_hand(concealed: Sequence[int], melds: Sequence[Meld], win_tile: int,
         over = [t for t in range(T.NUM_KINDS) if counts[t] > 4]
         raise HandError(f"more than four copies of {T.name(over[0], 'mpsz')}")
     del wild
+    return own
 
 
 def win_flags(ctx: WinContext, standing: Sequence[int], fixed: list[Pack],
@@ -114,16 +117,9 @@ def result_from(best: Scored, win: int, ctx: WinContext, notes: Sequence[str],
         else:
             groups = best.reading
         items.append(FanItem(key, n, groups))
-    return FanResult(
-        is_win=True,
-        total=best.total + ctx.flowers,
-        fans=tuple(items),
-        shape=best.shape,
-        reading=best.reading,
-        win_tile=win,
-        golden_as=golden_as,
-        notes=tuple(notes),
-    )
+    # positional: is_win, total, fans, shape, reading, win_tile, golden_as, notes
+    return FanResult(True, best.total + ctx.flowers, tuple(items), best.shape, best.reading,
+                     win, golden_as, tuple(notes))
 
 
 def score_hand(concealed: Sequence[int], melds: Sequence[Meld] = (),
@@ -144,13 +140,12 @@ def score_hand(concealed: Sequence[int], melds: Sequence[Meld] = (),
     win = concealed[-1] if win_tile is None and concealed else win_tile
     if win is None:
         raise HandError("no tiles")
-    check_hand(concealed, melds, win)
+    standing = check_hand(concealed, melds, win)
     if golden:
         from .golden import score_golden
 
         return score_golden(concealed, list(melds), win, ctx, golden, golden_face)
     fixed = meld_packs(melds)
-    standing = T.to_counts(concealed)
     standing[win] -= 1
     fl, notes = win_flags(ctx, standing, fixed, win)
     best = score_concrete(fixed, tuple(standing), win, fl)

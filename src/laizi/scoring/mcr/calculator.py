@@ -20,12 +20,14 @@ and seven pairs is also read as sets when it can be (就高不就低).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from typing import NamedTuple
 
-from .combos import chow_fans, pung_fans
+from .combos import Combo, chow_fans, pung_fans
 from .fans import FANS
-from .masks import masks, tile_fans
+from .masks import bits, masks, tile_fans
 from .shapes import (
+    ALL_PACKS,
     BY_ORDER,
     CHOW,
     KONG,
@@ -34,6 +36,7 @@ from .shapes import (
     PUNG,
     Pack,
     basic_waits,
+    has_other_wait,
     pack_tiles,
     readings,
     seven_pairs_waits,
@@ -52,6 +55,8 @@ _KNITTED: tuple[tuple[int, ...], ...] = tuple(
                  for r in range(start, 9, 3)))
     for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 )
+_KNITTED_BITS = tuple(bits(k) for k in _KNITTED)
+_ORPHAN_BITS = bits(_ORPHANS)
 _EXCLUSIONS = tuple((f.key, f.excludes) for f in FANS if f.excludes
                     or f.key in ("nine_gates", "four_concealed_pungs", "big_three_winds"))
 _EXCLUDES = dict(_EXCLUSIONS)
@@ -59,9 +64,9 @@ _RANK = {key: i for i, (key, _) in enumerate(_EXCLUSIONS)}
 _VALUE = {f.key: f.value for f in FANS}
 
 
-@dataclass(frozen=True, slots=True)
-class Flags:
-    """Win flags after the hand has been checked against them."""
+class Flags(NamedTuple):
+    """Win flags after the hand has been checked against them (a NamedTuple: made for
+    every hand and candidate, and used as a dict key by golden.py)."""
 
     self_drawn: bool
     last_copy: bool
@@ -75,8 +80,7 @@ FanTable = dict[str, int]
 Sources = dict[str, list[tuple[int, ...]]]
 
 
-@dataclass(frozen=True, slots=True)
-class Scored:
+class Scored(NamedTuple):
     """The best reading of a concrete hand: fan counts, the sets behind each, the shape."""
 
     total: int
@@ -119,12 +123,27 @@ def flag_fans(fl: Flags, claimed: int) -> FanTable:
 
 def _kongs(pungs: list[Pack], ft: FanTable, src: Sources) -> None:
     """Kong fans, concealed-pung fans, 碰碰和 and the single-pung fans."""
-    mk = sum(1 for k, _, m in pungs if k == KONG and m)
-    ck = sum(1 for k, _, m in pungs if k == KONG and not m)
-    cp = sum(1 for k, _, m in pungs if k == PUNG and not m)
+    mk = ck = cp = 0
+    concealed_sets = []
+    kong_sets = []
+    for p in pungs:
+        kind, t, claimed = p
+        tiles = pack_tiles(p)
+        if kind == KONG:
+            kong_sets.append(tiles)
+            if claimed:
+                mk += 1
+            else:
+                ck += 1
+        elif not claimed:
+            cp += 1
+        if not claimed:
+            concealed_sets.append(tiles)
+        if t in _DRAGONS:
+            _add(ft, src, "dragon_pung", tiles)
+        elif t in _TERM_WIND:
+            _add(ft, src, "pung_of_terminals_or_honours", tiles)
     kongs = mk + ck
-    concealed_sets = [pack_tiles(p) for p in pungs if not p[2]]
-    kong_sets = [pack_tiles(p) for p in pungs if p[0] == KONG]
     hidden = ck + cp  # concealed pungs and kongs
     if kongs == 1:
         _add(ft, src, "melded_kong" if mk else "concealed_kong", *kong_sets)
@@ -137,24 +156,33 @@ def _kongs(pungs: list[Pack], ft: FanTable, src: Sources) -> None:
         _add(ft, src, "four_kongs", *kong_sets)
     if kongs == 2 and ck == 2 and cp == 0:
         hidden = 0  # 双暗杠 already holds the two concealed sets
-    hidden_key = {2: "two_concealed_pungs", 3: "three_concealed_pungs",
-                  4: "four_concealed_pungs"}.get(hidden)
-    if hidden_key:
-        _add(ft, src, hidden_key, *concealed_sets)
-    if len(pungs) == 4 and not ft.get("four_kongs") and not ft.get("four_concealed_pungs"):
+    if hidden >= 2:
+        _add(ft, src, _HIDDEN[hidden], *concealed_sets)
+    if len(pungs) == 4 and kongs < 4 and hidden < 4:
         _add(ft, src, "all_pungs", *(pack_tiles(p) for p in pungs))
-    for p in pungs:
-        t = p[1]
-        if t in _DRAGONS:
-            _add(ft, src, "dragon_pung", pack_tiles(p))
-        elif t in _TERMINALS or t in _WINDS:
-            _add(ft, src, "pung_of_terminals_or_honours", pack_tiles(p))
 
 
-def _combos(packs: list[Pack], finder: object, ft: FanTable, src: Sources) -> None:
-    ordered = sorted(packs, key=lambda p: ORDER[p[1]])
-    mids = [p[1] for p in ordered]
-    for key, idx in finder(mids):  # type: ignore[operator]
+_HIDDEN = ("", "", "two_concealed_pungs", "three_concealed_pungs", "four_concealed_pungs")
+_TERM_WIND = _TERMINALS | _WINDS
+
+
+_PACK_ORDER = {p: ORDER[p[1]] for p in ALL_PACKS}
+
+
+_COMBO_TABLES: dict[object, dict[tuple[int, ...], Combo]] = {chow_fans: {}, pung_fans: {}}
+"""Set-combination fans by the sets' tiles (in search order), filled on first use: a
+table over a bounded domain (at most a few tens of thousands of set tuples)."""
+
+
+def _combos(packs: list[Pack], finder: Callable[[list[int]], Combo], ft: FanTable,
+            src: Sources) -> None:
+    ordered = sorted(packs, key=_PACK_ORDER.__getitem__)
+    mids = tuple([p[1] for p in ordered])
+    table = _COMBO_TABLES[finder]
+    found = table.get(mids)
+    if found is None:
+        found = table[mids] = finder(list(mids))
+    for key, idx in found:
         _add(ft, src, key, *(pack_tiles(ordered[i]) for i in idx))
 
 
@@ -249,10 +277,12 @@ def _pack_traits(packs: list[Pack], ft: FanTable) -> None:
         ft["all_even_pungs"] = 1
 
 
-def _wait(concealed: list[Pack], waits: frozenset[int], win: int, ft: FanTable,
+def _wait(concealed: list[Pack], waits: frozenset[int] | bool, win: int, ft: FanTable,
           src: Sources) -> None:
-    """边张 / 坎张 / 单钓将 when the hand waited on ``win`` alone."""
-    if len(waits) != 1 or ft.get("melded_hand") or ft.get("four_kongs"):
+    """边张 / 坎张 / 单钓将 when the hand waited on ``win`` alone (``waits``: the hand's
+    waits, or whether ``win`` was its only wait)."""
+    if (waits is not True and (waits is False or len(waits) != 1)) \
+            or ft.get("melded_hand") or ft.get("four_kongs"):
         return
     edge = closed = single = None
     for p in concealed:
@@ -302,7 +332,7 @@ def _dec(ft: FanTable, key: str, n: int) -> None:
 
 
 def _winds(pungs: list[Pack], fl: Flags, ft: FanTable, src: Sources) -> None:
-    if ft.get("big_four_winds"):
+    if "big_four_winds" in ft or not any(p[1] in _WINDS for p in pungs):
         return
     deducted = any(ft.get(k) for k in ("big_three_winds", "all_terminals_and_honours",
                                        "all_honours", "little_four_winds"))
@@ -324,7 +354,10 @@ def _winds(pungs: list[Pack], fl: Flags, ft: FanTable, src: Sources) -> None:
 
 def _total(ft: FanTable) -> int:
     value = _VALUE
-    return sum(value[k] * n for k, n in ft.items())
+    total = 0
+    for k, n in ft.items():
+        total += value[k] * n
+    return total
 
 
 class _Hand:
@@ -347,16 +380,19 @@ class _Hand:
         c = list(standing)
         c[win] += 1
         self.standing_counts = tuple(c)
-        self._waits: frozenset[int] | None = None
+        self._waits: bool | None = None
         self._base: tuple[FanTable, Sources] | None = None
         self._masks: tuple[int, int, int, int] | None = None
 
-    def waits(self) -> frozenset[int]:
+    def single_wait(self) -> bool:
+        """Whether the hand waited on its winning tile alone (seven pairs included when
+        nothing is melded); only called once a reading has shown the hand complete."""
         if self._waits is None:
-            w = basic_waits(self.standing)
-            if not self.fixed:
-                w = w | seven_pairs_waits(self.standing)
-            self._waits = w
+            win = self.win
+            single = not has_other_wait(self.standing, win)
+            if single and not self.fixed:
+                single = seven_pairs_waits(self.standing) <= {win}
+            self._waits = single
         return self._waits
 
     def masks(self) -> tuple[int, int, int, int]:
@@ -432,7 +468,7 @@ def _wait_lazy(h: _Hand, concealed: tuple[Pack, ...], ft: FanTable, src: Sources
     win = h.win
     for kind, t, _ in concealed:
         if (kind == CHOW and t - 1 <= win <= t + 1) or (kind == PAIR and t == win):
-            _wait(list(concealed), h.waits(), win, ft, src)
+            _wait(list(concealed), h.single_wait(), win, ft, src)
             return
 
 
@@ -443,10 +479,12 @@ def _knitted_straight(h: _Hand) -> _Knitted | None:
     """组合龙 + one set + a pair (at most one set claimed or kong)."""
     if len(h.fixed) > 1:
         return None
-    c = list(h.standing_counts)
-    seq = next((s for s in _KNITTED if all(c[t] for t in s)), None)
+    m1 = masks(h.standing_counts)[0] if h.fixed else h.masks()[0]
+    seq = next((s for s, k in zip(_KNITTED, _KNITTED_BITS, strict=True) if m1 & k == k),
+               None)
     if seq is None:
         return None
+    c = list(h.standing_counts)
     for t in seq:
         c[t] -= 1
     if h.fixed:
@@ -527,11 +565,15 @@ def _exclude_situational(ft: FanTable) -> None:
 
 def _special(h: _Hand) -> tuple[FanTable, str] | None:
     """七对 / 连七对, 十三幺, 全不靠 / 七星不靠 (fully concealed hands only)."""
+    m1, m2, m3, m4 = h.masks()
+    pairs = not m1 & ~m2 and not m3 & ~m4  # every count even
+    if not pairs and m2 and m1 != _ORPHAN_BITS:
+        return None  # neither seven pairs, nor thirteen orphans, nor all single tiles
     c = h.standing_counts
     tiles = [t for t in range(34) for _ in range(c[t])]
     ft: FanTable = {}
     shape = ""
-    if all(n % 2 == 0 for n in c):
+    if pairs:
         present = [t for t in range(34) if c[t]]
         if all(n == 2 for n in (c[t] for t in present)) and len(present) == 7 \
                 and present[0] < 27 and present[-1] - present[0] == 6 \

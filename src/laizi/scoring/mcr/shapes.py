@@ -14,6 +14,7 @@ from functools import cache, lru_cache
 from itertools import combinations_with_replacement
 
 __all__ = [
+    "ALL_PACKS",
     "CHOW",
     "KONG",
     "ORDER",
@@ -21,6 +22,7 @@ __all__ = [
     "PUNG",
     "Pack",
     "basic_waits",
+    "has_other_wait",
     "pack_tiles",
     "readings",
     "seven_pairs_waits",
@@ -37,24 +39,33 @@ ORDER: tuple[int, ...] = tuple(
 BY_ORDER: tuple[int, ...] = tuple(sorted(range(34), key=ORDER.__getitem__))
 
 
-def pack_tiles(p: Pack) -> tuple[int, ...]:
-    kind, t, _ = p
+def _tiles_of(kind: int, t: int) -> tuple[int, ...]:
     if kind == CHOW:
         return (t - 1, t, t + 1)
     return (t,) * (3 if kind == PUNG else 4 if kind == KONG else 2)
 
 
-def _melds(c: list[int], need: int, acc: list[Pack], out: list[tuple[Pack, ...]]) -> None:
+_PACK_TILES: dict[Pack, tuple[int, ...]] = {
+    (kind, t, claimed): _tiles_of(kind, t)
+    for kind in (CHOW, PUNG, KONG, PAIR) for t in range(34) for claimed in (False, True)
+}
+
+ALL_PACKS: tuple[Pack, ...] = tuple(_PACK_TILES)
+pack_tiles = _PACK_TILES.__getitem__
+"""The tiles of a pack (a dict lookup: packs are few and this is called for every set)."""
+
+
+def _melds(c: list[int], need: int, acc: list[Pack], out: list[tuple[Pack, ...]],
+           i: int = 0) -> None:
     if need == 0:
         out.append(tuple(acc))
         return
-    i = 0
-    while c[i] == 0:
+    while c[i] == 0:  # tiles below i are all used up in this branch
         i += 1
     if c[i] >= 3:
         c[i] -= 3
         acc.append((PUNG, i, False))
-        _melds(c, need - 1, acc, out)
+        _melds(c, need - 1, acc, out, i)
         acc.pop()
         c[i] += 3
     if i < 27 and i % 9 < 7 and c[i + 1] and c[i + 2]:
@@ -62,7 +73,7 @@ def _melds(c: list[int], need: int, acc: list[Pack], out: list[tuple[Pack, ...]]
         c[i + 1] -= 1
         c[i + 2] -= 1
         acc.append((CHOW, i + 1, False))
-        _melds(c, need - 1, acc, out)
+        _melds(c, need - 1, acc, out, i)
         acc.pop()
         c[i] += 1
         c[i + 1] += 1
@@ -140,54 +151,64 @@ def suit_table(size: int) -> dict[int, int]:
     return table
 
 
-def _honour_status(group: Sequence[int]) -> int:
-    pairs = 0
-    for n in group:
-        r = n % 3
-        if r == 1:
-            return -1
-        if r == 2:
-            pairs += 1
-    return pairs if pairs <= 1 else -1
-
-
-_GROUPS = ((0, 9), (9, 18), (18, 27))
+_GROUPS = ((0, 9), (9, 18), (18, 27), (27, 34))
+_ADD = tuple(1 << 8 * i for i in range(9))
 
 
 @lru_cache(maxsize=1 << 16)
 def basic_waits(standing: tuple[int, ...]) -> frozenset[int]:
-    """Tiles completing ``standing`` (3n + 1 tiles) as sets and a pair, copies unlimited."""
-    get = suit_table(9).get
+    """Tiles completing ``standing`` (3n + 1 tiles) as sets and a pair, copies unlimited.
+
+    Each group (万 筒 条 honours) must end as sets (status 0) or sets and the pair (1);
+    the tile added can mend at most one group, so the others must already be whole."""
+    tables = (suit_table(9), suit_table(9), suit_table(9), suit_table(7))
     keys = [int.from_bytes(bytes(standing[a:b]), "little") for a, b in _GROUPS]
-    status = [get(k, -1) for k in keys]
-    honours = standing[27:34]
-    status.append(_honour_status(honours))
-    bad = sum(1 for st in status if st < 0)
-    pairs = sum(st for st in status if st > 0)
+    status = [tables[k].get(keys[k], -1) for k in range(4)]
+    bad = status.count(-1)
     if bad > 1:
         return frozenset()
+    pairs = status.count(1)
     out = []
     for k in range(4):
         st = status[k]
         if bad and st >= 0:
             continue  # another group is broken and one tile cannot mend two groups
-        need = 1 - (pairs - (st if st > 0 else 0))
+        need = 1 - pairs + (st == 1)
         if need < 0:
             continue
-        if k < 3:
-            key = keys[k]
-            a = 9 * k
-            for i in range(9):
-                if get(key + (1 << 8 * i), -1) == need:
-                    out.append(a + i)
-        else:
-            h = list(honours)
-            for i in range(7):
-                h[i] += 1
-                if _honour_status(h) == need:
-                    out.append(27 + i)
-                h[i] -= 1
+        get = tables[k].get
+        key = keys[k]
+        a = _GROUPS[k][0]
+        for i in range(9 if k < 3 else 7):
+            if get(key + _ADD[i], -1) == need:
+                out.append(a + i)
     return frozenset(out)
+
+
+def has_other_wait(standing: tuple[int, ...], win: int) -> bool:
+    """Whether a tile other than ``win`` completes ``standing`` as sets and a pair:
+    :func:`basic_waits` ``- {win}`` is non-empty, stopping at the first such tile."""
+    tables = (suit_table(9), suit_table(9), suit_table(9), suit_table(7))
+    keys = [int.from_bytes(bytes(standing[a:b]), "little") for a, b in _GROUPS]
+    status = [tables[k].get(keys[k], -1) for k in range(4)]
+    bad = status.count(-1)
+    if bad > 1:
+        return False
+    pairs = status.count(1)
+    for k in range(4):
+        st = status[k]
+        if bad and st >= 0:
+            continue
+        need = 1 - pairs + (st == 1)
+        if need < 0:
+            continue
+        get = tables[k].get
+        key = keys[k]
+        a = _GROUPS[k][0]
+        for i in range(9 if k < 3 else 7):
+            if a + i != win and get(key + _ADD[i], -1) == need:
+                return True
+    return False
 
 
 def seven_pairs_waits(standing: tuple[int, ...]) -> frozenset[int]:
