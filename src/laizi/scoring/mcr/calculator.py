@@ -42,7 +42,7 @@ from .shapes import (
     seven_pairs_waits,
 )
 
-__all__ = ["Flags", "Scored", "flag_fans", "score_concrete", "score_prepared"]
+__all__ = ["Considered", "Flags", "Scored", "flag_fans", "score_concrete", "score_prepared"]
 
 _WINDS = frozenset(range(27, 31))
 _DRAGONS = frozenset(range(31, 34))
@@ -628,9 +628,28 @@ def score_concrete(fixed: list[Pack], standing: tuple[int, ...], win: int,
     return score_prepared(_Hand(fixed, standing, win, fl))
 
 
-def score_prepared(h: _Hand) -> Scored | None:
+Considered = tuple[str, tuple[tuple[str, tuple[int, ...]], ...]]
+"""A reading the scorer tried: its shape and its concealed groups as (kind, tiles), kinds
+named as :class:`laizi.analysis.GroupKind` values (chow pung pair knitted singles)."""
+
+_KIND = {CHOW: "chow", PUNG: "pung", PAIR: "pair"}
+
+
+def _trace_special(c: tuple[int, ...], shape: str) -> Considered:
+    tiles = tuple(t for t in range(34) for _ in range(c[t]))
+    if shape == "seven_pairs":
+        return shape, tuple(("pair", (t, t)) for t in range(34) for _ in range(c[t] // 2))
+    if shape == "thirteen_orphans":
+        pair = next(t for t in range(34) if c[t] == 2)
+        return shape, (("singles", tuple(t for t in range(34) if c[t] == 1)),
+                       ("pair", (pair, pair)))
+    return shape, (("singles", tiles),)
+
+
+def score_prepared(h: _Hand, trace: list[Considered] | None = None) -> Scored | None:
     """:func:`score_concrete` of a hand already prepared (golden.py builds the ``_Hand``
-    once to bound its total first)."""
+    once to bound its total first). ``trace``, when given, receives every reading tried
+    (tests compare it with :func:`laizi.analysis.decompositions`)."""
     fixed = h.fixed
     best: Scored | None = None
     seven_pairs = False
@@ -641,19 +660,29 @@ def score_prepared(h: _Hand) -> Scored | None:
             tiles = tuple(t for t in range(34) for _ in range(h.standing_counts[t]))
             best = Scored(_total(ft), ft, {}, shape, (tiles,))
             seven_pairs = shape == "seven_pairs"
+            if trace is not None:
+                trace.append(_trace_special(h.standing_counts, shape))
     if best is None and len(fixed) <= 1:
         ks = _knitted_straight(h)
         if ks is not None:
             ft, src, rest, seq = ks
             best = Scored(_total(ft), ft, src, "knitted_straight",
                           (seq, *(pack_tiles(p) for p in rest)))
+            if trace is not None:
+                trace.append(("knitted_straight", (("knitted", seq), *(
+                    (_KIND[p[0]], pack_tiles(p)) for p in rest if p not in fixed))))
     if best is None and not fixed:
         ng = _nine_gates(h)
         if ng is not None:
             tiles = tuple(t for t in range(34) for _ in range(h.standing_counts[t]))
             best = Scored(_total(ng), ng, {}, "nine_gates", (tiles,))
+            if trace is not None:
+                trace.append(("nine_gates", ()))
     if best is None or seven_pairs:
         for reading in readings(h.standing_counts):
+            if trace is not None:
+                trace.append(("standard", tuple((_KIND[p[0]], pack_tiles(p))
+                                                for p in reading)))
             ft, src = _basic(h, reading)
             total = _total(ft)
             if best is None or total > best.total or (total == best.total and (
