@@ -97,14 +97,17 @@ def _standard(c: list[int], wilds: int, sets: int, pair: bool) -> Iterator[Assig
 
 
 def _special(c: list[int], wilds: int) -> Iterator[Assign]:
-    """Seven pairs, thirteen orphans, honours and knitted, knitted straight + set + pair."""
+    """Seven pairs, thirteen orphans, honours and knitted (14 concealed tiles only, no
+    melds), knitted straight + set + pair (or + a pair beside one meld)."""
+    real = [t for t in range(34) for _ in range(c[t])]
+    whole = len(real) + wilds == 14
     singles = [t for t in range(34) if c[t] % 2]
     extra = wilds - len(singles)
-    if extra >= 0 and extra % 2 == 0:
+    if whole and extra >= 0 and extra % 2 == 0:
         for pairs in combinations_with_replacement(range(34), extra // 2):
             yield tuple(singles) + tuple(x for p in pairs for x in (p, p))
-    real = [t for t in range(34) for _ in range(c[t])]
-    if all(t in _ORPHANS for t in real) and max(c) <= 2 and sum(n == 2 for n in c) <= 1:
+    if whole and all(t in _ORPHANS for t in real) and max(c) <= 2 \
+            and sum(n == 2 for n in c) <= 1:
         missing = tuple(t for t in _ORPHANS if not c[t])
         if any(n == 2 for n in c):
             if len(missing) == wilds:
@@ -115,7 +118,7 @@ def _special(c: list[int], wilds: int) -> Iterator[Assign]:
     honours = tuple(range(27, 34))
     for seq in _KNITTED:
         allowed = set(seq) | set(honours)
-        if max(c) <= 1 and all(t in allowed for t in real):
+        if whole and max(c) <= 1 and all(t in allowed for t in real):
             for fill in combinations(sorted(allowed - set(real)), wilds):
                 numbered = sum(1 for t in (*real, *fill) if t < 27)
                 if 7 <= numbered <= 9:
