@@ -10,9 +10,11 @@ At a decision with more than one sensible action the bot takes the greedy bot's 
    (:mod:`laizi.bots.rollout`) for every seat,
 3. records the seat's points at the end of the hand.
 
-It stops at ``budget_ms`` (wall clock, default 80 ms so a decision stays within 100 ms)
-or after ``rollouts`` samples, whichever comes first. The greedy choice is kept unless
-another candidate's mean beats it by more than its noise (``margin`` standard errors).
+Only close calls are searched: candidates whose greedy score is within ``window`` of the
+best (a shanten step is worth 100). It stops at ``budget_ms`` (wall clock, default 80 ms
+so a decision stays within 100 ms) or after ``rollouts`` samples, whichever comes first.
+The greedy choice is kept unless another candidate beats it on the paired differences
+(same samples) by more than ``margin`` standard errors.
 With ``budget_ms=0`` only the rollout count limits the search and the bot is
 deterministic given its seed and the view.
 """
@@ -40,7 +42,8 @@ class SearchBot:
     name = "search"
 
     def __init__(self, seed: int = 0, *, budget_ms: float = 80.0, rollouts: int = 200,
-                 k: int = 3, margin: float = 1.0, min_rollouts: int = 4) -> None:
+                 k: int = 2, margin: float = 1.0, min_rollouts: int = 3,
+                 window: float = 40.0) -> None:
         if budget_ms < 0 or rollouts < 1 or k < 1:
             raise ValueError("budget_ms >= 0, rollouts >= 1 and k >= 1 are required")
         self.seed = seed
@@ -49,6 +52,7 @@ class SearchBot:
         self.k = k
         self.margin = margin
         self.min_rollouts = min_rollouts
+        self.window = window
         self.greedy = GreedyBot(seed)
         self.last_stats: dict[str, object] = {}
 
@@ -60,14 +64,20 @@ class SearchBot:
         top = ranked[0][1]
         if top.type == WIN or len(ranked) == 1:
             return top
-        cands = [a for _, a in ranked[: self.k]]
+        # Only close calls are searched: candidates within ``window`` of greedy's best
+        # score (a shanten step is worth 100), so clear decisions cost nothing.
+        best_score = ranked[0][0]
+        cands = [a for sc, a in ranked[: self.k] if best_score - sc <= self.window]
+        if len(cands) == 1:
+            return top
         # Stable per-decision seed: the same view and bot seed give the same samples.
         rng = random.Random((self.seed * 1_000_003) ^ zlib.crc32(repr(sorted(
             (k, str(v)) for k, v in view.items())).encode()))
         seat = int(view["seat"])
         policies: list[FastPolicy] | None = None
         sums = [0.0] * len(cands)
-        sq = [0.0] * len(cands)
+        diff = [0.0] * len(cands)  # paired differences to candidate 0 (common numbers)
+        dsq = [0.0] * len(cands)
         n = 0
         deadline = start + self.budget_ms / 1000.0 if self.budget_ms > 0 else math.inf
         per = 0.0
@@ -95,7 +105,9 @@ class SearchBot:
                 break
             for i, v in enumerate(vals):
                 sums[i] += v
-                sq[i] += v * v
+                d = v - vals[0]
+                diff[i] += d
+                dsq[i] += d * d
             n += 1
             per = (time.perf_counter() - rollout_start) / n
         self.last_stats = {"rollouts": n, "candidates": len(cands),
@@ -105,7 +117,8 @@ class SearchBot:
         means = [s / n for s in sums]
         best = 0
         for i in range(1, len(cands)):
-            var = max(0.0, sq[i] / n - means[i] ** 2) + max(0.0, sq[0] / n - means[0] ** 2)
-            if means[i] - means[0] > self.margin * math.sqrt(var / n) and means[i] > means[best]:
+            md = diff[i] / n
+            var = max(0.0, dsq[i] / n - md * md)
+            if md > self.margin * math.sqrt(var / n) and means[i] > means[best]:
                 best = i
         return cands[best]

@@ -19,7 +19,8 @@ def _pm(mean: float, ci: float) -> str:
 def bot_table(summary: dict[str, Any], title: str) -> Table:
     t = Table(title=title)
     for col in ("bot", "hands", "points/hand (95% CI)", "sd", "win rate", "deal-in rate"):
-        t.add_column(col, justify="left" if col == "bot" else "right")
+        t.add_column(col, justify="left" if col == "bot" else "right",
+                     overflow="fold", no_wrap=col != "bot")
     for b in summary["per_bot"]:
         t.add_row(b["bot"], str(b["hands"]), _pm(b["mean"], b["ci95"]), f"{b['sd']:.1f}",
                   f"{b['win_rate']:.1%}", f"{b['deal_in_rate']:.1%}")
