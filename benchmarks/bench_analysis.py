@@ -7,7 +7,8 @@ copies of a tile), half are 14 random tiles from a shuffled wall. The same wild-
 vectors go to ``mahjong``'s ``Agari.is_agari`` and (minus one tile, 13 tiles)
 ``Shanten.calculate_shanten``; for ``is_win`` with k wildcards, k tiles of each hand are
 turned into wildcards. Each figure is the median over batches of the mean time per call
-(batches of 100 calls, so the timer's own cost is negligible). A first untimed pass fills
+(batches of 100 calls, so the timer's own cost is negligible; the functions' batches are
+timed in turn so that load changes hit all alike). A first untimed pass fills
 the lazily built tables; its duration is printed too.
 """
 
@@ -69,15 +70,18 @@ def with_wilds(hands: Sequence[list[int]], k: int, seed: int) -> list[tuple[list
     return out
 
 
-def median_us(calls: Sequence[Callable[[], object]]) -> float:
-    per_call = []
-    for i in range(0, len(calls), BATCH):
-        chunk = calls[i : i + BATCH]
-        t0 = time.perf_counter()
-        for f in chunk:
-            f()
-        per_call.append((time.perf_counter() - t0) / len(chunk) * 1e6)
-    return statistics.median(per_call)
+def median_us(suites: dict[str, list[Callable[[], object]]]) -> dict[str, float]:
+    """Median over batches of the mean microseconds per call, for every suite."""
+    per_call: dict[str, list[float]] = {name: [] for name in suites}
+    size = min(len(calls) for calls in suites.values())
+    for i in range(0, size, BATCH):
+        for name, calls in suites.items():
+            chunk = calls[i : i + BATCH]
+            t0 = time.perf_counter()
+            for f in chunk:
+                f()
+            per_call[name].append((time.perf_counter() - t0) / len(chunk) * 1e6)
+    return {name: statistics.median(v) for name, v in per_call.items()}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -114,22 +118,30 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     agari = Agari()
     sh = Shanten()
-    rows: list[tuple[str, float, float | None]] = []
-    ref_win = median_us([(lambda c=c: agari.is_agari(c)) for c in hands])
-    ref_sh = median_us([(lambda d=d: sh.calculate_shanten(d)) for d in hands13])
+    # Batches of every function are timed in turn (round robin), so a change in the
+    # machine's load hits all of them alike and the ratios stay fair.
+    suites: dict[str, list[Callable[[], object]]] = {
+        "mahjong Agari.is_agari": [(lambda c=c: agari.is_agari(c)) for c in hands],
+        "mahjong Shanten.calculate_shanten": [
+            (lambda d=d: sh.calculate_shanten(d)) for d in hands13
+        ],
+        "shanten (13 tiles)": [(lambda d=d: shanten(d, 0, mcr_like)) for d in hands13],
+        "waits (13 tiles)": [(lambda d=d: waits(d)) for d in hands13],
+    }
     for k in (0, 1, 2, 4):
-        calls = [(lambda c=c, w=w: is_win(c, w)) for c, w in wild_sets[k]]
-        rows.append((f"is_win, {k} wildcards", median_us(calls), ref_win))
+        suites[f"is_win, {k} wildcards"] = [
+            (lambda c=c, w=w: is_win(c, w)) for c, w in wild_sets[k]
+        ]
+    med = median_us(suites)
+    ref_win = med["mahjong Agari.is_agari"]
+    ref_sh = med["mahjong Shanten.calculate_shanten"]
+    rows: list[tuple[str, float, float | None]] = []
+    for k in (0, 1, 2, 4):
+        rows.append((f"is_win, {k} wildcards", med[f"is_win, {k} wildcards"], ref_win))
     rows.append(("mahjong Agari.is_agari", ref_win, None))
-    rows.append(
-        (
-            "shanten (13 tiles)",
-            median_us([(lambda d=d: shanten(d, 0, mcr_like)) for d in hands13]),
-            ref_sh,
-        )
-    )
+    rows.append(("shanten (13 tiles)", med["shanten (13 tiles)"], ref_sh))
     rows.append(("mahjong Shanten.calculate_shanten", ref_sh, None))
-    rows.append(("waits (13 tiles)", median_us([(lambda d=d: waits(d)) for d in hands13]), None))
+    rows.append(("waits (13 tiles)", med["waits (13 tiles)"], None))
 
     wins = sum(agari.is_agari(c) == is_win(c) for c in hands)
     same_sh = sum(sh.calculate_shanten(d) == shanten(d, 0, mcr_like) for d in hands13)
