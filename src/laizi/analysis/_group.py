@@ -234,23 +234,36 @@ def compute_cover(
     for i in range(size):
         x = v[i]
         ahead = x + (v[i + 1] if i + 1 < size else 0) + (v[i + 2] if i + 2 < size else 0)
+        ci = cap[i]
+        chow_here = can_chow and i + 2 < size
+        pair_here = pair_ok[i]
         new: dict[tuple[int, int, int, int], int] = {}
         for (a, b, m, p), val in states.items():
             base = a + b
             for u in (0, 1) if x and m < max_melds else (0,):
-                for q in (0, 1) if not p and pair_ok[i] else (0,):
+                for q in (0, 1) if not p and pair_here else (0,):
                     t0 = base + 3 * u + 2 * q
-                    if t0 > cap[i]:
+                    if t0 > ci:
                         continue
-                    kmax = 0
-                    if can_chow and i + 2 < size:
-                        kmax = min(cap[i] - t0, max_melds - m - u, ahead)
+                    kmax = min(ci - t0, max_melds - m - u, ahead) if chow_here else 0
+                    mu = m + u
+                    pq = p + q
                     for k in range(kmax + 1):
-                        got = val + min(x, t0 + k)
-                        nk = (k, a, m + u + k, p + q)
+                        tt = t0 + k
+                        got = val + (x if x < tt else tt)
+                        nk = (k, a, mu + k, pq)
                         if new.get(nk, -1) < got:
                             new[nk] = got
-        states = new
+        # Pareto pruning: with the same carries and pair, a state using more melds for no
+        # more covered tiles can never do better ("at most m melds").
+        best: dict[tuple[int, int, int], int] = {}
+        states = {}
+        for key in sorted(new, key=lambda s: s[2]):
+            carry = (key[0], key[1], key[3])
+            val = new[key]
+            if best.get(carry, -1) < val:
+                best[carry] = val
+                states[key] = val
     h0 = [-INF] * (max_melds + 1)
     h1 = [-INF] * (max_melds + 1)
     for (_a, _b, m, p), val in states.items():
