@@ -17,8 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from laizi.analysis import WinRules, is_win
+from laizi.analysis import WinRules, is_win, shanten
 from reference import is_win as ref_is_win
+from reference import shanten as ref_shanten
 
 RULES = [
     WinRules(),
@@ -56,12 +57,40 @@ def random_hand(rng: random.Random) -> tuple[list[int], int]:
     return c, w
 
 
+def verify_shanten(rng: random.Random, count: int) -> int:
+    bad = 0
+    t0 = time.time()
+    for i in range(count):
+        w = rng.choice((0, 0, 1, 2))
+        size = rng.choice((13, 14)) - w
+        wall = [t for t in range(34) for _ in range(4)]
+        c = [0] * 34
+        for t in rng.sample(wall, size):
+            c[t] += 1
+        rules = RULES[i % len(RULES)]
+        got, want = shanten(c, w, rules), ref_shanten(c, w, rules)
+        if got != want:
+            bad += 1
+            print("DISAGREE", c, w, rules, got, want, flush=True)
+    print(f"done: shanten of {count} hands, {bad} disagreements, {time.time() - t0:.0f} s")
+    return 1 if bad else 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hands", type=int, default=1_000_000)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument(
+        "--shanten",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead: shanten of N random 13/14-tile hands (the reference takes seconds each)",
+    )
     args = ap.parse_args()
     rng = random.Random(args.seed)
+    if args.shanten:
+        return verify_shanten(rng, args.shanten)
     bad = wins = 0
     t0 = time.time()
     for i in range(args.hands):
