@@ -48,7 +48,7 @@ def _states(variant: str, seed: int, every: int = 3) -> list[tuple[Game, int]]:
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("spec", ["random", "greedy", "simple"])
 def test_bots_return_legal_actions_from_views(variant: str, spec: str) -> None:
-    for seed in (1, 2):
+    for seed in (1,):
         g = Game(variant, seed=seed)
         bots = [make_bot(spec, seed * 10 + s) for s in range(g.n)]
         while not g.over:
@@ -61,12 +61,12 @@ def test_bots_return_legal_actions_from_views(variant: str, spec: str) -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_search_bot_legal_and_deterministic_without_time_budget(variant: str) -> None:
-    states = _states(variant, 5, every=7)[:6]
+    states = _states(variant, 5, every=7)[:4]
     for game, seat in states:
         view = game.view(seat)
         legal = game.legal_actions(seat)
-        a = SearchBot(3, budget_ms=0, rollouts=2).choose(view, list(legal))
-        b = SearchBot(3, budget_ms=0, rollouts=2).choose(view, list(legal))
+        a = SearchBot(3, budget_ms=0, rollouts=2, window=1e9).choose(view, list(legal))
+        b = SearchBot(3, budget_ms=0, rollouts=2, window=1e9).choose(view, list(legal))
         assert a in legal
         assert a == b
 
