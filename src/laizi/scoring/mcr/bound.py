@@ -29,7 +29,7 @@ from .masks import bits as _bits
 from .masks import masks, tile_fans
 from .shapes import CHOW, KONG, Pack
 
-__all__ = ["NO_BOUND", "FixedInfo", "tiles_bound", "upper_bound"]
+__all__ = ["NO_BOUND", "FixedInfo", "tiles_bound", "upper_bound", "with_flags"]
 
 NO_BOUND = 1 << 20
 """Returned for hands that may take a shape the bound does not model."""
@@ -108,8 +108,12 @@ def _chow_families(m1: int, m2: int, m3: int, m4: int, chows: int) -> int:
     return max(four, three + pair, 3 if pair else 0)
 
 
-def _pung_families(pt: int) -> int:
-    """Upper bound of the pung-combination fans over the tiles that may be pungs."""
+def _pung_families(pt: int, pungs: int) -> int:
+    """Upper bound of the pung-combination fans of ``pungs`` pungs or kongs among the
+    tiles ``pt`` that may be pungs (pung_fans: a family of four alone; a family of three,
+    plus one pair fan when there is a fourth pung; otherwise pair fans)."""
+    if pungs < 2:
+        return 0
     winds = (pt & _WIND).bit_count()
     dragons = (pt & _DRAGON).bit_count()
     four = 0
@@ -133,7 +137,11 @@ def _pung_families(pt: int) -> int:
             three = 8  # 三色三节高
     double = bool(p0 & p1 or p0 & p2 or p1 & p2)
     pair = 6 if dragons >= 2 else 2 if double else 0
+    if pungs == 2:
+        return pair
     pairs = (6 if dragons >= 2 else 0) + (4 if double else 0)
+    if pungs == 3:
+        return max(three, pairs)
     return max(four, three + pair if three else 0, pairs)
 
 
@@ -158,21 +166,22 @@ Masks = tuple[int, int, int, int]
 
 
 def tiles_bound(fi: FixedInfo, full: Masks, standing: Masks, seat: int,
-                prevalent: int) -> int:
+                prevalent: int) -> tuple[int, bool]:
     """The bound less the situational fans: the tile fans (exact) plus the most the sets
-    of a reading can add. ``full`` / ``standing``: masks of the whole hand / of the
-    concealed tiles (:func:`.masks.masks`); seat and prevalent winds are tile ids."""
+    of a reading can add; and whether the tile fans are none at all (无番和, 8 fan, needs
+    that). ``full`` / ``standing``: masks of the whole hand / of the concealed tiles
+    (:func:`.masks.masks`); seat and prevalent winds are tile ids."""
     m1, m2, m3, m4 = full
     ms1, ms2, ms3, ms4 = standing
     if not fi.n:
         if m1 & _ORPHANS == _ORPHANS or not m2:
-            return NO_BOUND  # 十三幺, 全不靠 / 七星不靠
+            return NO_BOUND, False  # 十三幺, 全不靠 / 七星不靠
         if (not m1 & ~_SUITS[0] or not m1 & ~_SUITS[1] or not m1 & ~_SUITS[2]) \
                 and m3 & _ENDS and (m3 >> 8) & _ENDS:
-            return NO_BOUND  # may be 九莲宝灯
+            return NO_BOUND, False  # may be 九莲宝灯
     if fi.n <= 1 and (ms1 & _SUITED).bit_count() >= 9 \
             and any(k & ms1 == k for k in _KNITTED_BITS):
-        return NO_BOUND  # 组合龙
+        return NO_BOUND, False  # 组合龙
     ft: dict[str, int] = {}
     tile_fans(m1, m4, fi.kongs, ft, {})
     base = _total(ft)
@@ -183,16 +192,18 @@ def tiles_bound(fi: FixedInfo, full: Masks, standing: Masks, seat: int,
 
     pt = ms3 | fi.pungs  # tiles that may be pungs or kongs
     dep = fi.kong_fan
-    dep += _CONCEALED_PUNGS[min(4, fi.ck + min(ms3.bit_count(), 4 - fi.n))]
-    if not fi.chows and not ms1 & ~ms2 and not ms4:
-        dep += 6  # 碰碰和: no single tile and no four left for chows
+    conc_pungs = min(ms3.bit_count(), 4 - fi.n)
+    hidden = min(4, fi.ck + conc_pungs)
+    dep += _CONCEALED_PUNGS[hidden]
+    if not fi.chows and not ms1 & ~ms2 and not ms4 and hidden < 4:
+        dep += 6  # 碰碰和: no single tile and no four left for chows (四暗刻 excludes it)
     dep += 2 * (pt & _DRAGON).bit_count() + (pt & _TERM_WIND).bit_count()
     if 1 << prevalent & pt:
         dep += 2
     if 1 << seat & pt:
         dep += 2
     dep += _chow_families(m1, m2, m3, m4, 4 - fi.n + fi.chows)
-    dep += _pung_families(pt)
+    dep += _pung_families(pt, fi.n - fi.chows + conc_pungs)
     if m1 & _TERMINAL_ANY:
         p0, p1, p2 = _PURE_TERMINAL
         if m2 & p0 == p0 or m2 & p1 == p1 or m2 & p2 == p2:
@@ -212,7 +223,7 @@ def tiles_bound(fi: FixedInfo, full: Masks, standing: Masks, seat: int,
                0 if m1 & _NOT_EVEN or fi.chows else 24,  # 全双刻
                0 if m1 & _NOT_OUTSIDE else 4)  # 全带幺
     dep += 1  # 边张 / 坎张 / 单钓将
-    return base + max(dep, pairs)
+    return base + max(dep, pairs), not ft
 
 
 def upper_bound(h: _Hand, fi: FixedInfo | None = None) -> int:
@@ -220,7 +231,16 @@ def upper_bound(h: _Hand, fi: FixedInfo | None = None) -> int:
     fi = fi or FixedInfo(h.fixed)
     full = h.masks()
     standing = masks(h.standing_counts) if h.fixed else full
-    tb = tiles_bound(fi, full, standing, h.fl.seat, h.fl.prevalent)
+    tb, plain = tiles_bound(fi, full, standing, h.fl.seat, h.fl.prevalent)
+    return with_flags(tb, plain, flag_fans(h.fl, fi.claimed))
+
+
+def with_flags(tb: int, plain: bool, flags: dict[str, int]) -> int:
+    """The bound from :func:`tiles_bound` and the hand's situational fans: 无番和 (8) is
+    possible only when neither the tiles nor the situation give a fan, for a fan once
+    present is never excluded without a bigger one staying."""
     if tb >= NO_BOUND:
         return NO_BOUND
-    return max(tb + _total(flag_fans(h.fl, fi.claimed)), 8)
+    if plain and not flags:
+        return max(tb, 8)
+    return tb + _total(flags)

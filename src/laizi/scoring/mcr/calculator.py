@@ -57,6 +57,7 @@ _KNITTED: tuple[tuple[int, ...], ...] = tuple(
 )
 _KNITTED_BITS = tuple(bits(k) for k in _KNITTED)
 _ORPHAN_BITS = bits(_ORPHANS)
+_SUITED_BITS = bits(range(27))
 _EXCLUSIONS = tuple((f.key, f.excludes) for f in FANS if f.excludes
                     or f.key in ("nine_gates", "four_concealed_pungs", "big_three_winds"))
 _EXCLUDES = dict(_EXCLUSIONS)
@@ -479,7 +480,11 @@ def _knitted_straight(h: _Hand) -> _Knitted | None:
     """组合龙 + one set + a pair (at most one set claimed or kong)."""
     if len(h.fixed) > 1:
         return None
-    m1 = masks(h.standing_counts)[0] if h.fixed else h.masks()[0]
+    m1 = h.masks()[0]  # with a meld: a superset of the concealed tiles, a quick filter
+    if (m1 & _SUITED_BITS).bit_count() < 9:
+        return None
+    if h.fixed:
+        m1 = masks(h.standing_counts)[0]
     seq = next((s for s, k in zip(_KNITTED, _KNITTED_BITS, strict=True) if m1 & k == k),
                None)
     if seq is None:

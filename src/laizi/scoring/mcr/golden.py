@@ -16,8 +16,8 @@ from itertools import combinations, combinations_with_replacement, product
 from laizi import tiles as T
 
 from .api import NOT_A_WIN, meld_packs, result_from, win_flags
-from .bound import NO_BOUND, FixedInfo, Masks, tiles_bound
-from .calculator import Flags, Scored, _Hand, _total, flag_fans, score_prepared
+from .bound import FixedInfo, Masks, tiles_bound, with_flags
+from .calculator import Flags, Scored, _Hand, flag_fans, score_prepared
 from .hand import FanResult, HandError, Meld, WinContext
 from .masks import masks
 from .shapes import suit_key, suit_table
@@ -246,11 +246,12 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
             full_counts[t] += 1
     real_masks = masks(real_counts)
     full_masks = masks(full_counts) if fixed else real_masks
-    flag_totals: dict[Flags, int] = {}
+    flag_fans_of: dict[Flags, dict[str, int]] = {}
     for assign in golden_assignments(real, golden, melds):
         full = _add_masks(full_masks, full_counts, assign)
         standing_masks = _add_masks(real_masks, real_counts, assign) if fixed else full
-        tb = tiles_bound(info, full, standing_masks, ctx.seat_wind, ctx.prevalent_wind)
+        tb, plain = tiles_bound(info, full, standing_masks, ctx.seat_wind,
+                                ctx.prevalent_wind)
         counts = list(real_counts)
         for t in assign:
             counts[t] += 1
@@ -261,13 +262,10 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
             fl, notes = win_flags(ctx, counts, fixed, w)
             standing = tuple(counts)
             counts[w] += 1
-            if tb >= NO_BOUND:
-                bound = NO_BOUND
-            else:
-                ft = flag_totals.get(fl)
-                if ft is None:
-                    ft = flag_totals[fl] = _total(flag_fans(fl, info.claimed))
-                bound = max(tb + ft, 8)
+            flags = flag_fans_of.get(fl)
+            if flags is None:
+                flags = flag_fans_of[fl] = flag_fans(fl, info.claimed)
+            bound = with_flags(tb, plain, flags)
             cands.append(((bound, hard, neg, -w), standing, fl, notes, assign))
     cands.sort(key=lambda c: c[0], reverse=True)
     best: tuple[tuple[int, int, Assign, int], Scored, list[str], Assign] | None = None

@@ -85,6 +85,9 @@ def _search_key(p: Pack) -> tuple[int, int]:
     return (ORDER[t - 1], 1) if kind == CHOW else (ORDER[t], 0)
 
 
+_SEARCH_KEY = {p: _search_key(p) for p in ALL_PACKS}
+
+
 @lru_cache(maxsize=1 << 16)
 def readings(counts: tuple[int, ...]) -> tuple[tuple[Pack, ...], ...]:
     """Every reading of ``counts`` (34 counts, 3n + 2 tiles) as n sets + a pair.
@@ -108,10 +111,12 @@ def readings(counts: tuple[int, ...]) -> tuple[tuple[Pack, ...], ...]:
         else:
             _melds(c, need, [], sets)
         c[p] += 2
+        key = _SEARCH_KEY.__getitem__
         for s in sets:
-            ordered = tuple(sorted(s, key=_search_key))
-            reading = (*ordered, (PAIR, p, False))
-            found[reading] = tuple(_search_key(x) for x in ordered)
+            ordered = tuple(sorted(s, key=key))
+            found[(*ordered, (PAIR, p, False))] = tuple(map(key, ordered))
+    if len(found) == 1:
+        return tuple(found)
     return tuple(sorted(found, key=found.__getitem__))
 
 
