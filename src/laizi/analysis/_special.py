@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import permutations
+from operator import itemgetter
 
 ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 """幺九牌: the 1 and 9 of each suit and the seven honours."""
@@ -72,9 +73,12 @@ def orphans_win(c: Sequence[int], w: int) -> bool:
     return pairs <= 1 and missing + (1 - pairs) == w
 
 
+_orphan_counts = itemgetter(*ORPHANS)
+
+
 def orphans_overlap(c: Sequence[int]) -> int:
-    kinds = sum(1 for t in ORPHANS if c[t])
-    return kinds + (1 if any(c[t] >= 2 for t in ORPHANS) else 0)
+    got: tuple[int, ...] = _orphan_counts(c)
+    return 13 - got.count(0) + (1 if max(got) >= 2 else 0)
 
 
 # ---------------------------------------------------------------- knitted (全不靠 / 七星不靠)
