@@ -4,10 +4,13 @@ and with golden tiles.
     .venv/bin/python benchmarks/bench_fan.py [--hands 2000]
 
 Same seeded hands, same process. Times are this process's CPU time
-(``time.process_time``), so other jobs on a shared machine do not inflate them. Golden rows: a random winning hand whose tiles of one
-face become 1, 2 or 3 golden tiles. The calculator's per-hand caches (readings, waits)
-are cleared before every hand so every hand is cold; the constant tables built once on
-first use (shapes.suit_table) are warmed up before timing, as PyMahjongGB's are compiled in.
+(``time.process_time``), so other jobs on a shared machine do not inflate them.
+Golden rows: a random winning hand whose tiles of one face become 1, 2 or 3 golden tiles.
+The per-hand caches (readings, waits) are cleared before every hand so every hand is
+cold; the constant tables built once on first use (``shapes.suit_table``) are warmed up
+before timing, as PyMahjongGB's are compiled in. The tables of set-combination fans and
+of per-group readings fill up over a session; the "session tables cleared" rows clear
+them before every hand too.
 """
 
 from __future__ import annotations
@@ -21,16 +24,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from laizi.scoring.mcr import (
-    score_hand,
-    shapes,
-)
+from laizi.scoring.mcr import calculator, score_hand, shapes
 from mcr_random import Case, gb_fans, random_case
 
 
-def _clear() -> None:
+def _clear(memo: bool = False) -> None:
+    """Clear the per-hand caches; with ``memo`` also the tables that fill up over a
+    session (set-combination fans, per-group readings), for the fully cold rows."""
     for f in (shapes.readings, shapes.basic_waits):
         f.cache_clear()
+    if memo:
+        for table in calculator._COMBO_TABLES.values():
+            table.clear()
+        shapes.GROUP_READINGS.clear()
 
 
 Row = tuple[str, float, float, float]
@@ -43,11 +49,11 @@ def _stats(name: str, samples: list[float]) -> Row:
     return (name, statistics.median(ordered), p95, ordered[-1])
 
 
-def _time(fn: object, cases: list[Case], cold: bool) -> list[float]:
+def _time(fn: object, cases: list[Case], cold: bool, memo: bool = False) -> list[float]:
     samples = []
     for c in cases:
         if cold:
-            _clear()
+            _clear(memo)
         t = time.process_time()
         fn(c)  # type: ignore[operator]
         samples.append((time.process_time() - t) * 1e6)
@@ -77,16 +83,20 @@ def main() -> int:
     shapes.suit_table(9)
     shapes.suit_table(7)
     rows = [_stats("PyMahjongGB MahjongFanCalculator", _time(gb_fans, cases, cold=False)),
-            _stats("laizi score_hand (no golden)", _time(ours, cases, cold=True))]
+            _stats("laizi score_hand (no golden)", _time(ours, cases, cold=True)),
+            _stats("  same, session tables cleared", _time(ours, cases, True, True))]
     for g in (1, 2, 3):
         gcases = _golden_cases(random.Random(g), g, max(50, args.hands // 20))
-        samples = []
-        for c, face in gcases:
-            _clear()
-            t = time.process_time()
-            score_hand(c.concealed, c.melds, c.win, c.ctx, golden=g, golden_face=face)
-            samples.append((time.process_time() - t) * 1e6)
-        rows.append(_stats(f"laizi score_hand, {g} golden tile(s)", samples))
+        for memo in (False, True) if g == 3 else (False,):
+            samples = []
+            for c, face in gcases:
+                _clear(memo)
+                t = time.process_time()
+                score_hand(c.concealed, c.melds, c.win, c.ctx, golden=g, golden_face=face)
+                samples.append((time.process_time() - t) * 1e6)
+            name = (f"laizi score_hand, {g} golden tile(s)" if not memo
+                    else "  same, session tables cleared")
+            rows.append(_stats(name, samples))
     gb = rows[0][1]
     print(f"{'calculator':<40} {'median µs':>10} {'p95 µs':>9} {'max µs':>9} "
           f"{'median × PyMahjongGB':>21}")

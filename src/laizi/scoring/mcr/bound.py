@@ -131,7 +131,7 @@ def _pung_families(pt: int, pungs: int) -> int:
         three = 16  # 三同刻
     elif winds >= 3:
         three = 12  # 三风刻
-    else:
+    elif p0 and p1 and p2:
         ps = (p0, p1, p2)
         if any(ps[a] & ps[b] >> 1 & ps[c] >> 2 for a, b, c in _PERMS):
             three = 8  # 三色三节高

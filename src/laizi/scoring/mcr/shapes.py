@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache, lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
 
 __all__ = [
     "ALL_PACKS",
@@ -88,6 +88,46 @@ def _search_key(p: Pack) -> tuple[int, int]:
 _SEARCH_KEY = {p: _search_key(p) for p in ALL_PACKS}
 
 
+GroupReadings = tuple[tuple[tuple[Pack, ...], int], ...]
+
+GROUP_READINGS: dict[tuple[int, int], GroupReadings] = {}
+"""Readings of one group (万 筒 条 or honours) by (group, :func:`suit_key`): each is its
+sets and its pair tile (-1 for none). Sets never span groups, so a hand's readings are
+the products of its groups' readings. Filled on first use; the domain is bounded."""
+
+
+_GROUP_READINGS_MAX = 1 << 18
+
+
+def _group_readings(k: int, key: int) -> GroupReadings:
+    lo, hi = _GROUPS[k]
+    counts = key.to_bytes(hi - lo, "little")
+    c = [0] * 36
+    c[lo:hi] = counts
+    total = sum(counts)
+    out: list[tuple[tuple[Pack, ...], int]] = []
+    sets: list[tuple[Pack, ...]] = []
+    if total % 3 == 0:
+        if total:
+            _melds(c, total // 3, [], sets, lo)
+        else:
+            sets.append(())
+        out.extend((s, -1) for s in sets)
+    elif total % 3 == 2:
+        for p in range(lo, hi):
+            if c[p] < 2:
+                continue
+            c[p] -= 2
+            sets.clear()
+            if total == 2:
+                sets.append(())
+            else:
+                _melds(c, (total - 2) // 3, [], sets, lo)
+            c[p] += 2
+            out.extend((s, p) for s in sets)
+    return tuple(out)
+
+
 @lru_cache(maxsize=1 << 16)
 def readings(counts: tuple[int, ...]) -> tuple[tuple[Pack, ...], ...]:
     """Every reading of ``counts`` (34 counts, 3n + 2 tiles) as n sets + a pair.
@@ -95,27 +135,38 @@ def readings(counts: tuple[int, ...]) -> tuple[tuple[Pack, ...], ...]:
     Each reading is its sets (in search order) followed by the pair. Readings are
     distinct and listed in search order (see the module docstring).
     """
-    total = sum(counts)
-    if total % 3 != 2:
+    if max(counts) > 255 or sum(counts) % 3 != 2:
         return ()
-    need = (total - 2) // 3
-    found: dict[tuple[Pack, ...], tuple[tuple[int, int], ...]] = {}
-    c = [*counts, 0, 0]
-    for p in range(34):
-        if c[p] < 2:
+    whole = int.from_bytes(bytes(counts), "little")
+    parts: list[GroupReadings] = []
+    for k, key in enumerate((whole & _LOW72, whole >> 72 & _LOW72, whole >> 144 & _LOW72,
+                             whole >> 216)):
+        if not key:
             continue
-        c[p] -= 2
-        sets: list[tuple[Pack, ...]] = []
-        if need == 0:
-            sets.append(())
+        got = GROUP_READINGS.get((k, key))
+        if got is None:
+            if len(GROUP_READINGS) >= _GROUP_READINGS_MAX:
+                GROUP_READINGS.clear()  # bounded memory in long sessions
+            got = GROUP_READINGS[k, key] = _group_readings(k, key)
+        if not got:
+            return ()
+        parts.append(got)
+    sort_key = _SEARCH_KEY.__getitem__
+    found: dict[tuple[Pack, ...], tuple[tuple[int, int], ...]] = {}
+    for combo in product(*parts):
+        pair = -1
+        sets: list[Pack] = []
+        for group_sets, group_pair in combo:
+            sets.extend(group_sets)
+            if group_pair >= 0:
+                if pair >= 0:
+                    break
+                pair = group_pair
         else:
-            _melds(c, need, [], sets)
-        c[p] += 2
-        key = _SEARCH_KEY.__getitem__
-        for s in sets:
-            ordered = tuple(sorted(s, key=key))
-            found[(*ordered, (PAIR, p, False))] = tuple(map(key, ordered))
-    if len(found) == 1:
+            if pair >= 0:
+                ordered = tuple(sorted(sets, key=sort_key))
+                found[(*ordered, (PAIR, pair, False))] = tuple(map(sort_key, ordered))
+    if len(found) <= 1:
         return tuple(found)
     return tuple(sorted(found, key=found.__getitem__))
 
@@ -158,6 +209,7 @@ def suit_table(size: int) -> dict[int, int]:
 
 _GROUPS = ((0, 9), (9, 18), (18, 27), (27, 34))
 _ADD = tuple(1 << 8 * i for i in range(9))
+_LOW72 = (1 << 72) - 1  # one suit's 9 bytes of a whole hand's key
 
 
 @lru_cache(maxsize=1 << 16)
@@ -167,7 +219,8 @@ def basic_waits(standing: tuple[int, ...]) -> frozenset[int]:
     Each group (万 筒 条 honours) must end as sets (status 0) or sets and the pair (1);
     the tile added can mend at most one group, so the others must already be whole."""
     tables = (suit_table(9), suit_table(9), suit_table(9), suit_table(7))
-    keys = [int.from_bytes(bytes(standing[a:b]), "little") for a, b in _GROUPS]
+    whole = int.from_bytes(bytes(standing), "little")
+    keys = [whole & _LOW72, whole >> 72 & _LOW72, whole >> 144 & _LOW72, whole >> 216]
     status = [tables[k].get(keys[k], -1) for k in range(4)]
     bad = status.count(-1)
     if bad > 1:
@@ -194,7 +247,8 @@ def has_other_wait(standing: tuple[int, ...], win: int) -> bool:
     """Whether a tile other than ``win`` completes ``standing`` as sets and a pair:
     :func:`basic_waits` ``- {win}`` is non-empty, stopping at the first such tile."""
     tables = (suit_table(9), suit_table(9), suit_table(9), suit_table(7))
-    keys = [int.from_bytes(bytes(standing[a:b]), "little") for a, b in _GROUPS]
+    whole = int.from_bytes(bytes(standing), "little")
+    keys = [whole & _LOW72, whole >> 72 & _LOW72, whole >> 144 & _LOW72, whole >> 216]
     status = [tables[k].get(keys[k], -1) for k in range(4)]
     bad = status.count(-1)
     if bad > 1:
