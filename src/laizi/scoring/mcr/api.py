@@ -106,10 +106,12 @@ def result_from(best: Scored, win: int, ctx: WinContext, notes: Sequence[str],
     if ctx.flowers > 0:
         keys.append("flower_tiles")
     keys.sort(key=_FAN_ORDER.__getitem__)
+    sources = best.sources
     for key in keys:
         n = ctx.flowers if key == "flower_tiles" else table[key]
-        if key in best.sources:
-            groups = tuple(best.sources[key])
+        got = sources.get(key)
+        if got is not None:
+            groups: tuple[tuple[int, ...], ...] = tuple(got)
         elif key in _WIN_TILE_FANS:
             groups = ((win,),)
         elif key in _NO_GROUPS:

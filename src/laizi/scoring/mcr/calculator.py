@@ -108,6 +108,10 @@ def _win_flags(fl: Flags, ft: FanTable) -> None:
         ft["self_drawn"] = 1
 
 
+_FLAG_FANS: dict[tuple[Flags, int], FanTable] = {}
+"""flag_fans by (flags, claimed melds): at most 2^4 * 4 * 4 * 5 entries."""
+
+
 def flag_fans(fl: Flags, claimed: int) -> FanTable:
     """The situational fans and 门前清 / 不求人 / 全求人 / 自摸 of a hand with ``claimed``
     claimed melds (shared by every sets-and-pair reading)."""
@@ -411,7 +415,11 @@ class _Hand:
 
     def base(self) -> tuple[FanTable, Sources]:
         if self._base is None:
-            ft = flag_fans(self.fl, sum(1 for p in self.fixed if p[2]))
+            claimed = sum(1 for p in self.fixed if p[2])
+            flags = _FLAG_FANS.get((self.fl, claimed))
+            if flags is None:
+                flags = _FLAG_FANS[self.fl, claimed] = flag_fans(self.fl, claimed)
+            ft = dict(flags)
             src: Sources = {}
             m1, _, _, m4 = self.masks()
             tile_fans(m1, m4, sum(1 for p in self.fixed if p[0] == KONG), ft, src)
@@ -466,10 +474,13 @@ def _basic(h: _Hand, concealed: tuple[Pack, ...]) -> tuple[FanTable, Sources]:
 
 def _wait_lazy(h: _Hand, concealed: tuple[Pack, ...], ft: FanTable, src: Sources) -> None:
     """:func:`_wait` with the hand's waits computed only when a set could earn a wait fan."""
+    if "melded_hand" in ft or "four_kongs" in ft:
+        return  # 全求人 and 四杠 exclude the wait fans: no need for the waits
     win = h.win
     for kind, t, _ in concealed:
         if (kind == CHOW and t - 1 <= win <= t + 1) or (kind == PAIR and t == win):
-            _wait(list(concealed), h.single_wait(), win, ft, src)
+            if h.single_wait():
+                _wait(list(concealed), True, win, ft, src)
             return
 
 
