@@ -8,11 +8,13 @@ import random
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from hypothesis import given
+from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
 import laizi.env
 from laizi.bots.determinize import sample_world
-from laizi.engine import Game
+from laizi.engine import Action, Game
 from laizi.env.encoding import (
     NUM_ACTIONS,
     OBS_SHAPE,
@@ -149,3 +151,32 @@ def test_gymnasium_single_seat(variant: str) -> None:
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     _, _, _, _, info = env.step(bad)
     assert info.get("illegal") is True
+
+
+def _all_actions(seat: int = 0) -> list[Action]:
+    """Every action the encoding must distinguish (chows only within a suit)."""
+    out = [Action("win", seat), Action("pass", seat)]
+    for t in range(34):
+        for kind in ("discard", "concealed_kong", "added_kong", "special_kong"):
+            out.append(Action(kind, seat, t))
+        out.append(Action("pung", seat, t, (t, t, t)))
+        out.append(Action("kong", seat, t, (t, t, t, t)))
+        if t < 27:
+            for lo in (t - 2, t - 1, t):
+                if lo >= t - t % 9 and lo + 2 <= t - t % 9 + 8:
+                    out.append(Action("chow", seat, t, (lo, lo + 1, lo + 2)))
+    return out
+
+
+def test_action_index_is_injective_over_every_action() -> None:
+    actions = _all_actions()
+    indices = [action_index(a) for a in actions]
+    assert len(set(indices)) == len(actions)
+    assert all(0 <= i < NUM_ACTIONS for i in indices)
+
+
+@given(st.sampled_from(_all_actions()), st.integers(0, 3))
+def test_action_index_ignores_the_seat(action: Action, seat: int) -> None:
+    moved = Action(action.type, seat, action.tile, action.tiles)
+    assert action_index(moved) == action_index(action)
+    assert legal_by_index([moved])[action_index(action)] == moved
