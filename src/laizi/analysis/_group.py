@@ -39,7 +39,7 @@ class GroupTable:
     ``pair_ok[i]`` whether the tile of rank ``i + 1`` may be the pair.
     """
 
-    __slots__ = ("chows", "cover", "cover_id", "need", "pair_ok", "size", "wait")
+    __slots__ = ("chows", "cover", "cover_id", "need", "pair_ok", "shape", "size", "wait")
 
     def __init__(self, size: int, chows: bool, pair_ok: tuple[bool, ...]) -> None:
         self.size = size
@@ -48,6 +48,7 @@ class GroupTable:
         self.need: dict[bytes, tuple[int, int, int]] = {}
         self.cover: dict[bytes, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.cover_id: dict[bytes, int] = {}
+        self.shape: dict[bytes, tuple[int, int, int, int]] = {}
         self.wait: dict[bytes, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     # ------------------------------------------------------------------ need
@@ -95,6 +96,16 @@ class GroupTable:
         got = self.cover_id.get(key)
         if got is None:
             got = self.cover_id[key] = intern_cover(self.get_cover(key))
+        return got
+
+    def get_shape(self, key: bytes) -> tuple[int, int, int, int]:
+        """``(cover id, tiles, pairs, singles)`` for shanten: the 七对 term needs the pairs
+        (``min(x, 4) // 2`` summed) and the odd counts of the group."""
+        got = self.shape.get(key)
+        if got is None:
+            pairs = sum(min(x, 4) // 2 for x in key)
+            singles = sum(min(x, 4) & 1 for x in key)
+            got = self.shape[key] = (self.get_cover_id(key), sum(key), pairs, singles)
         return got
 
     # ------------------------------------------------------------------ waits

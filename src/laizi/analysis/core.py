@@ -30,7 +30,6 @@ from laizi.analysis._special import (
     knitted_singles_win,
     orphans_overlap,
     orphans_win,
-    seven_pairs_overlap,
     seven_pairs_win,
 )
 from laizi.analysis.types import WinRules
@@ -333,28 +332,36 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RUL
     For ``3n + 1`` and ``3n + 2`` totals. The target hand may hold at most 4 copies of a
     tile, so a hand waiting only on a fifth copy is not ready (shanten 1, not 0).
     """
-    comp = _COMPILED.get(id(rules))
-    if comp is None or comp.rules is not rules:
-        comp = compiled(rules)
-    b = _key(counts)
-    _check_wilds(wilds)
-    total = sum(b) + wilds
+    if rules is DEFAULT_RULES:
+        comp = _DEFAULT
+    else:
+        comp = _COMPILED.get(id(rules))  # type: ignore[assignment]
+        if comp is None or comp.rules is not rules:
+            comp = compiled(rules)
+    try:
+        b = bytearray(counts)
+        k0, k1, k2, k3 = _split(b)
+    except (TypeError, ValueError, struct.error):
+        b = bytearray(_key(counts))
+        k0, k1, k2, k3 = _split(b)
+    if wilds < 0:
+        _check_wilds(wilds)
+    g0, g1, g2, g3 = comp.groups
+    try:
+        i0, t0, p0, s0 = g0.shape[k0]
+        i1, t1, p1, s1 = g1.shape[k1]
+        i2, t2, p2, s2 = g2.shape[k2]
+        i3, t3, p3, s3 = g3.shape[k3]
+    except KeyError:
+        i0, t0, p0, s0 = g0.get_shape(k0)
+        i1, t1, p1, s1 = g1.get_shape(k1)
+        i2, t2, p2, s2 = g2.get_shape(k2)
+        i3, t3, p3, s3 = g3.get_shape(k3)
+    total = t0 + t1 + t2 + t3 + wilds
     if total % 3 == 0:
         raise ValueError(f"shanten needs a hand of 3n+1 or 3n+2 tiles, got {total}")
     n = (total - 1) // 3
     if n <= MAX_MELDS:
-        g0, g1, g2, g3 = comp.groups
-        k0, k1, k2, k3 = _split(b)
-        try:
-            i0 = g0.cover_id[k0]
-            i1 = g1.cover_id[k1]
-            i2 = g2.cover_id[k2]
-            i3 = g3.cover_id[k3]
-        except KeyError:
-            i0 = g0.get_cover_id(k0)
-            i1 = g1.get_cover_id(k1)
-            i2 = g2.get_cover_id(k2)
-            i3 = g3.get_cover_id(k3)
         iab = COMBINED.get((i0, i1))
         if iab is None:
             iab = combined_id(i0, i1)
@@ -375,7 +382,13 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RUL
         rules = comp.rules
         if n == 4:
             if rules.seven_pairs:
-                result = min(result, 13 - wilds - _seven_pairs_overlap_fast(b))
+                pairs = p0 + p1 + p2 + p3
+                if pairs > 7:
+                    pairs = 7
+                singles = s0 + s1 + s2 + s3
+                got = 13 - wilds - 2 * pairs - (singles if singles < 7 - pairs else 7 - pairs)
+                if got < result:
+                    result = got
             if rules.thirteen_orphans:
                 result = min(result, 13 - wilds - orphans_overlap(b))
             if rules.knitted:
@@ -383,20 +396,6 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RUL
         if rules.knitted and n >= 3:
             result = min(result, 3 * n + 1 - wilds - knitted_straight_overlap(b, n, comp))
     return max(result, -1)
-
-
-def _seven_pairs_overlap_fast(b: bytes) -> int:
-    c1 = b.count(1)
-    c2 = b.count(2)
-    c3 = b.count(3)
-    c4 = b.count(4)
-    if c1 + c2 + c3 + c4 + b.count(0) != 34:
-        return seven_pairs_overlap(b)
-    pairs = c2 + c3 + 2 * c4
-    if pairs > 7:
-        pairs = 7
-    singles = c1 + c3
-    return 2 * pairs + min(7 - pairs, singles)
 
 
 def _combine(covers: list[tuple[tuple[int, ...], tuple[int, ...]]], n: int) -> int:
