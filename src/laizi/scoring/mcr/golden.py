@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from functools import cache
 from itertools import combinations, combinations_with_replacement, product
+from operator import itemgetter
+from operator import neg as neg_
 
 from laizi import tiles as T
 
@@ -236,7 +238,7 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
     # the first whose bound (with its tie-break key) cannot beat the best so far. The
     # order key is the result's own order (total, hardness, assignment, winning face),
     # so the answer is exactly the maximum a full search would keep.
-    Cand = tuple[tuple[int, int, Assign, int], tuple[int, ...], Flags, list[str], Assign]
+    Cand = tuple[tuple[int, int, Assign, int], Flags, list[str], Assign]
     cands: list[Cand] = []
     info = FixedInfo(fixed)
     real_counts = T.to_counts(real)
@@ -247,32 +249,40 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
     real_masks = masks(real_counts)
     full_masks = masks(full_counts) if fixed else real_masks
     flag_fans_of: dict[Flags, dict[str, int]] = {}
+    # win_flags reads only whether another copy of the winning tile stands in the hand
+    flags_of: dict[tuple[int, bool], tuple[Flags, list[str]]] = {}
+    seat, prevalent = ctx.seat_wind, ctx.prevalent_wind
     for assign in golden_assignments(real, golden, melds):
         full = _add_masks(full_masks, full_counts, assign)
         standing_masks = _add_masks(real_masks, real_counts, assign) if fixed else full
-        tb, plain = tiles_bound(info, full, standing_masks, ctx.seat_wind,
-                                ctx.prevalent_wind)
-        counts = list(real_counts)
-        for t in assign:
-            counts[t] += 1
-        hard = sum(t == golden_face for t in assign)
-        neg = tuple(-t for t in assign)
+        tb, plain = tiles_bound(info, full, standing_masks, seat, prevalent)
+        hard = assign.count(golden_face)
+        neg = tuple(map(neg_, assign))
         for w in (sorted(set(assign)) if win_is_golden else (win,)):
-            counts[w] -= 1
-            fl, notes = win_flags(ctx, counts, fixed, w)
-            standing = tuple(counts)
-            counts[w] += 1
+            other = real_counts[w] + assign.count(w) > 1
+            got = flags_of.get((w, other))
+            if got is None:
+                standing = list(real_counts)
+                for t in assign:
+                    standing[t] += 1
+                standing[w] -= 1
+                got = flags_of[w, other] = win_flags(ctx, standing, fixed, w)
+            fl, notes = got
             flags = flag_fans_of.get(fl)
             if flags is None:
                 flags = flag_fans_of[fl] = flag_fans(fl, info.claimed)
-            bound = with_flags(tb, plain, flags)
-            cands.append(((bound, hard, neg, -w), standing, fl, notes, assign))
-    cands.sort(key=lambda c: c[0], reverse=True)
+            cands.append(((with_flags(tb, plain, flags), hard, neg, -w), fl, notes, assign))
+    cands.sort(key=itemgetter(0), reverse=True)
     best: tuple[tuple[int, int, Assign, int], Scored, list[str], Assign] | None = None
-    for bound_key, standing, fl, notes, assign in cands:
+    for bound_key, fl, notes, assign in cands:
         if best is not None and bound_key <= best[0]:
             break
-        scored = score_prepared(_Hand(fixed, standing, -bound_key[3], fl))
+        w = -bound_key[3]
+        standing = list(real_counts)
+        for t in assign:
+            standing[t] += 1
+        standing[w] -= 1
+        scored = score_prepared(_Hand(fixed, tuple(standing), w, fl))
         if scored is None:
             continue
         key = (scored.total, *bound_key[1:])
