@@ -25,6 +25,9 @@ from laizi.bots import make_bot
 from laizi.engine import Game
 from laizi.variants import BUILTIN, get
 
+STUCK: dict[str, list[int]] = {}
+"""Seeds whose hand reached a seat with a decision but no legal action (a rules bug)."""
+
 
 def random_hands(variant: str, seeds: range) -> tuple[int, int, float]:
     """(hands, applied actions, seconds) with uniformly random legal actions."""
@@ -35,7 +38,11 @@ def random_hands(variant: str, seeds: range) -> tuple[int, int, float]:
         rng = random.Random(seed)
         while not g.over:
             s = g.to_act()[0]
-            g.apply(rng.choice(g.legal_actions(s)))
+            legal = g.legal_actions(s)
+            if not legal:
+                STUCK.setdefault(variant, []).append(seed)
+                break
+            g.apply(rng.choice(legal))
             steps += 1
     return len(seeds), steps, time.perf_counter() - t0
 
@@ -65,6 +72,7 @@ def main() -> None:
     p.add_argument("--warmup", type=int, default=200, help="warm-up hands (default 200)")
     p.add_argument("--bot-hands", type=int, default=10, help="hands for bot timing")
     p.add_argument("--search-hands", type=int, default=2, help="hands for search timing")
+    p.add_argument("--skip-bots", action="store_true", help="random agents only")
     p.add_argument("--profile", metavar="VARIANT", help="profile random-agent hands")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
@@ -88,11 +96,18 @@ def main() -> None:
             "random_hands_per_s": hands / secs,
             "actions_per_hand": steps / hands,
         }
+        rows.append(row)
+        if args.skip_bots:
+            if not args.json:
+                print(f"{v:10s} random {row['random_us_per_action']:8.1f} µs/action "
+                      f"(cold {row['random_us_per_action_cold']:8.1f}), "
+                      f"{row['random_hands_per_s']:7.1f} hands/s, "
+                      f"{row['actions_per_hand']:5.1f} actions/hand", flush=True)
+            continue
         n, mean, mx = bot_decisions(v, "greedy", range(args.bot_hands))
         row.update(greedy_us_per_decision=mean * 1e6, greedy_max_ms=mx * 1e3, greedy_n=n)
         n, mean, mx = bot_decisions(v, "search", range(args.search_hands))
         row.update(search_ms_per_decision=mean * 1e3, search_max_ms=mx * 1e3, search_n=n)
-        rows.append(row)
         if not args.json:
             print(f"{v:10s} random {row['random_us_per_action']:8.1f} µs/action "
                   f"(cold {row['random_us_per_action_cold']:8.1f}), "
@@ -103,6 +118,9 @@ def main() -> None:
                   f" ms/decision (max {row['search_max_ms']:.0f} ms)", flush=True)
     if args.json:
         print(json.dumps(rows, indent=2))
+    for v, seeds in STUCK.items():
+        print(f"warning: {v}: {len(seeds)} hand(s) stopped with no legal action "
+              f"(seeds {seeds[:5]}…)")
 
 
 def _loads(v: str) -> bool:

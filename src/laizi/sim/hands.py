@@ -66,6 +66,9 @@ def play_hand(task: HandTask) -> dict[str, Any]:
     while not game.over:
         seat = game.to_act()[0]
         legal = game.legal_actions(seat)
+        if not legal:
+            raise RuntimeError(f"{task.variant} seed {task.seed}: seat {seat} must act in "
+                               f"phase {game.phase} but has no legal action (a rules bug)")
         action = bots[seat].choose(game.view(seat), legal)
         game.apply(action)
         actions += 1
