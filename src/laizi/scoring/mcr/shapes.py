@@ -96,7 +96,7 @@ sets and its pair tile (-1 for none). Sets never span groups, so a hand's readin
 the products of its groups' readings. Filled on first use; the domain is bounded."""
 
 
-_GROUP_READINGS_MAX = 1 << 18
+_GROUP_READINGS_MAX = 1 << 16
 
 
 def _group_readings(k: int, key: int) -> GroupReadings:
@@ -128,7 +128,7 @@ def _group_readings(k: int, key: int) -> GroupReadings:
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)
 def readings(counts: tuple[int, ...]) -> tuple[tuple[Pack, ...], ...]:
     """Every reading of ``counts`` (34 counts, 3n + 2 tiles) as n sets + a pair.
 
@@ -212,7 +212,7 @@ _ADD = tuple(1 << 8 * i for i in range(9))
 _LOW72 = (1 << 72) - 1  # one suit's 9 bytes of a whole hand's key
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)
 def basic_waits(standing: tuple[int, ...]) -> frozenset[int]:
     """Tiles completing ``standing`` (3n + 1 tiles) as sets and a pair, copies unlimited.
 
