@@ -55,6 +55,9 @@ class SearchBot:
         self.window = window
         self.greedy = GreedyBot(seed)
         self.last_stats: dict[str, object] = {}
+        self._sample_s = 0.0
+        """Running estimate of one sample's duration (all candidates), across decisions,
+        so the clock is respected from the first sample on."""
 
     def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
         if not legal_actions:
@@ -80,11 +83,10 @@ class SearchBot:
         dsq = [0.0] * len(cands)
         n = 0
         deadline = start + self.budget_ms / 1000.0 if self.budget_ms > 0 else math.inf
-        per = 0.0
-        rollout_start = time.perf_counter()
         done = False
         while n < self.rollouts and not done:
-            if time.perf_counter() + per > deadline:
+            t_sample = time.perf_counter()
+            if t_sample + self._sample_s > deadline:
                 break
             sample_seed = rng.getrandbits(64)
             vals: list[float] = []
@@ -109,7 +111,8 @@ class SearchBot:
                 diff[i] += d
                 dsq[i] += d * d
             n += 1
-            per = (time.perf_counter() - rollout_start) / n
+            took = time.perf_counter() - t_sample
+            self._sample_s = took if self._sample_s == 0.0 else 0.7 * self._sample_s + 0.3 * took
         self.last_stats = {"rollouts": n, "candidates": len(cands),
                            "ms": (time.perf_counter() - start) * 1000}
         if n < self.min_rollouts:
