@@ -22,6 +22,7 @@ that value a concealed hand (晃晃 大刀, 门清) claim only near ready. Wins 
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -54,9 +55,10 @@ STEP = 100.0
 
 _SHANTEN: dict[tuple[bytes, int, int], int] = {}
 """Shanten by (counts, wilds, rule set): shared by every decision in the process."""
-_LEGAL_WAIT: dict[tuple[Any, ...], bool] = {}
-"""Probe verdicts by (variant facts, hand, melds, tile): a seat's hand changes by a tile a
-turn, so the same candidate hands come back decision after decision."""
+_LEGAL_WAIT: dict[tuple[Any, ...], float] = {}
+"""Probe verdicts by (variant facts, hand, melds, tile) — 0 for a refused win, else the
+wait's weight: a seat's hand changes by a tile a turn, so the same candidate hands come
+back decision after decision."""
 _TERMINALS_HONOURS = frozenset(t for t in range(34) if t >= 27 or t % 9 in (0, 8))
 
 
@@ -142,17 +144,19 @@ class HandContext:
     # ------------------------------------------------------------------ probe
 
     def legal_waits(self, counts: list[int], wilds: int, waits: list[int],
-                    melds: list[dict[str, Any]] | None = None) -> list[int]:
-        """The waits on which the variant allows a (self-drawn) win, judged by the
-        variant on a probe state built from the view."""
+                    melds: list[dict[str, Any]] | None = None) -> list[tuple[int, float]]:
+        """The waits on which the variant allows a (self-drawn) win, each with a weight
+        from what the win would pay (1 at the profile's typical value, +0.5 per
+        doubling), judged and settled by the variant on a probe state built from the
+        view — so 大刀 / 硬胡, big hands, fan and 台 all count."""
         if not self._probe_enabled or not waits:
-            return waits
+            return [(t, 1.0) for t in waits]
         if self._probe is None:
             try:
                 self._probe = sample_world(self.view, random.Random(0), enter=False)
             except DeterminizeError:
                 self._probe_enabled = False
-                return waits
+                return [(t, 1.0) for t in waits]
         g = self._probe
         me = self.seat
         base = list(counts)
@@ -164,7 +168,7 @@ class HandContext:
                  bytes(base))
         todo = [t for t in waits if (*fixed, t) not in _LEGAL_WAIT]
         if not todo:
-            return [t for t in waits if _LEGAL_WAIT[(*fixed, t)]]
+            return [(t, w) for t in waits if (w := _LEGAL_WAIT[(*fixed, t)]) > 0]
         if len(_LEGAL_WAIT) > 200_000:
             _LEGAL_WAIT.clear()
         saved = (g.hands[me], g.sizes[me], g.melds[me], g.turn, g.phase, g.turn_kind,
@@ -180,11 +184,26 @@ class HandContext:
                 g.sizes[me] = sum(h)
                 g.turn, g.phase, g.turn_kind, g.last_tile, g.after_kong = (
                     me, "turn", "drawn", t, False)
-                _LEGAL_WAIT[(*fixed, t)] = g.variant.win_refusal(g, me, t, SELF_DRAW) is None
+                weight = 0.0
+                if g.variant.win_refusal(g, me, t, SELF_DRAW) is None:
+                    weight = self._weight(g, me, t)
+                _LEGAL_WAIT[(*fixed, t)] = weight
         finally:
             (g.hands[me], g.sizes[me], g.melds[me], g.turn, g.phase, g.turn_kind,
              g.last_tile, g.after_kong) = saved
-        return [t for t in waits if _LEGAL_WAIT[(*fixed, t)]]
+        return [(t, w) for t in waits if (w := _LEGAL_WAIT[(*fixed, t)]) > 0]
+
+    def _weight(self, g: Game, me: int, t: int) -> float:
+        """What a self-drawn win on ``t`` would pay, on a log scale around the profile's
+        typical value (never below 0.25: a legal win is always worth having)."""
+        try:
+            pays = g.variant.settle(g.make_record([me], SELF_DRAW, None, t))
+        except Exception:  # a probe state the settlement refuses: count the win plainly
+            return 1.0
+        got = sum(p.amount for p in pays if p.payee == me) - sum(
+            p.amount for p in pays if p.payer == me)
+        ref = max(1.0, self.profile.value_ref)
+        return max(0.25, 1.0 + 0.5 * math.log2(max(1.0, float(got)) / ref))
 
     # ------------------------------------------------------------------ values
 
@@ -197,7 +216,7 @@ class HandContext:
         if s == 0:
             legal = self.legal_waits(counts, wilds, imp, melds)
             if legal:
-                quality = 4.0 + 1.5 * sum(self.unseen[t] for t in legal)
+                quality = 4.0 + 1.5 * sum(self.unseen[t] * w for t, w in legal)
                 return -STEP * 0 + quality + self.goal(counts, wilds), 0
             # Ready in shape only (no legal win on any wait): worth a one-away hand.
             s_eff = 1

@@ -47,6 +47,8 @@ class Profile:
     flush: float = 0.0
     honours_in_flush: bool = True
     dead: frozenset[int] = field(default_factory=frozenset)
+    value_ref: float = 8.0
+    """A typical self-drawn win's takings: waits paying more weigh more (log scale)."""
 
     def rules(self, melds: Sequence[dict[str, Any]]) -> tuple[WinRules, ...]:
         """The shapes still reachable with these melds (JSON melds of the view)."""
@@ -82,32 +84,33 @@ PROFILES: dict[str, Profile] = {
         rules_closed=(WinRules(pair_tiles=None, chow_suits=frozenset(), seven_pairs=True),),
         pung_rules=(WinRules(pair_tiles=None, chow_suits=frozenset(), seven_pairs=False),),
         must_open=True, flush=1.0, honours_in_flush=False, dead=frozenset({T.RED}),
+        value_ref=100.0,
     ),
     # 大刀 (门清 self-draw, 七对, 碰碰胡) is worth double: claim only close to ready.
     "huanghuang": Profile(
         "huanghuang",
         rules_open=(WinRules(pair_tiles=None, seven_pairs=False),),
         rules_closed=(WinRules(pair_tiles=None, seven_pairs=True),),
-        closed_max=1,
+        closed_max=1, value_ref=6.0,
     ),
     # 8 fan minimum: the flush (混一色 6 / 清一色 24) and 碰碰和 are the common roads.
     "golden": Profile(
         "golden",
         rules_open=(WinRules(seven_pairs=False),),
         rules_closed=(WinRules(seven_pairs=True, thirteen_orphans=True),),
-        closed_max=2, flush=2.0,
+        closed_max=2, flush=2.0, value_ref=60.0,
     ),
     "mcr": Profile(
         "mcr",
         rules_open=(WinRules(seven_pairs=False),),
         rules_closed=(WinRules(seven_pairs=True, thirteen_orphans=True),),
-        closed_max=2, flush=2.0,
+        closed_max=2, flush=2.0, value_ref=50.0,
     ),
     # 台: 门清 and 自摸 are worth a 台 each, flushes and 碰碰胡 much more.
     "taiwan": Profile(
         "taiwan",
         rules_open=(WinRules(seven_pairs=False),),
-        closed_max=2, flush=1.0,
+        closed_max=2, flush=1.0, value_ref=400.0,
     ),
 }
 
