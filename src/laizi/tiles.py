@@ -329,7 +329,7 @@ def parse_tile(text: str, dialect: Dialect = "mpsz") -> int:
     return tiles[0]
 
 
-def format(tiles: Iterable[int], dialect: Dialect = "mpsz", *, sort: bool = False) -> str:  # noqa: A001
+def format(tiles: Iterable[int], dialect: Dialect = "mpsz", *, sort: bool = False) -> str:
     """Write tiles in ``dialect``; order is kept unless ``sort`` is true.
 
     MPSZ groups each run of one suit under one letter (``123m45p``); the other dialects
