@@ -10,8 +10,15 @@ suit. For a group's count vector ``v`` (keyed by ``bytes(v)``) the tables hold:
 * ``wait``: bit masks of the ranks ``r`` whose addition makes ``need`` small enough, per
   wildcard budget (used by :func:`laizi.analysis.waits`).
 
-The tables are filled on first use of a key (a dynamic programme per key, memoised) rather
-than shipped as data; ``scripts/gen_tables.py`` fills and measures them in bulk.
+Both ``need`` and ``cover`` are dynamic programmes over the ranks of the group whose state
+after rank ``i`` (chows started one and two ranks back, melds, pair placed) depends only on
+the counts of ranks ``0..i``. Each table therefore keeps a small *automaton*: a state is the
+DP's value vector (normalised by subtracting its minimum / maximum, the offset carried
+alongside), and the transition on the next count is computed the first time it is taken,
+then memoised. A new key costs one walk of 7 or 9 memoised steps (about 2 µs) instead of a
+DP; the automaton of a table has a few thousand states in all, reached lazily (see
+``docs/analysis.md`` for the measured cost). Counts above 4 (a hypothetical fifth copy
+asked by :func:`waits`) fall back to an exact search per key, memoised as well.
 
 The 4-copy rule: a wildcard may stand for a tile only while the reading holds at most 4
 copies of it (the hand's own copies included). The hand's own tiles are never refused, so
@@ -25,11 +32,19 @@ from functools import cache
 INF = 64
 """Stands for "impossible"; larger than any real wildcard count, small enough to add."""
 
-MAX_MELDS = 5
-"""Cover tables are kept for up to 5 melds (a 17-tile Taiwan hand)."""
+MAX_MELDS = 6
+"""Cover tables are kept for up to 6 melds: 17 real tiles + up to 4 wildcards (3n+1 or
+3n+2 <= 21) all fit; larger hands use a memoised direct DP."""
 
 BUDGETS = 9
 """Wait masks are kept for wildcard budgets 0-8; larger budgets fall back to a search."""
+
+_DEAD = -1
+"""Automaton state with no feasible completion (e.g. four of an honour: no standard use)."""
+
+NeedState = tuple[tuple[tuple[int, int, int], int], ...]
+CoverState = tuple[tuple[tuple[int, int, int, int], int], ...]
+Cover = tuple[tuple[int, ...], tuple[int, ...]]
 
 
 class GroupTable:
@@ -39,17 +54,49 @@ class GroupTable:
     ``pair_ok[i]`` whether the tile of rank ``i + 1`` may be the pair.
     """
 
-    __slots__ = ("chows", "cover", "cover_id", "need", "pair_ok", "shape", "size", "wait")
+    __slots__ = (
+        "_c_final",
+        "_c_ids",
+        "_c_states",
+        "_c_trans",
+        "_n_final",
+        "_n_ids",
+        "_n_states",
+        "_n_trans",
+        "chows",
+        "cover",
+        "cover_id",
+        "need",
+        "pair_ok",
+        "shape",
+        "size",
+        "wait",
+    )
 
     def __init__(self, size: int, chows: bool, pair_ok: tuple[bool, ...]) -> None:
         self.size = size
         self.chows = chows and size == 9
         self.pair_ok = pair_ok
         self.need: dict[bytes, tuple[int, int, int]] = {}
-        self.cover: dict[bytes, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self.cover: dict[bytes, Cover] = {}
         self.cover_id: dict[bytes, int] = {}
         self.shape: dict[bytes, tuple[int, int, int, int]] = {}
         self.wait: dict[bytes, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        # automata: state id -> (layer, value vector); transitions keyed by id * 8 + count
+        start_n: NeedState = (((0, 0, 0), 0),)
+        self._n_states: list[tuple[int, NeedState]] = [(0, start_n)]
+        self._n_ids: dict[tuple[int, NeedState], int] = {(0, start_n): 0}
+        self._n_trans: dict[int, tuple[int, int]] = {}
+        self._n_final: dict[int, tuple[int, int]] = {}
+        start_c: CoverState = (((0, 0, 0, 0), 0),)
+        self._c_states: list[tuple[int, CoverState]] = [(0, start_c)]
+        self._c_ids: dict[tuple[int, CoverState], int] = {(0, start_c): 0}
+        self._c_trans: dict[int, tuple[int, int]] = {}
+        self._c_final: dict[tuple[int, int], Cover] = {}
+
+    def automaton_states(self) -> tuple[int, int]:
+        """How many ``need`` and ``cover`` automaton states have been reached so far."""
+        return len(self._n_states), len(self._c_states)
 
     # ------------------------------------------------------------------ need
     def get_need(self, key: bytes) -> tuple[int, int, int]:
@@ -57,39 +104,151 @@ class GroupTable:
         times, for 七对); filled on first use."""
         got = self.need.get(key)
         if got is None:
-            n0, n1 = self._need_from_cover(key)
+            if len(key) == self.size and max(key) <= 4:
+                n0, n1 = self._walk_need(key)
+            else:
+                n0, n1 = compute_need(tuple(key), self.chows, self.pair_ok)
             odd = sum(1 for x in key if x & 1)
             got = self.need[key] = (n0, n1 - n0, odd)
         return got
 
-    def _need_from_cover(self, key: bytes) -> tuple[int, int]:
-        """With every count at most 4, a wildcard completion is a target of at most 4
-        copies per tile that covers all of ``key``: the fewest melds whose cover reaches
-        the whole group give the fewest wildcards. Otherwise (a fifth real copy, or more
-        than :data:`MAX_MELDS` melds needed) the plain search answers."""
-        size = len(key)
-        if key.count(0) + key.count(1) + key.count(2) + key.count(3) + key.count(4) == size:
-            n = sum(key)
-            h0, h1 = self.get_cover(key)
-            out = []
-            for p, h in ((0, h0), (1, h1)):
-                got = INF
-                for m in range(MAX_MELDS + 1):
-                    if h[m] == n:
-                        got = 3 * m + 2 * p - n
-                        break
-                out.append(got)
-            # each meld covers at least one tile: with n <= MAX_MELDS, INF is final
-            if n <= MAX_MELDS or (out[0] < INF and out[1] < INF):
-                return out[0], out[1]
-        return compute_need(tuple(key), self.chows, self.pair_ok)
+    def _walk_need(self, key: bytes) -> tuple[int, int]:
+        trans = self._n_trans
+        sid = 0
+        off = 0
+        for x in key:
+            step = trans.get(sid * 8 + x)
+            if step is None:
+                step = self._need_step(sid, x)
+            sid, o = step
+            if sid == _DEAD:
+                return INF, INF
+            off += o
+        fin = self._n_final.get(sid)
+        if fin is None:
+            values = dict(self._n_states[sid][1])
+            fin = self._n_final[sid] = (
+                values.get((0, 0, 0), INF),
+                values.get((0, 0, 1), INF),
+            )
+        return min(fin[0] + off, INF), min(fin[1] + off, INF)
+
+    def _need_step(self, sid: int, x: int) -> tuple[int, int]:
+        """The need DP at rank ``i`` (the state's layer) for count ``x`` <= 4: choose a
+        pung, the pair, and k chows starting here; the target count ``t`` of the rank must
+        hold the ``x`` real copies, and ``t - x`` wildcards are allowed only with t <= 4."""
+        i, state = self._n_states[sid]
+        chow_here = self.chows and i + 2 < self.size
+        pair_here = self.pair_ok[i]
+        new: dict[tuple[int, int, int], int] = {}
+        for (a, b, p), val in state:
+            for u in (0, 1):
+                for q in (0, 1) if not p and pair_here else (0,):
+                    t0 = a + b + 3 * u + 2 * q
+                    for k in range(5 if chow_here else 1):
+                        t = t0 + k
+                        if t < x:
+                            continue
+                        if t > 4:
+                            break
+                        nk = (k, a, p + q)
+                        v = val + t - x
+                        if new.get(nk, INF * 4) > v:
+                            new[nk] = v
+        step = self._intern_need(i + 1, new)
+        self._n_trans[sid * 8 + x] = step
+        return step
+
+    def _intern_need(self, layer: int, new: dict[tuple[int, int, int], int]) -> tuple[int, int]:
+        if not new:
+            return _DEAD, 0
+        off = min(new.values())
+        state: NeedState = tuple(sorted((k, v - off) for k, v in new.items()))
+        ident = (layer, state)
+        nid = self._n_ids.get(ident)
+        if nid is None:
+            nid = self._n_ids[ident] = len(self._n_states)
+            self._n_states.append(ident)
+        return nid, off
 
     # ------------------------------------------------------------------ cover
-    def get_cover(self, key: bytes) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def get_cover(self, key: bytes) -> Cover:
         got = self.cover.get(key)
         if got is None:
-            got = self.cover[key] = compute_cover(tuple(key), self.chows, self.pair_ok, MAX_MELDS)
+            if len(key) == self.size and max(key) <= 4:
+                got = self._walk_cover(key)
+            else:
+                got = compute_cover(tuple(key), self.chows, self.pair_ok, MAX_MELDS)
+            self.cover[key] = got
         return got
+
+    def _walk_cover(self, key: bytes) -> Cover:
+        trans = self._c_trans
+        sid = 0
+        off = 0
+        for x in key:
+            step = trans.get(sid * 8 + x)
+            if step is None:
+                step = self._cover_step(sid, x)
+            sid, o = step
+            off += o
+        got = self._c_final.get((sid, off))
+        if got is None:
+            h0 = [-INF] * (MAX_MELDS + 1)
+            h1 = [-INF] * (MAX_MELDS + 1)
+            for (_k, _a, m, p), val in self._c_states[sid][1]:
+                h = h1 if p else h0
+                if h[m] < val + off:
+                    h[m] = val + off
+            for h in (h0, h1):
+                for m in range(1, MAX_MELDS + 1):
+                    if h[m] < h[m - 1]:
+                        h[m] = h[m - 1]
+            got = self._c_final[(sid, off)] = (tuple(h0), tuple(h1))
+        return got
+
+    def _cover_step(self, sid: int, x: int) -> tuple[int, int]:
+        """One rank of :func:`compute_cover`'s DP (without its look-ahead bound, which
+        only prunes chows that cover nothing more)."""
+        i, state = self._c_states[sid]
+        chow_here = self.chows and i + 2 < self.size
+        pair_here = self.pair_ok[i]
+        new: dict[tuple[int, int, int, int], int] = {}
+        for (a, b, m, p), val in state:
+            base = a + b
+            for u in (0, 1) if x and m < MAX_MELDS else (0,):
+                for q in (0, 1) if not p and pair_here else (0,):
+                    t0 = base + 3 * u + 2 * q
+                    if t0 > 4:
+                        continue
+                    kmax = min(4 - t0, MAX_MELDS - m - u) if chow_here else 0
+                    mu = m + u
+                    pq = p + q
+                    for k in range(kmax + 1):
+                        tt = t0 + k
+                        got = val + (x if x < tt else tt)
+                        nk = (k, a, mu + k, pq)
+                        if new.get(nk, -INF * 4) < got:
+                            new[nk] = got
+        # Pareto pruning as in compute_cover: same carries and pair, more melds for no
+        # more covered tiles can never do better ("at most m melds").
+        best: dict[tuple[int, int, int], int] = {}
+        kept: list[tuple[tuple[int, int, int, int], int]] = []
+        for nk in sorted(new, key=lambda s: s[2]):
+            carry = (nk[0], nk[1], nk[3])
+            val = new[nk]
+            if best.get(carry, -INF * 4) < val:
+                best[carry] = val
+                kept.append((nk, val))
+        off = max(v for _, v in kept)
+        state2: CoverState = tuple(sorted((k, v - off) for k, v in kept))
+        ident = (i + 1, state2)
+        nid = self._c_ids.get(ident)
+        if nid is None:
+            nid = self._c_ids[ident] = len(self._c_states)
+            self._c_states.append(ident)
+        step = self._c_trans[sid * 8 + x] = (nid, off)
+        return step
 
     def get_cover_id(self, key: bytes) -> int:
         """The interned id (see :func:`intern_cover`) of ``key``'s cover vector."""
@@ -293,8 +452,6 @@ def compute_cover(
 # Many count vectors share one cover vector, so cover vectors are interned to small ids
 # and the max-plus combination of two groups is memoised per pair of ids: the combination
 # of 万+筒 and of 条+honours, then the value at n melds, are mostly dictionary hits.
-
-Cover = tuple[tuple[int, ...], tuple[int, ...]]
 
 COVERS: list[Cover] = []
 _COVER_IDS: dict[Cover, int] = {}

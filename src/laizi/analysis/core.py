@@ -372,8 +372,9 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RUL
         if best is None:
             best = final_value(iab, icd, n)
     else:
+        # more than MAX_MELDS melds: only with more than 21 tiles (wildcards included)
         covers = [
-            compute_cover(tuple(b[lo:hi]), g.chows, g.pair_ok, n)
+            _cover_n(bytes(b[lo:hi]), g.chows, g.pair_ok, n)
             for g, (lo, hi) in zip(comp.groups, _SLICES, strict=True)
         ]
         best = _combine(covers, n)
@@ -410,6 +411,13 @@ def _combine(covers: list[tuple[tuple[int, ...], tuple[int, ...]]], n: int) -> i
         ]
         b0, b1 = nb0, nb1
     return b1[n]
+
+
+@lru_cache(maxsize=65536)
+def _cover_n(
+    v: bytes, chows: bool, pair_ok: tuple[bool, ...], melds: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return compute_cover(tuple(v), chows, pair_ok, melds)
 
 
 @lru_cache(maxsize=65536)
