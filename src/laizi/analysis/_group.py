@@ -17,8 +17,9 @@ DP's value vector (normalised by subtracting its minimum / maximum, the offset c
 alongside), and the transition on the next count is computed the first time it is taken,
 then memoised. A new key costs one walk of 7 or 9 memoised steps (about 2 µs) instead of a
 DP; the automaton of a table has a few thousand states in all, reached lazily (see
-``docs/analysis.md`` for the measured cost). Counts above 4 (a hypothetical fifth copy
-asked by :func:`waits`) fall back to an exact search per key, memoised as well.
+``docs/analysis.md`` for the measured cost). ``need`` takes counts up to 5 (a hypothetical
+fifth copy asked by :func:`waits`), ``cover`` up to 4; larger counts fall back to the
+exact per-key programmes below, memoised as well.
 
 The 4-copy rule: a wildcard may stand for a tile only while the reading holds at most 4
 copies of it (the hand's own copies included). The hand's own tiles are never refused, so
@@ -68,6 +69,7 @@ class GroupTable:
         "cover_id",
         "need",
         "pair_ok",
+        "parity",
         "shape",
         "size",
         "wait",
@@ -82,6 +84,7 @@ class GroupTable:
         self.cover_id: dict[bytes, int] = {}
         self.shape: dict[bytes, tuple[int, int, int, int]] = {}
         self.wait: dict[bytes, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self.parity: dict[bytes, tuple[int, int]] = {}
         # automata: state id -> (layer, value vector); transitions keyed by id * 8 + count
         start_n: NeedState = (((0, 0, 0), 0),)
         self._n_states: list[tuple[int, NeedState]] = [(0, start_n)]
@@ -104,7 +107,7 @@ class GroupTable:
         times, for 七对); filled on first use."""
         got = self.need.get(key)
         if got is None:
-            if len(key) == self.size and max(key) <= 4:
+            if len(key) == self.size and max(key) <= 5:
                 n0, n1 = self._walk_need(key)
             else:
                 n0, n1 = compute_need(tuple(key), self.chows, self.pair_ok)
@@ -134,9 +137,11 @@ class GroupTable:
         return min(fin[0] + off, INF), min(fin[1] + off, INF)
 
     def _need_step(self, sid: int, x: int) -> tuple[int, int]:
-        """The need DP at rank ``i`` (the state's layer) for count ``x`` <= 4: choose a
+        """The need DP at rank ``i`` (the state's layer) for count ``x`` <= 5: choose a
         pung, the pair, and k chows starting here; the target count ``t`` of the rank must
-        hold the ``x`` real copies, and ``t - x`` wildcards are allowed only with t <= 4."""
+        hold the ``x`` real copies, and ``t - x`` wildcards are allowed only with t <= 4
+        (a fifth real copy, asked by :func:`waits`, is judged by shape alone). With counts
+        at most 5, a target above 5 is never needed: u <= 1 pung and k <= 5 chows."""
         i, state = self._n_states[sid]
         chow_here = self.chows and i + 2 < self.size
         pair_here = self.pair_ok[i]
@@ -145,11 +150,11 @@ class GroupTable:
             for u in (0, 1):
                 for q in (0, 1) if not p and pair_here else (0,):
                     t0 = a + b + 3 * u + 2 * q
-                    for k in range(5 if chow_here else 1):
+                    for k in range(6 if chow_here else 1):
                         t = t0 + k
                         if t < x:
                             continue
-                        if t > 4:
+                        if t > 4 and t > x:  # wildcards only up to 4 copies
                             break
                         nk = (k, a, p + q)
                         v = val + t - x
@@ -268,6 +273,15 @@ class GroupTable:
         return got
 
     # ------------------------------------------------------------------ waits
+    def get_parity(self, key: bytes) -> tuple[int, int]:
+        """``(odd, even)`` rank masks for 七对 waits: counts 1 or 3, and counts 0 or 2."""
+        got = self.parity.get(key)
+        if got is None:
+            odd = sum(1 << r for r, x in enumerate(key) if x in (1, 3))
+            even = sum(1 << r for r, x in enumerate(key) if x in (0, 2))
+            got = self.parity[key] = (odd, even)
+        return got
+
     def get_wait(self, key: bytes) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """``(mask0, mask1)``: ``mask_p[b]`` has bit r set when adding rank r leaves a
         need (without / with the pair) of at most ``b`` wildcards."""

@@ -254,40 +254,70 @@ def waits(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RULES
     A tile the hand already holds four of is still listed when a fifth copy would complete
     the shape (空听); callers count the copies actually left.
     """
-    comp = compiled(rules)
-    b = _key(counts)
-    _check_wilds(wilds)
+    if rules is DEFAULT_RULES:
+        comp = _DEFAULT
+    else:
+        comp = _COMPILED.get(id(rules))  # type: ignore[assignment]
+        if comp is None or comp.rules is not rules:
+            comp = compiled(rules)
+    try:
+        b = bytearray(counts)
+        keys = _split(b)
+    except (TypeError, ValueError, struct.error):
+        b = bytearray(_key(counts))
+        keys = _split(b)
+    if wilds < 0:
+        _check_wilds(wilds)
     total = sum(b) + wilds
     if total % 3 != 1:
         raise ValueError(f"waits needs a hand of 3n+1 tiles, got {total}")
     if wilds >= BUDGETS:
-        out = {t for t in range(34) if is_win(_plus(b, t), wilds, rules)}
-    else:
-        out = set(_standard_waits(b, wilds, comp))
-        rules = comp.rules
-        if total == 13 and rules.seven_pairs:
-            out.update(_seven_pairs_waits(b, wilds))
-        if (total == 13 and rules.thirteen_orphans) or (rules.knitted and total >= 10):
-            for t in range(34):
-                if t not in out and _is_win_slow(_plus(b, t), wilds, comp):
-                    out.add(t)
-    return sorted(out)
+        return [t for t in range(34) if is_win(_plus(b, t), wilds, rules)]
+    mask = _standard_waits(keys, wilds, comp)
+    rules = comp.rules
+    if total == 13 and rules.seven_pairs:
+        mask |= _seven_pairs_waits(b, keys, wilds, comp)
+    if (total == 13 and rules.thirteen_orphans) or (rules.knitted and total >= 10):
+        for t in range(34):
+            if not mask >> t & 1 and _is_win_slow(_plus(b, t), wilds, comp):
+                mask |= 1 << t
+    return _mask_tiles(mask)
 
 
-def _seven_pairs_waits(b: bytes, wilds: int) -> list[int]:
+def _mask_tiles(mask: int) -> list[int]:
+    """The tile ids of a 34-bit mask, ascending (four table lookups)."""
+    if not mask:
+        return []
+    return [
+        *_MASK_TILES[0][mask & 511],
+        *_MASK_TILES[1][mask >> 9 & 511],
+        *_MASK_TILES[2][mask >> 18 & 511],
+        *_MASK_TILES[3][mask >> 27],
+    ]
+
+
+def _seven_pairs_waits(
+    b: bytes | bytearray, keys: tuple[bytes, ...], wilds: int, comp: Compiled
+) -> int:
     """Tiles completing 七对: adding t flips its parity; wildcards fill the odd ones."""
     if b.count(0) + b.count(1) + b.count(2) + b.count(3) + b.count(4) != 34:
-        return [t for t in range(34) if seven_pairs_win(_plus(b, t), wilds)]
+        mask = 0
+        for t in range(34):
+            if seven_pairs_win(_plus(b, t), wilds):
+                mask |= 1 << t
+        return mask
     odd = b.count(1) + b.count(3)
-    out: list[int] = []
-    if odd - 1 <= wilds:
-        out.extend(t for t in range(34) if b[t] & 1)
-    if odd + 1 <= wilds:
-        out.extend(t for t in range(34) if b[t] in (0, 2))
-    return out
+    if odd - 1 > wilds:
+        return 0
+    odd_mask = even_mask = 0
+    for g, key, shift in zip(comp.groups, keys, (0, 9, 18, 27), strict=True):
+        o, e = g.get_parity(key)
+        odd_mask |= o << shift
+        even_mask |= e << shift
+    return odd_mask | even_mask if odd + 1 <= wilds else odd_mask
 
 
-def _plus(b: bytes, t: int) -> bytes:
+def _plus(b: bytes | bytearray, t: int) -> bytes:
     ba = bytearray(b)
     ba[t] += 1
     return bytes(ba)
@@ -299,27 +329,43 @@ _MASK_TILES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 
 
-def _standard_waits(b: bytes, wilds: int, comp: Compiled) -> list[int]:
-    groups = comp.groups
-    keys = (b[0:9], b[9:18], b[18:27], b[27:34])
-    needs = [g.get_need(k)[:2] for g, k in zip(groups, keys, strict=True)]
-    s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
-    deltas = [needs[0][1], needs[1][1], needs[2][1], needs[3][1]]
-    out: list[int] = []
+def _standard_waits(keys: tuple[bytes, ...], wilds: int, comp: Compiled) -> int:
+    """The 34-bit mask of tiles completing the standard shape (n melds + the pair)."""
+    g0, g1, g2, g3 = groups = comp.groups
+    k0, k1, k2, k3 = keys
+    n0, n1, n2, n3 = comp.needs
+    try:
+        a0, d0, _ = n0[k0]
+        a1, d1, _ = n1[k1]
+        a2, d2, _ = n2[k2]
+        a3, d3, _ = n3[k3]
+    except KeyError:
+        a0, d0, _ = g0.get_need(k0)
+        a1, d1, _ = g1.get_need(k1)
+        a2, d2, _ = g2.get_need(k2)
+        a3, d3, _ = g3.get_need(k3)
+    # the budget left for group gi when every other group is complete without the pair
+    spare = wilds - (a0 + a1 + a2 + a3)
+    needs = (a0, a1, a2, a3)
+    deltas = (d0, d1, d2, d3)
+    out = 0
     for gi in range(4):
-        budget = wilds - (s0 - needs[gi][0])  # the pair in this group
-        saved = deltas[gi]
-        deltas[gi] = INF
-        b2 = budget - min(deltas)  # the pair in another group
-        deltas[gi] = saved
+        a = needs[gi]
+        budget = spare + a  # the pair in this group
+        others = min(deltas[:gi] + deltas[gi + 1 :])
+        b2 = budget - others  # the pair in another group (need1 - need0 may be < 0)
         if budget < 0 and b2 < 0:
             continue
-        mask0, mask1 = groups[gi].get_wait(keys[gi])
-        mask = mask1[min(budget, BUDGETS - 1)] if budget >= 0 else 0
+        key = keys[gi]
+        got = groups[gi].wait.get(key)
+        if got is None:
+            got = groups[gi].get_wait(key)
+        mask0, mask1 = got
+        mask = mask1[budget if budget < BUDGETS else BUDGETS - 1] if budget >= 0 else 0
         if b2 >= 0:
-            mask |= mask0[min(b2, BUDGETS - 1)]
+            mask |= mask0[b2 if b2 < BUDGETS else BUDGETS - 1]
         if mask:
-            out.extend(_MASK_TILES[gi][mask])
+            out |= mask << 9 * gi
     return out
 
 
