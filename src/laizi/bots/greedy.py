@@ -278,6 +278,8 @@ class GreedyBot:
         self.seed = seed
         self.defence = defence
         self.probe = probe
+        self.last_risk: dict[Action, float] = {}
+        """The defence penalty of each discard at the last decision (for the search bot)."""
 
     def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
         if not legal_actions:
@@ -293,6 +295,7 @@ class GreedyBot:
         if len(legal_actions) == 1:
             return [(0.0, legal_actions[0])]
         ctx = HandContext(view, self.probe)
+        self.last_risk = {}
         if view["phase"] == "turn":
             scored = self._turn(ctx, legal_actions)
         else:
@@ -318,7 +321,9 @@ class GreedyBot:
             if t == ctx.wild:
                 value -= 30.0  # a wildcard thrown away (晃晃: doubles every payment)
             if self.defence:
-                value -= ctx.risk(t, s_eff)
+                r = ctx.risk(t, s_eff)
+                self.last_risk[a] = r
+                value -= r
             out.append((value, a))
             if value > best:
                 best, best_s = value, s_eff

@@ -42,7 +42,7 @@ class SearchBot:
     name = "search"
 
     def __init__(self, seed: int = 0, *, budget_ms: float = 80.0, rollouts: int = 200,
-                 k: int = 2, margin: float = 1.0, min_rollouts: int = 3,
+                 k: int = 2, margin: float = 2.0, min_rollouts: int = 4,
                  window: float = 40.0) -> None:
         if budget_ms < 0 or rollouts < 1 or k < 1:
             raise ValueError("budget_ms >= 0, rollouts >= 1 and k >= 1 are required")
@@ -70,7 +70,13 @@ class SearchBot:
         # Only close calls are searched: candidates within ``window`` of greedy's best
         # score (a shanten step is worth 100), so clear decisions cost nothing.
         best_score = ranked[0][0]
-        cands = [a for sc, a in ranked[: self.k] if best_score - sc <= self.window]
+        # Sampled opponents' hands ignore what their play reveals (a player with three
+        # melds is probably ready), so playouts under-rate danger: never search a discard
+        # riskier than greedy's choice.
+        risk = self.greedy.last_risk
+        top_risk = risk.get(top, 0.0)
+        cands = [a for sc, a in ranked[: self.k]
+                 if best_score - sc <= self.window and risk.get(a, 0.0) <= top_risk + 1e-9]
         if len(cands) == 1:
             return top
         # Stable per-decision seed: the same view and bot seed give the same samples.
