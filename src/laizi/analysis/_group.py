@@ -220,21 +220,14 @@ class GroupTable:
         pair_here = self.pair_ok[i]
         new: dict[tuple[int, int, int, int], int] = {}
         for (a, b, m, p), val in state:
-            base = a + b
-            for u in (0, 1) if x and m < MAX_MELDS else (0,):
-                for q in (0, 1) if not p and pair_here else (0,):
-                    t0 = base + 3 * u + 2 * q
-                    if t0 > 4:
-                        continue
-                    kmax = min(4 - t0, MAX_MELDS - m - u) if chow_here else 0
-                    mu = m + u
-                    pq = p + q
-                    for k in range(kmax + 1):
-                        tt = t0 + k
-                        got = val + (x if x < tt else tt)
-                        nk = (k, a, mu + k, pq)
-                        if new.get(nk, -INF * 4) < got:
-                            new[nk] = got
+            for dm, k, q, gain in _cover_options(a + b, p, x, chow_here, pair_here):
+                mm = m + dm
+                if mm > MAX_MELDS:
+                    continue
+                nk = (k, a, mm, p + q)
+                got = val + gain
+                if new.get(nk, -INF * 4) < got:
+                    new[nk] = got
         # Pareto pruning as in compute_cover: same carries and pair, more melds for no
         # more covered tiles can never do better ("at most m melds").
         best: dict[tuple[int, int, int], int] = {}
@@ -302,6 +295,25 @@ class GroupTable:
                         mask1[b] |= 1 << r
             got = self.wait[key] = (tuple(mask0), tuple(mask1))
         return got
+
+
+@cache
+def _cover_options(
+    base: int, p: int, x: int, chow_here: bool, pair_here: bool
+) -> tuple[tuple[int, int, int, int], ...]:
+    """The moves of the cover DP at one rank: ``(melds added, chows started here, pair
+    placed, tiles of the rank covered)`` for ``base`` chows passing through, a pung only
+    when the rank holds a tile, every target at most 4 copies."""
+    out = []
+    for u in (0, 1) if x else (0,):
+        for q in (0, 1) if not p and pair_here else (0,):
+            t0 = base + 3 * u + 2 * q
+            if t0 > 4:
+                continue
+            for k in range(4 - t0 + 1 if chow_here else 1):
+                tt = t0 + k
+                out.append((u + k, k, q, x if x < tt else tt))
+    return tuple(out)
 
 
 def compute_need(
