@@ -41,10 +41,32 @@ BUDGETS = 9
 """Wait masks are kept for wildcard budgets 0-8; larger budgets fall back to a search."""
 
 _DEAD = -1
-"""Automaton state with no feasible completion (e.g. four of an honour: no standard use)."""
+"""The transition into "no feasible completion" (e.g. four of an honour: no standard use)."""
 
-NeedState = tuple[tuple[tuple[int, int, int], int], ...]
-CoverState = tuple[tuple[tuple[int, int, int, int], int], ...]
+NeedState = bytes
+"""A need DP state, packed like :data:`CoverState`: (entry code, wildcards above the
+state's cheapest) byte pairs. Entries INF or more above the cheapest are dropped: the
+tables cap every answer at INF, so such an entry can never change one."""
+
+_N_DECODE: tuple[tuple[int, int, int], ...] = tuple(
+    (k, a, p) for k in range(6) for a in range(6) for p in (0, 1)
+)
+_N_CODE: dict[tuple[int, int, int], int] = {e: i for i, e in enumerate(_N_DECODE)}
+_STEP_BITS = 8
+"""A transition is packed as ``next state id << 8 | offset`` (offsets stay below 256)."""
+CoverState = bytes
+"""A cover DP state, packed: (entry code, covered tiles below the state's best) byte pairs,
+sorted by code; a few dozen bytes instead of a tuple of tuples (the automaton may reach
+tens of thousands of states over a long simulation)."""
+
+_C_DECODE: tuple[tuple[int, int, int, int], ...] = tuple(
+    (k, a, m, p)
+    for k in range(5)
+    for a in range(5 - k)  # chows through a rank never exceed its 4 copies
+    for m in range(MAX_MELDS + 1)
+    for p in (0, 1)
+)
+_C_CODE: dict[tuple[int, int, int, int], int] = {e: i for i, e in enumerate(_C_DECODE)}
 Cover = tuple[tuple[int, ...], tuple[int, ...]]
 
 
@@ -85,16 +107,16 @@ class GroupTable:
         self.shape: dict[bytes, tuple[int, int, int, int]] = {}
         self.wait: dict[bytes, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.parity: dict[bytes, tuple[int, int]] = {}
-        # automata: state id -> (layer, value vector); transitions keyed by id * 8 + count
-        start_n: NeedState = (((0, 0, 0), 0),)
+        # automata: state id -> (layer, packed values); transitions keyed by id * 8 + count
+        start_n: NeedState = bytes((_N_CODE[(0, 0, 0)], 0))
         self._n_states: list[tuple[int, NeedState]] = [(0, start_n)]
         self._n_ids: dict[tuple[int, NeedState], int] = {(0, start_n): 0}
-        self._n_trans: dict[int, tuple[int, int]] = {}
+        self._n_trans: dict[int, int] = {}
         self._n_final: dict[int, tuple[int, int]] = {}
-        start_c: CoverState = (((0, 0, 0, 0), 0),)
+        start_c: CoverState = bytes((_C_CODE[(0, 0, 0, 0)], 0))
         self._c_states: list[tuple[int, CoverState]] = [(0, start_c)]
         self._c_ids: dict[tuple[int, CoverState], int] = {(0, start_c): 0}
-        self._c_trans: dict[int, tuple[int, int]] = {}
+        self._c_trans: dict[int, int] = {}
         self._c_final: dict[tuple[int, int], Cover] = {}
 
     def automaton_states(self) -> tuple[int, int]:
@@ -123,20 +145,21 @@ class GroupTable:
             step = trans.get(sid * 8 + x)
             if step is None:
                 step = self._need_step(sid, x)
-            sid, o = step
-            if sid == _DEAD:
+            if step < 0:
                 return INF, INF
-            off += o
+            sid = step >> _STEP_BITS
+            off += step & 255
         fin = self._n_final.get(sid)
         if fin is None:
-            values = dict(self._n_states[sid][1])
+            it = iter(self._n_states[sid][1])
+            values = {_N_DECODE[code]: above for code, above in zip(it, it, strict=True)}
             fin = self._n_final[sid] = (
                 values.get((0, 0, 0), INF),
                 values.get((0, 0, 1), INF),
             )
         return min(fin[0] + off, INF), min(fin[1] + off, INF)
 
-    def _need_step(self, sid: int, x: int) -> tuple[int, int]:
+    def _need_step(self, sid: int, x: int) -> int:
         """The need DP at rank ``i`` (the state's layer) for count ``x`` <= 5: choose a
         pung, the pair, and k chows starting here; the target count ``t`` of the rank must
         hold the ``x`` real copies, and ``t - x`` wildcards are allowed only with t <= 4
@@ -146,7 +169,9 @@ class GroupTable:
         chow_here = self.chows and i + 2 < self.size
         pair_here = self.pair_ok[i]
         new: dict[tuple[int, int, int], int] = {}
-        for (a, b, p), val in state:
+        it = iter(state)
+        for code, val in zip(it, it, strict=True):
+            a, b, p = _N_DECODE[code]
             for u in (0, 1):
                 for q in (0, 1) if not p and pair_here else (0,):
                     t0 = a + b + 3 * u + 2 * q
@@ -164,17 +189,18 @@ class GroupTable:
         self._n_trans[sid * 8 + x] = step
         return step
 
-    def _intern_need(self, layer: int, new: dict[tuple[int, int, int], int]) -> tuple[int, int]:
+    def _intern_need(self, layer: int, new: dict[tuple[int, int, int], int]) -> int:
         if not new:
-            return _DEAD, 0
+            return _DEAD
         off = min(new.values())
-        state: NeedState = tuple(sorted((k, v - off) for k, v in new.items()))
+        packed = sorted((_N_CODE[k], v - off) for k, v in new.items() if v - off < INF)
+        state: NeedState = bytes([x for pair in packed for x in pair])
         ident = (layer, state)
         nid = self._n_ids.get(ident)
         if nid is None:
             nid = self._n_ids[ident] = len(self._n_states)
             self._n_states.append(ident)
-        return nid, off
+        return nid << _STEP_BITS | off
 
     # ------------------------------------------------------------------ cover
     def get_cover(self, key: bytes) -> Cover:
@@ -195,16 +221,18 @@ class GroupTable:
             step = trans.get(sid * 8 + x)
             if step is None:
                 step = self._cover_step(sid, x)
-            sid, o = step
-            off += o
+            sid = step >> _STEP_BITS
+            off += step & 255
         got = self._c_final.get((sid, off))
         if got is None:
             h0 = [-INF] * (MAX_MELDS + 1)
             h1 = [-INF] * (MAX_MELDS + 1)
-            for (_k, _a, m, p), val in self._c_states[sid][1]:
+            it = iter(self._c_states[sid][1])
+            for code, below in zip(it, it, strict=True):
+                _k, _a, m, p = _C_DECODE[code]
                 h = h1 if p else h0
-                if h[m] < val + off:
-                    h[m] = val + off
+                if h[m] < off - below:
+                    h[m] = off - below
             for h in (h0, h1):
                 for m in range(1, MAX_MELDS + 1):
                     if h[m] < h[m - 1]:
@@ -212,14 +240,17 @@ class GroupTable:
             got = self._c_final[(sid, off)] = (tuple(h0), tuple(h1))
         return got
 
-    def _cover_step(self, sid: int, x: int) -> tuple[int, int]:
+    def _cover_step(self, sid: int, x: int) -> int:
         """One rank of :func:`compute_cover`'s DP (without its look-ahead bound, which
         only prunes chows that cover nothing more)."""
         i, state = self._c_states[sid]
         chow_here = self.chows and i + 2 < self.size
         pair_here = self.pair_ok[i]
         new: dict[tuple[int, int, int, int], int] = {}
-        for (a, b, m, p), val in state:
+        it = iter(state)
+        for code, below in zip(it, it, strict=True):
+            a, b, m, p = _C_DECODE[code]
+            val = -below
             for dm, k, q, gain in _cover_options(a + b, p, x, chow_here, pair_here):
                 mm = m + dm
                 if mm > MAX_MELDS:
@@ -239,13 +270,14 @@ class GroupTable:
                 best[carry] = val
                 kept.append((nk, val))
         off = max(v for _, v in kept)
-        state2: CoverState = tuple(sorted((k, v - off) for k, v in kept))
+        packed = sorted((_C_CODE[k], off - v) for k, v in kept)
+        state2: CoverState = bytes([x for pair in packed for x in pair])
         ident = (i + 1, state2)
         nid = self._c_ids.get(ident)
         if nid is None:
             nid = self._c_ids[ident] = len(self._c_states)
             self._c_states.append(ident)
-        step = self._c_trans[sid * 8 + x] = (nid, off)
+        step = self._c_trans[sid * 8 + x] = nid << _STEP_BITS | off
         return step
 
     def get_cover_id(self, key: bytes) -> int:
