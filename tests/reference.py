@@ -37,7 +37,7 @@ def _chow_ok(rules: WinRules, t: int) -> bool:
 
 
 def all_melds(rules: WinRules) -> list[tuple[int, ...]]:
-    out = [(t, t, t) for t in range(34)]
+    out: list[tuple[int, ...]] = [(t, t, t) for t in range(34)]
     out += [(t, t + 1, t + 2) for t in range(27) if _chow_ok(rules, t)]
     return out
 

@@ -234,3 +234,63 @@ def test_bad_input() -> None:
         shanten([0] * 34)
     with pytest.raises(ValueError):
         waits(C("11m"))
+
+
+# ---------------------------------------------------------------- table internals
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from([9, 7]),
+    st.booleans(),
+    st.sampled_from(["any", "258", "none"]),
+    st.lists(st.sampled_from([0, 0, 0, 1, 1, 2, 3, 4]), min_size=9, max_size=9),
+    st.integers(-1, 8),
+)
+def test_group_automata_match_direct_programmes(
+    size: int, chows: bool, pairs: str, counts: list[int], fifth: int
+) -> None:
+    """The lazily built per-rank automata give exactly the per-key programmes' answers."""
+    from laizi.analysis._group import MAX_MELDS, GroupTable, compute_cover, compute_need
+
+    pair_ok = tuple(pairs == "any" or (pairs == "258" and i in (1, 4, 7)) for i in range(size))
+    table = GroupTable(size, chows, pair_ok)
+    v = counts[:size]
+    assert table.get_cover(bytes(v)) == compute_cover(tuple(v), table.chows, pair_ok, MAX_MELDS)
+    if 0 <= fifth < size:
+        v[fifth] = 5  # waits asks about a hypothetical fifth copy
+    n0, d, odd = table.get_need(bytes(v))
+    assert (n0, n0 + d) == compute_need(tuple(v), table.chows, pair_ok)
+    assert odd == sum(x & 1 for x in v)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(16, 17), st.integers(2, 4), st.randoms(use_true_random=False), rules_st)
+def test_large_hand_shanten_matches_direct_combination(
+    real: int, w: int, rnd: object, rules: WinRules
+) -> None:
+    """17-tile hands with wildcards (6 melds) use the tables; hold them to a direct DP."""
+    import random
+
+    from laizi.analysis._group import compute_cover
+    from laizi.analysis.core import _combine, compiled
+
+    assert isinstance(rnd, random.Random)
+    total = real + w
+    if total % 3 == 0:
+        return
+    wall = [t for t in range(34) for _ in range(4)]
+    c = [0] * 34
+    for t in rnd.sample(wall, real):
+        c[t] += 1
+    n = (total - 1) // 3
+    comp = compiled(rules)
+    covers = [
+        compute_cover(tuple(c[lo:hi]), g.chows, g.pair_ok, n)
+        for g, (lo, hi) in zip(comp.groups, ((0, 9), (9, 18), (18, 27), (27, 34)), strict=True)
+    ]
+    standard = max(3 * n + 1 - w - _combine(covers, n), -1)
+    got = shanten(c, w, rules)
+    assert got <= standard  # special shapes can only lower it
+    if not (rules.knitted or (rules.seven_pairs and n == 4)):
+        assert got == standard
