@@ -273,9 +273,48 @@ def waits(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RULES
         raise ValueError(f"waits needs a hand of 3n+1 tiles, got {total}")
     if wilds >= BUDGETS:
         return [t for t in range(34) if is_win(_plus(b, t), wilds, rules)]
-    mask = _standard_waits(keys, wilds, comp)
+    groups = comp.groups
+    k0, k1, k2, k3 = keys
+    n0, n1, n2, n3 = comp.needs
+    try:
+        a0, d0, o0 = n0[k0]
+        a1, d1, o1 = n1[k1]
+        a2, d2, o2 = n2[k2]
+        a3, d3, o3 = n3[k3]
+    except KeyError:
+        g0, g1, g2, g3 = groups
+        a0, d0, o0 = g0.get_need(k0)
+        a1, d1, o1 = g1.get_need(k1)
+        a2, d2, o2 = g2.get_need(k2)
+        a3, d3, o3 = g3.get_need(k3)
+    # Standard shape: the new tile goes to group gi, which then needs (with the pair, or
+    # the pair in another group) at most the wildcards the other groups leave.
+    spare = wilds - (a0 + a1 + a2 + a3)
+    m01 = d0 if d0 < d1 else d1
+    m23 = d2 if d2 < d3 else d3
+    mask = 0
+    for gi, budget, others in (
+        (0, spare + a0, d1 if d1 < m23 else m23),
+        (1, spare + a1, d0 if d0 < m23 else m23),
+        (2, spare + a2, d3 if d3 < m01 else m01),
+        (3, spare + a3, d2 if d2 < m01 else m01),
+    ):
+        b2 = budget - others  # the pair in another group (need1 - need0 may be < 0)
+        if budget < 0 and b2 < 0:
+            continue
+        key = keys[gi]
+        got = groups[gi].wait.get(key)
+        if got is None:
+            got = groups[gi].get_wait(key)
+        mask0, mask1 = got
+        m = mask1[budget if budget < BUDGETS else BUDGETS - 1] if budget >= 0 else 0
+        if b2 >= 0:
+            m |= mask0[b2 if b2 < BUDGETS else BUDGETS - 1]
+        if m:
+            mask |= m << 9 * gi
     rules = comp.rules
-    if total == 13 and rules.seven_pairs:
+    # 七对: adding t flips its parity; wildcards fill the odd ones (odd - 1 of them at best)
+    if total == 13 and rules.seven_pairs and o0 + o1 + o2 + o3 - 1 <= wilds:
         mask |= _seven_pairs_waits(b, keys, wilds, comp)
     if (total == 13 and rules.thirteen_orphans) or (rules.knitted and total >= 10):
         for t in range(34):
@@ -327,46 +366,6 @@ _MASK_TILES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(lo + r for r in range(hi - lo) if mask >> r & 1) for mask in range(512))
     for lo, hi in _SLICES
 )
-
-
-def _standard_waits(keys: tuple[bytes, ...], wilds: int, comp: Compiled) -> int:
-    """The 34-bit mask of tiles completing the standard shape (n melds + the pair)."""
-    g0, g1, g2, g3 = groups = comp.groups
-    k0, k1, k2, k3 = keys
-    n0, n1, n2, n3 = comp.needs
-    try:
-        a0, d0, _ = n0[k0]
-        a1, d1, _ = n1[k1]
-        a2, d2, _ = n2[k2]
-        a3, d3, _ = n3[k3]
-    except KeyError:
-        a0, d0, _ = g0.get_need(k0)
-        a1, d1, _ = g1.get_need(k1)
-        a2, d2, _ = g2.get_need(k2)
-        a3, d3, _ = g3.get_need(k3)
-    # the budget left for group gi when every other group is complete without the pair
-    spare = wilds - (a0 + a1 + a2 + a3)
-    needs = (a0, a1, a2, a3)
-    deltas = (d0, d1, d2, d3)
-    out = 0
-    for gi in range(4):
-        a = needs[gi]
-        budget = spare + a  # the pair in this group
-        others = min(deltas[:gi] + deltas[gi + 1 :])
-        b2 = budget - others  # the pair in another group (need1 - need0 may be < 0)
-        if budget < 0 and b2 < 0:
-            continue
-        key = keys[gi]
-        got = groups[gi].wait.get(key)
-        if got is None:
-            got = groups[gi].get_wait(key)
-        mask0, mask1 = got
-        mask = mask1[budget if budget < BUDGETS else BUDGETS - 1] if budget >= 0 else 0
-        if b2 >= 0:
-            mask |= mask0[b2 if b2 < BUDGETS else BUDGETS - 1]
-        if mask:
-            out |= mask << 9 * gi
-    return out
 
 
 # ---------------------------------------------------------------- shanten
