@@ -101,6 +101,9 @@ def compiled(rules: WinRules) -> Compiled:
 
 
 _DEFAULT = compiled(DEFAULT_RULES)
+_DEFAULT_SUIT = _DEFAULT.groups[0].need
+_DEFAULT_HONOURS = _DEFAULT.groups[3].need
+assert _DEFAULT.groups[1].need is _DEFAULT_SUIT and _DEFAULT.groups[2].need is _DEFAULT_SUIT
 
 # ---------------------------------------------------------------- input checks
 
@@ -135,10 +138,13 @@ def is_win(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RULE
     """
     if rules is DEFAULT_RULES:
         comp = _DEFAULT
+        n0 = n1 = n2 = _DEFAULT_SUIT  # the three suits share one table under these rules
+        n3 = _DEFAULT_HONOURS
     else:
         comp = _COMPILED.get(id(rules))  # type: ignore[assignment]
         if comp is None or comp.rules is not rules:
             comp = compiled(rules)
+        n0, n1, n2, n3 = comp.needs
     try:
         # bytearray() reads a list of ints faster than bytes(); the split yields bytes keys
         b = bytearray(counts)
@@ -146,9 +152,6 @@ def is_win(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RULE
     except (TypeError, ValueError, struct.error):
         b = bytearray(_key(counts))
         k0, k1, k2, k3 = _split(b)
-    if wilds < 0:
-        _check_wilds(wilds)
-    n0, n1, n2, n3 = comp.needs
     try:
         a0, d0, o0 = n0[k0]
         a1, d1, o1 = n1[k1]
@@ -165,9 +168,12 @@ def is_win(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RULE
     if d3 < d2:
         d2 = d3
     s = a0 + a1 + a2 + a3 + (d0 if d0 < d2 else d2)
+    # s >= 0 (each group's need1 is), so a negative wilds never passes the first test
+    if s <= wilds <= _FAST_WILDS and (wilds - s) % 3 == 0:
+        return True
+    if wilds < 0:
+        _check_wilds(wilds)
     if wilds <= _FAST_WILDS:
-        if s <= wilds and (wilds - s) % 3 == 0:
-            return True
         if not comp.special:
             return False
         if comp.seven_only:
