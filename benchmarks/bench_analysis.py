@@ -11,13 +11,15 @@ timed passes over all hands, in batches of ``--batch`` calls (1000 by default); 
 functions' batches are timed in turn so that load changes hit all alike, and the garbage
 collector is off while timing, as in :mod:`timeit`. Every call has a user's shape: a
 34-count list in, called in a plain loop. A first untimed pass fills the lazily built
-tables; its duration is printed too.
+tables; its wall and CPU time, the same pass again and the resident memory it added are
+printed too.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import os
 import random
 import sys
 import time
@@ -75,6 +77,15 @@ def with_wilds(hands: Sequence[list[int]], k: int, seed: int) -> list[tuple[list
     return out
 
 
+def _rss_mib() -> float:
+    """Resident set size of this process (Linux /proc; 0 elsewhere)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError):
+        return 0.0
+
+
 def fastest_us(
     suites: dict[str, tuple[Callable[[Any], None], Sequence[Any]]], runs: int, batch: int = BATCH
 ) -> dict[str, float]:
@@ -129,14 +140,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     wild_sets = {k: with_wilds(hands, k, args.seed) for k in (0, 1, 2, 4)}
     mcr_like = WinRules(thirteen_orphans=True)  # the same shapes mahjong's Shanten tries
 
-    t0 = time.perf_counter()
-    for k in (0, 1, 2, 4):
-        for c, w in wild_sets[k]:
-            is_win(c, w)
-    for d in hands13:
-        shanten(d, 0, mcr_like)
-        waits(d)
-    cold = time.perf_counter() - t0
+    def one_pass() -> None:
+        for k in (0, 1, 2, 4):
+            for c, w in wild_sets[k]:
+                is_win(c, w)
+        for d in hands13:
+            shanten(d, 0, mcr_like)
+            waits(d)
+
+    gc.collect()
+    rss0 = _rss_mib()
+    t0, c0 = time.perf_counter(), time.process_time()
+    one_pass()
+    cold, cold_cpu = time.perf_counter() - t0, time.process_time() - c0
+    gc.collect()
+    rss1 = _rss_mib()
+    t0, c0 = time.perf_counter(), time.process_time()
+    one_pass()
+    warm, warm_cpu = time.perf_counter() - t0, time.process_time() - c0
 
     agari = Agari()
     sh = Shanten()
@@ -194,7 +215,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{name:36} {us:15.2f} {ratio:>20}")
     print(f"agreement with mahjong: is_win {wins}/{len(hands)}, shanten {same_sh}/{len(hands13)}")
     keys = sum(len(t.need) for t in _TABLES.values())
-    line = f"first pass (fills tables): {cold:.1f} s; table keys {keys}"
+    print(
+        f"first pass (fills tables): {cold:.1f} s wall / {cold_cpu:.1f} s CPU; same pass again: "
+        f"{warm:.1f} s / {warm_cpu:.1f} s; RSS growth over the first pass: {rss1 - rss0:.0f} MiB"
+    )
+    line = f"table keys {keys}"
     line += f", cover vectors {len(COVERS)}"
     if all(hasattr(t, "automaton_states") for t in _TABLES.values()):  # absent before 2026-11
         got = [t.automaton_states() for t in _TABLES.values()]
