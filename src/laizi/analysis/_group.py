@@ -15,11 +15,11 @@ after rank ``i`` (chows started one and two ranks back, melds, pair placed) depe
 the counts of ranks ``0..i``. Each table therefore keeps a small *automaton*: a state is the
 DP's value vector (normalised by subtracting its minimum / maximum, the offset carried
 alongside), and the transition on the next count is computed the first time it is taken,
-then memoised. A new key costs one walk of 7 or 9 memoised steps (about 2 µs) instead of a
-DP; the automaton of a table has a few thousand states in all, reached lazily (see
-``docs/analysis.md`` for the measured cost). ``need`` takes counts up to 5 (a hypothetical
-fifth copy asked by :func:`waits`), ``cover`` up to 4; larger counts fall back to the
-exact per-key programmes below, memoised as well.
+then memoised. A new key costs one walk of 7 or 9 memoised steps (microseconds) instead
+of a DP; a process typically reaches a few thousand states of a table (at most ~40,000
+for groups of up to 18 tiles; ``docs/analysis.md`` has the measured costs). ``need``
+takes counts up to 5 (a hypothetical fifth copy asked by :func:`waits`), ``cover`` up to
+4; larger counts fall back to the exact per-key programmes below, memoised as well.
 
 The 4-copy rule: a wildcard may stand for a tile only while the reading holds at most 4
 copies of it (the hand's own copies included). The hand's own tiles are never refused, so
