@@ -200,7 +200,7 @@ class GroupTable:
         if nid is None:
             nid = self._n_ids[ident] = len(self._n_states)
             self._n_states.append(ident)
-        return nid << _STEP_BITS | off
+        return _pack_step(nid, off)
 
     # ------------------------------------------------------------------ cover
     def get_cover(self, key: bytes) -> Cover:
@@ -277,7 +277,7 @@ class GroupTable:
         if nid is None:
             nid = self._c_ids[ident] = len(self._c_states)
             self._c_states.append(ident)
-        step = self._c_trans[sid * 8 + x] = nid << _STEP_BITS | off
+        step = self._c_trans[sid * 8 + x] = _pack_step(nid, off)
         return step
 
     def get_cover_id(self, key: bytes) -> int:
@@ -327,6 +327,13 @@ class GroupTable:
                         mask1[b] |= 1 << r
             got = self.wait[key] = (tuple(mask0), tuple(mask1))
         return got
+
+
+def _pack_step(nid: int, off: int) -> int:
+    # offsets are small by construction (need: under INF + 6, cover: at most 4 a rank)
+    if not 0 <= off < 1 << _STEP_BITS:
+        raise AssertionError(f"automaton offset {off} out of range")
+    return nid << _STEP_BITS | off
 
 
 @cache
