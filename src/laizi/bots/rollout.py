@@ -140,9 +140,13 @@ def _connected(counts: list[int], t: int) -> float:
 
 
 def playout(g: Game, policies: list[FastPolicy], limit: int = 2000) -> None:
-    """Play ``g`` to the end with ``policies[seat]`` choosing for each seat."""
+    """Play ``g`` to the end with ``policies[seat]`` choosing for each seat. A playout
+    that reaches a seat with a decision but no legal action (a rules bug in a sampled
+    state) stops there and counts as no result (every ``net`` zero)."""
     steps = 0
     while not g.over and steps < limit:
         s = g.to_act()[0]
+        if not g.legal_actions(s):
+            return
         g.apply(policies[s].act(g, s))
         steps += 1
