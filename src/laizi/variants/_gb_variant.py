@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from laizi import tiles as T
 from laizi.analysis import is_win
+from laizi.engine.actions import CHOW, KONG, PUNG, Action
 from laizi.engine.melds import STANDARD_KINDS
 from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
 from laizi.records import HandRecord, RecordError
@@ -47,6 +48,7 @@ EXTRA_KEYS = ("last_tile", "last_copy")
 of the wall: 妙手回春 on a self-draw, 海底捞月 on a discard) and ``last_copy`` (和绝张:
 the other three copies of the winning tile were already visible)."""
 
+_CLAIMS = frozenset((CHOW, PUNG, KONG))
 _NOT_A_WIN = "not a winning hand (four sets and a pair, 七对, 十三幺, 全不靠 or 组合龙)"
 
 
@@ -61,6 +63,12 @@ def visible_copies(game: Game, tile: int) -> int:
         for m in melds:
             n += m.tiles.count(tile)
     return n
+
+
+def _only_golden(game: Game, seat: int) -> bool:
+    """Every concealed tile of ``seat`` is golden."""
+    g = game.wildcard
+    return g is not None and game.hands[seat][g] == game.sizes[seat]
 
 
 class GBVariant(Variant):
@@ -107,13 +115,42 @@ class GBVariant(Variant):
 
     def undiscardable(self, game: Game, seat: int) -> frozenset[int]:
         g = game.wildcard
-        return frozenset() if g is None else frozenset((g,))
+        if g is None or _only_golden(game, seat):
+            # A hand of golden tiles only (e.g. two golden tiles drawn after a kong, short
+            # of the minimum) may throw one away rather than be stuck without a move.
+            return frozenset()
+        return frozenset((g,))
 
     def discard_refusal(self, game: Game, seat: int, tile: int) -> str | None:
-        if tile == game.wildcard:
+        if tile == game.wildcard and not _only_golden(game, seat):
             return (f"{T.name(tile, 'mpsz')} is the golden tile (黄金牌): it can never be "
-                    "discarded")
+                    "discarded while the hand holds another tile")
         return None
+
+    def restrict(self, game: Game, seat: int, actions: list[Action]) -> list[Action]:
+        """Claims of the golden variant: a forced golden discard (see
+        :meth:`undiscardable`) is dead, and a chow or pung that would leave the claimer
+        nothing but golden tiles (nothing to discard) is not offered."""
+        g = game.wildcard
+        if g is None or seat == game.turn:
+            return actions
+        hand = game.hands[seat]
+        out: list[Action] = []
+        for a in actions:
+            kind = a.type
+            if kind in _CLAIMS:
+                if a.tile == g:
+                    continue
+                if kind != KONG:
+                    # The two tiles taken from the hand; the discard is the third.
+                    used = list(a.tiles)
+                    assert a.tile is not None
+                    used.remove(a.tile)
+                    golden_left = hand[g] - used.count(g)
+                    if game.sizes[seat] - 2 == golden_left:
+                        continue
+            out.append(a)
+        return out
 
     def win_order(self, game: Game, seats: Sequence[int]) -> list[int]:
         """Seats that declared a win on one tile, best first: the nearest after the
@@ -123,6 +160,8 @@ class GBVariant(Variant):
         return list(seats)
 
     def win_refusal(self, game: Game, seat: int, tile: int, how: str) -> str | None:
+        if how == DISCARD_WIN and tile == game.wildcard:
+            return "a golden tile thrown away is dead: nobody wins on it"
         counts = game.hands[seat].copy()
         if how != SELF_DRAW:
             counts[tile] += 1
