@@ -211,11 +211,39 @@ def _is_win_slow(b: bytes | bytearray, wilds: int, comp: Compiled) -> bool:
                 return True
         if rules.thirteen_orphans and orphans_win(b, wilds):
             return True
-        if rules.knitted and knitted_singles_win(b, wilds):
+        # 全不靠 holds no tile twice: one C-level count rejects most hands.
+        if rules.knitted and b.count(0) + b.count(1) == 34 and knitted_singles_win(b, wilds):
             return True
     if rules.knitted and total >= 11 and total % 3 == 2:
         return knitted_straight_win(b, wilds, comp)
     return False
+
+
+def _residue_best(present: bytes) -> int:
+    """Most tiles of one suit's 9-tile presence vector inside one of 147 / 258 / 369."""
+    return max(present[0] + present[3] + present[6], present[1] + present[4] + present[7],
+               present[2] + present[5] + present[8])
+
+
+_PRESENT = bytes([0] + [1] * 255)
+"""``bytes.translate`` table: a count vector → 0/1 presence."""
+_RESIDUE_BEST: dict[bytes, int] = {}
+for _m in range(512):
+    _pv = bytes((_m >> i) & 1 for i in range(9))
+    _RESIDUE_BEST[_pv] = _residue_best(_pv)
+del _m, _pv
+
+
+def knitted_straight_possible(c: Sequence[int], wilds: int) -> bool:
+    """A cheap necessary condition of :func:`knitted_straight_win`: some knitted
+    straight misses at most ``wilds`` tiles. Each suit contributes at most its best
+    residue class (147 / 258 / 369), so their sum bounds the tiles present of any
+    knitted straight; ``False`` means no 组合龙 is possible."""
+    if wilds >= 9:
+        return True
+    pres = bytes(c).translate(_PRESENT)
+    best = _RESIDUE_BEST
+    return best[pres[0:9]] + best[pres[9:18]] + best[pres[18:27]] + wilds >= 9
 
 
 @lru_cache(maxsize=65536)
@@ -227,6 +255,8 @@ def _need_capped(
 
 def knitted_straight_win(c: Sequence[int], wilds: int, comp: Compiled) -> bool:
     """组合龙: the nine tiles of a knitted straight + (n - 3) melds + a pair."""
+    if not knitted_straight_possible(c, wilds):
+        return False
     for ks in KNITTED:
         missing = sum(1 for t in ks if c[t] == 0)
         if missing > wilds:
