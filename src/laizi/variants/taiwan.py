@@ -33,6 +33,7 @@ from laizi.variants.taiwan_rules import (
     TILE_SET,
     WIND_NAMES,
     complete,
+    ready_after_some_discard,
     ready_waits,
 )
 
@@ -193,11 +194,9 @@ class Taiwan(Variant):
                 out.append(_act(ROB_FLOWER, seat, int(ready["flower"])))
         if (x["declared"][seat] is None and x["declaring"] is None
                 and x["discards"][seat] == 0 and game.turn_kind != _CLAIMED
-                and not any(m.kind in OPEN_KINDS for m in game.melds[seat])):
-            hand = game.hands[seat]
-            if any(hand[t] and self._ready_after_discard(game, seat, t)
-                   for t in range(T.NUM_KINDS)):
-                out.append(_act(DECLARE, seat))
+                and not any(m.kind in OPEN_KINDS for m in game.melds[seat])
+                and ready_after_some_discard(game.hands[seat], self._eight(game, seat))):
+            out.append(_act(DECLARE, seat))
         return out
 
     def restrict(self, game: Game, seat: int, actions: list[Action]) -> list[Action]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from laizi import tiles as T
-from laizi.analysis import is_win
+from laizi.analysis import is_win, shanten, waits
 from laizi.scoring.taiwan.shapes import RULES, eight_pairs_splits
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "TILE_SET",
     "WIND_NAMES",
     "complete",
+    "ready_after_some_discard",
     "ready_waits",
     "seat_wind",
 ]
@@ -31,9 +32,6 @@ TILE_SET: tuple[int, ...] = tuple(
 """All 144 tiles: 4 × 34 kinds + the 8 flowers."""
 WIND_NAMES = "东南西北"
 
-_WIN_CACHE: dict[tuple[tuple[int, ...], bool], bool] = {}
-_CACHE_LIMIT = 1 << 18
-
 
 def seat_wind(seat: int, dealer: int) -> int:
     """开门序: the dealer is 东 (0), then 南 西 北 in play order."""
@@ -43,49 +41,43 @@ def seat_wind(seat: int, dealer: int) -> int:
 def complete(counts: Sequence[int], eight_pairs: bool) -> bool:
     """The concealed tiles (3n + 2, winning tile included) finish the hand: n melds and a
     pair, or (``eight_pairs``, 17 concealed tiles) seven pairs and a pung."""
-    key = (tuple(counts), eight_pairs)
-    got = _WIN_CACHE.get(key)
-    if got is None:
-        got = (_may_be_standard(counts) and is_win(counts, 0, RULES)) or (
-            eight_pairs and bool(eight_pairs_splits(counts)))
-        if len(_WIN_CACHE) > _CACHE_LIMIT:
-            _WIN_CACHE.clear()
-        _WIN_CACHE[key] = got
-    return got
-
-
-def _may_be_standard(counts: Sequence[int]) -> bool:
-    """A cheap necessary condition for melds + one pair (most hands fail it): every
-    honour count is 0, 2 or 3, and exactly one suit or honour pair carries the pair
-    (suit sums ≡ 0 or 2 mod 3)."""
-    pairs = 0
-    for t in range(27, 34):
-        c = counts[t]
-        if c == 1 or c == 4:
-            return False
-        if c == 2:
-            pairs += 1
-    for lo in (0, 9, 18):
-        r = sum(counts[lo:lo + 9]) % 3
-        if r == 1:
-            return False
-        if r == 2:
-            pairs += 1
-    return pairs == 1
+    # is_win is four table lookups; 八对半 is only read when the option is on
+    return is_win(counts, 0, RULES) or (eight_pairs and bool(eight_pairs_splits(counts)))
 
 
 def ready_waits(counts: Sequence[int], eight_pairs: bool) -> frozenset[int]:
-    """Tile kinds completing a 3n + 1 concealed hand (听牌); empty if not ready."""
-    found = set()
-    after = list(counts)
-    for t in range(T.NUM_KINDS):
-        # a wait is a held tile or a suited neighbour of one (or any tile for 八对半)
-        near = counts[t] or (t < 27 and ((t % 9 > 0 and counts[t - 1])
-                                         or (t % 9 < 8 and counts[t + 1])))
-        if not near:
-            continue
-        after[t] += 1
-        if complete(after, eight_pairs and sum(counts) == 16):
-            found.add(t)
-        after[t] -= 1
+    """Tile kinds completing a 3n + 1 concealed hand (听牌); empty if not ready.
+
+    A kind held four times is listed when a fifth copy would complete the shape (空听), as
+    :func:`laizi.analysis.waits` does; 八对半 waits count only for 16 concealed tiles."""
+    if sum(counts) % 3 != 1:
+        return frozenset()
+    found = set(waits(counts, 0, RULES))
+    if eight_pairs and sum(counts) == 16:
+        after = list(counts)
+        for t in range(T.NUM_KINDS):
+            # a 八对半 wait is always a held tile: an unheld one would stay a single
+            if counts[t] and t not in found:
+                after[t] += 1
+                if eight_pairs_splits(after):
+                    found.add(t)
+                after[t] -= 1
     return frozenset(found)
+
+
+def ready_after_some_discard(counts: Sequence[int], eight_pairs: bool) -> bool:
+    """Some discard from the 3n + 2 concealed tiles leaves the hand ready (地听 offer)."""
+    if shanten(counts, 0, RULES) <= 0:
+        # a physically possible target one tile away: discarding the misfit makes it ready
+        return True
+    # shanten > 0 may still hide a hand ready only on a fifth copy (空听), or on 八对半
+    rest = list(counts)
+    for t in range(T.NUM_KINDS):
+        if rest[t]:
+            rest[t] -= 1
+            ready = bool(waits(rest, 0, RULES)) if not eight_pairs else bool(
+                ready_waits(rest, eight_pairs))
+            rest[t] += 1
+            if ready:
+                return True
+    return False
