@@ -33,6 +33,7 @@ from laizi.variants.taiwan_rules import (
     TILE_SET,
     WIND_NAMES,
     complete,
+    hand_waits,
     ready_after_some_discard,
     ready_waits,
 )
@@ -291,13 +292,11 @@ class Taiwan(Variant):
         game.end_win([seat], SELF_DRAW, None, game.last_tile)
 
     def win_refusal(self, game: Game, seat: int, tile: int, how: str) -> str | None:
-        counts = game.hands[seat]
-        if how != SELF_DRAW:
-            counts = counts.copy()
-            counts[tile] += 1
-        if complete(counts, self._eight(game, seat)):
+        eight = self._eight(game, seat)
+        if (complete(game.hands[seat], eight) if how == SELF_DRAW
+                else tile in hand_waits(game.hands[seat], eight)):
             return None
-        return "not five melds and a pair" + (" nor 八对半" if self._eight(game, seat) else "")
+        return "not five melds and a pair" + (" nor 八对半" if eight else "")
 
     # ------------------------------------------------------------------ records
 

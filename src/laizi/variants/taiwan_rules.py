@@ -19,6 +19,7 @@ __all__ = [
     "TILE_SET",
     "WIND_NAMES",
     "complete",
+    "hand_waits",
     "ready_after_some_discard",
     "ready_waits",
     "seat_wind",
@@ -63,6 +64,23 @@ def ready_waits(counts: Sequence[int], eight_pairs: bool) -> frozenset[int]:
                     found.add(t)
                 after[t] -= 1
     return frozenset(found)
+
+
+_WAITS: dict[tuple[bytes, bool], frozenset[int]] = {}
+_WAITS_LIMIT = 1 << 16
+
+
+def hand_waits(counts: Sequence[int], eight_pairs: bool) -> frozenset[int]:
+    """:func:`ready_waits`, memoised: a seat's hand is asked once per discard by the other
+    seats while it stays unchanged between its own turns."""
+    key = (bytes(counts), eight_pairs)
+    got = _WAITS.get(key)
+    if got is None:
+        got = ready_waits(counts, eight_pairs)
+        if len(_WAITS) >= _WAITS_LIMIT:
+            _WAITS.clear()
+        _WAITS[key] = got
+    return got
 
 
 def ready_after_some_discard(counts: Sequence[int], eight_pairs: bool) -> bool:
