@@ -51,18 +51,20 @@ def ready_waits(counts: Sequence[int], eight_pairs: bool) -> frozenset[int]:
 
     A kind held four times is listed when a fifth copy would complete the shape (空听), as
     :func:`laizi.analysis.waits` does; 八对半 waits count only for 16 concealed tiles."""
-    if sum(counts) % 3 != 1:
+    total = sum(counts)
+    if total % 3 != 1:
         return frozenset()
+    if not (eight_pairs and total == 16):
+        return frozenset(waits(counts, 0, RULES))
     found = set(waits(counts, 0, RULES))
-    if eight_pairs and sum(counts) == 16:
-        after = list(counts)
-        for t in range(T.NUM_KINDS):
-            # a 八对半 wait is always a held tile: an unheld one would stay a single
-            if counts[t] and t not in found:
-                after[t] += 1
-                if eight_pairs_splits(after):
-                    found.add(t)
-                after[t] -= 1
+    after = list(counts)
+    for t in range(T.NUM_KINDS):
+        # a 八对半 wait is always a held tile: an unheld one would stay a single
+        if counts[t] and t not in found:
+            after[t] += 1
+            if eight_pairs_splits(after):
+                found.add(t)
+            after[t] -= 1
     return frozenset(found)
 
 
