@@ -17,7 +17,7 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "arena", help="play bots against each other (every deal with the bots rotated)",
         description="Play every seed once per rotation of the bots through the seats "
-                    "(duplicate style) and report points per hand per bot with a 95%% "
+                    "(duplicate style) and report points per hand per bot with a 95% "
                     "confidence interval over seeds.")
     p.add_argument("variant", help="variant id (jingzhou, huanghuang, golden, mcr, taiwan)")
     p.add_argument("--bots", default="greedy,random",
