@@ -79,3 +79,12 @@ def test_ray_missing_is_a_clear_error() -> None:
     else:  # Ray installed: the results must equal the in-process ones
         tasks = simulate_tasks("jingzhou", ["random"], 4)
         assert run_tasks(tasks, ray=True) == run_tasks(tasks)
+
+
+def test_plot_labels_have_english_names_for_every_variant_term() -> None:
+    from laizi.sim.report import english_item_name
+
+    assert english_item_name("屁胡") == "plain win (pi hu)"
+    assert english_item_name("清一色") != "清一色"  # from the MCR / Taiwan tables or glossary
+    assert english_item_name("底") == "base (di)"
+    assert english_item_name("no such item") == "no such item"

@@ -61,6 +61,35 @@ def print_summary(summary: dict[str, Any], console: Console, top: int = 25) -> N
     console.print(items)
 
 
+# Settlement terms of the Jingzhou variants, which have no fan/台 table to take names from.
+_GLOSSARY = {
+    "屁胡": "plain win (pi hu)", "开口": "opened", "红中杠": "red dragon kong",
+    "赖子杠": "laizi kong", "庄家": "dealer", "点炮": "dealt in", "自摸": "self-draw",
+    "硬胡": "hard win", "软胡": "soft win", "封顶": "cap", "金顶": "golden cap",
+    "明杠": "exposed kong", "暗杠": "concealed kong", "杠开": "win on kong replacement",
+    "七对": "seven pairs", "碰碰胡": "all pungs", "清一色": "full flush",
+    "将一色": "all 2-5-8", "风一色": "all honours", "全求人": "all melded",
+    "包牌": "pays for all", "抢杠": "robbed kong", "杠进杠出": "robbed kong (as self-draw)",
+    "大刀": "big win (da dao)", "小刀": "small win (xiao dao)", "放胡": "dealt in",
+    "杠上开花": "win on kong replacement", "门清": "concealed hand", "买马": "horse bet",
+    "底": "base (di)", "底分": "base (di fen)", "台": "tai x value",
+}
+
+
+def english_item_name(name: str) -> str:
+    """An English label for a settlement item (MCR fan, Taiwan 台 item or Jingzhou term)."""
+    from laizi.scoring.mcr.fans import FANS
+    from laizi.scoring.taiwan.items import ITEMS
+
+    for fan in FANS:
+        if fan.zh == name:
+            return fan.en
+    for it in ITEMS:
+        if it.zh == name:
+            return it.en
+    return _GLOSSARY.get(name, name)
+
+
 def plot_summary(summary: dict[str, Any], results: Sequence[dict[str, Any]], path: str,
                  top: int = 20) -> None:
     """Write a PNG: points distribution per bot and hand-type frequencies."""
@@ -74,10 +103,12 @@ def plot_summary(summary: dict[str, Any], results: Sequence[dict[str, Any]], pat
     # CJK labels: use a font that has them if one is installed, else keep the default.
     from matplotlib import font_manager
 
+    cjk = False
     for family in ("Noto Sans CJK SC", "Noto Sans CJK JP", "WenQuanYi Zen Hei",
                    "SimHei", "Microsoft YaHei", "AR PL UMing CN"):
         if any(f.name == family for f in font_manager.fontManager.ttflist):
             plt.rcParams["font.family"] = family
+            cjk = True
             break
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5))
     per_bot: dict[str, list[float]] = {}
@@ -92,7 +123,9 @@ def plot_summary(summary: dict[str, Any], results: Sequence[dict[str, Any]], pat
     ax1.legend()
     names = list(summary["items"])[:top]
     shares = [summary["items"][k]["per_win"] for k in names]
-    ax2.barh(names[::-1], shares[::-1])
+    # Without a CJK font Chinese names would draw as boxes: label in English instead.
+    labels = names if cjk else [english_item_name(n) for n in names]
+    ax2.barh(labels[::-1], shares[::-1])
     ax2.set_title("hand types / items: share of wins")
     ax2.set_xlabel("share of wins")
     import warnings
