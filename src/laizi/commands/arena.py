@@ -10,6 +10,8 @@ import json
 import sys
 from typing import Any
 
+from laizi.sim.cli_common import add_run_arguments
+
 __all__ = ["register", "run"]
 
 
@@ -25,14 +27,7 @@ def register(subparsers: Any) -> None:
                         "with its last entry (default: greedy,random)")
     p.add_argument("--hands", type=int, default=300, help="hands to play (rounded up to a "
                    "multiple of the seats; default 300)")
-    p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
-    p.add_argument("--ray", nargs="?", const=True, default=None, metavar="ADDRESS",
-                   help="spread hands over a Ray cluster (local by default)")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="a variant option (JSON value), repeatable")
-    p.add_argument("--json", action="store_true", help="print the summary as JSON")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_run_arguments(p)
     p.set_defaults(func=run)
 
 

@@ -16,6 +16,18 @@ class UserError(Exception):
     """A mistake in the command line: printed as one line, exit status 2."""
 
 
+def add_run_arguments(p: argparse.ArgumentParser) -> None:
+    """The options ``arena`` and ``simulate`` share: where and how the hands run."""
+    p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--ray", nargs="?", const=True, default=None, metavar="ADDRESS",
+                   help="spread hands over a Ray cluster (local by default; extra 'cluster')")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a variant option (JSON value), repeatable")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
 def check_common(args: argparse.Namespace) -> tuple[str, list[str], dict[str, Any]]:
     """(variant id, bot specs padded to the seats, options) or :class:`UserError`."""
     from laizi.bots.registry import BotSpecError, parse_spec
