@@ -6,11 +6,22 @@ import random
 
 import pytest
 
+from laizi.analysis import shanten
 from laizi.bots import BotSpecError, make_bot, parse_spec
 from laizi.bots.determinize import sample_world
 from laizi.bots.knowledge import tile_set_counts, unseen_counts
+from laizi.bots.rollout import FastPolicy, _connected
 from laizi.bots.search import SearchBot
 from laizi.engine import Game
+from laizi.engine.actions import (
+    ADDED_KONG,
+    CONCEALED_KONG,
+    DISCARD,
+    SPECIAL_KONG,
+    WIN,
+    Action,
+)
+from laizi.engine.game import TURN
 from laizi.variants import BUILTIN, get
 
 
@@ -147,3 +158,45 @@ def test_registry_specs() -> None:
         make_bot("search:rollouts")
     with pytest.raises(BotSpecError, match="bad parameters"):
         make_bot("greedy:colour=3")
+
+
+def _reference_discard(policy: FastPolicy, g: Game, seat: int) -> Action:
+    """The playout discard by brute force: every discard's shanten, ties broken by the
+    least connected tile, then the first in legal order (wildcards only as last resort)."""
+    counts, w = policy._split(g, seat)
+    rules = policy.profile.rules_for_kinds(tuple(m.kind for m in g.melds[seat]))
+    best: tuple[tuple[float, float], Action] | None = None
+    for a in g.legal_actions(seat):
+        if a.type != DISCARD:
+            continue
+        t = a.tile
+        assert t is not None
+        if t == g.wildcard:
+            key = (50.0, 0.0)
+        else:
+            counts[t] -= 1
+            key = (float(min(shanten(counts, w, r) for r in rules)), _connected(counts, t))
+            counts[t] += 1
+        if best is None or key < best[0]:
+            best = (key, a)
+    assert best is not None
+    return best[1]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_fast_policy_discard_matches_brute_force(variant: str) -> None:
+    """The playout policy stops its discard scan early; it must still pick what a full
+    scan of every discard picks."""
+    policy = FastPolicy(variant)
+    checked = 0
+    for seed in (3, 4):
+        g = Game(variant, seed=seed)
+        while not g.over:
+            s = g.to_act()[0]
+            legal = g.legal_actions(s)
+            if g.phase == TURN and not any(
+                    a.type in (WIN, SPECIAL_KONG, CONCEALED_KONG, ADDED_KONG) for a in legal):
+                assert policy.act(g, s) == _reference_discard(policy, g, s)
+                checked += 1
+            g.apply(policy.act(g, s))
+    assert checked > 10

@@ -56,6 +56,9 @@ class SearchBot:
         self.window = window
         self.greedy = GreedyBot(seed)
         self.last_stats: dict[str, object] = {}
+        self._policies: dict[str, FastPolicy] = {}
+        """One playout policy per variant, kept across decisions so its shanten cache
+        (the bulk of a playout's cost) stays warm."""
         self._sample_s = 0.0
         """Running estimate of one sample's duration (all candidates), across decisions,
         so the clock is respected from the first sample on."""
@@ -104,7 +107,13 @@ class SearchBot:
                         break
                     g = sample_world(view, random.Random(sample_seed))
                     if policies is None:
-                        policies = [FastPolicy(view["variant"]) for _ in range(g.n)]
+                        # The policy is stateless apart from its cache, so every seat
+                        # shares one.
+                        pol = self._policies.get(view["variant"])
+                        if pol is None:
+                            pol = self._policies[view["variant"]] = FastPolicy(
+                                view["variant"])
+                        policies = [pol] * g.n
                     g.apply(a)
                     playout(g, policies)
                     vals.append(float(g.net[seat]))
