@@ -17,7 +17,7 @@ import argparse
 import importlib
 import secrets
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 from rich.console import Console
@@ -150,7 +150,7 @@ def session(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
         for k in range(args.hands):
             game = match.new_hand()
             console.rule(f"hand {k + 1} · seed {game.seed}")
-            _play_hand(game, me, bots, names, console, stdin, auto=args.auto)
+            play_hand(game, me, bots, names, console, stdin, auto=args.auto)
             match.finish_hand(game)
             console.print(settlement_table(game.log[-1], names))
             summary = variant.describe(game.record) if game.record else ""
@@ -175,17 +175,27 @@ def session(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
     return 0
 
 
-def _play_hand(game: Game, me: int, bots: list[Bot], names: list[str], console: Console,
-               stdin: IO[str], *, auto: bool) -> None:
+ShowEvents = Callable[[Game, int, list[str], Console, int], int]
+AskAction = Callable[[Game, int, list[str], Console, IO[str]], Action]
+
+
+def play_hand(game: Game, me: int, bots: Sequence[Bot], names: list[str], console: Console,
+              stdin: IO[str], *, auto: bool, show: ShowEvents | None = None,
+              ask: AskAction | None = None) -> None:
+    """Play one hand to its end: the person at seat ``me`` answers at the terminal (unless
+    ``auto``), bots answer for the other seats. A variant's front end passes its own
+    ``show`` (event lines) and ``ask`` (the numbered prompt)."""
+    show = show or _show_events
+    ask = ask or _ask
     shown = 0
     while not game.over:
         for seat in game.to_act():
             if seat == me and not auto:
-                shown = _show_events(game, me, names, console, shown)
-                game.apply(_ask(game, me, names, console, stdin))
+                shown = show(game, me, names, console, shown)
+                game.apply(ask(game, me, names, console, stdin))
             else:
                 game.apply(bots[seat].choose(game.view(seat), game.legal_actions(seat)))
-    _show_events(game, me, names, console, shown)
+    show(game, me, names, console, shown)
 
 
 def _show_events(game: Game, me: int, names: list[str], console: Console, start: int) -> int:

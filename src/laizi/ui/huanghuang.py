@@ -77,7 +77,7 @@ def hand_report(hand: RoomHand) -> list[str]:
 
 def play_room(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
     """The 晃晃 room session (registered as the ``laizi play huanghuang`` front end)."""
-    from laizi.commands.play import _parse_options, _play_hand, _Quit
+    from laizi.commands.play import _parse_options, _Quit, play_hand
 
     people = getattr(args, "people", None) or SEATS
     if not SEATS <= people <= MAX_PEOPLE:
@@ -113,7 +113,7 @@ def play_room(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
             me = room.seat_of(ME)
             if me is not None and not args.auto:
                 seat_bots: list[Bot] = [bots[p] for p in seats]
-                _play_hand(game, me, seat_bots, list(seats), console, stdin, auto=False)
+                play_hand(game, me, seat_bots, list(seats), console, stdin, auto=False)
             else:
                 if me is None:
                     console.print(f"You are waiting (place {room.queue.index(ME) + 1} in the "

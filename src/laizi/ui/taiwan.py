@@ -16,6 +16,7 @@ from typing import IO, Any
 from rich.console import Console
 
 from laizi import tiles as T
+from laizi.commands.play import play_hand
 from laizi.engine.actions import Action
 from laizi.engine.game import Game
 from laizi.engine.log import redact
@@ -120,7 +121,8 @@ def play_jiang(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
             console.rule(f"hand {len(match.hands) + 1} · {WIND_NAMES[match.prevalent_wind]}圈 · "
                          f"dealer {names[match.dealer]} · 连{match.dealer_streak} · "
                          f"seed {game.seed}")
-            _play_hand(game, me, bots, names, console, stdin, auto=args.auto)
+            play_hand(game, me, bots, names, console, stdin, auto=args.auto,
+                      show=_show_events, ask=_ask)
             match.finish_hand(game)
             assert game.record is not None
             for line in tai_lines(game.record, names):
@@ -137,19 +139,6 @@ def play_jiang(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
         console.print("\nInterrupted: you leave the table.")
         return 130
     return 0
-
-
-def _play_hand(game: Game, me: int, bots: list[TaiwanBot], names: list[str],
-               console: Console, stdin: IO[str], *, auto: bool) -> None:
-    shown = 0
-    while not game.over:
-        for seat in game.to_act():
-            if seat == me and not auto:
-                shown = _show_events(game, me, names, console, shown)
-                game.apply(_ask(game, me, names, console, stdin))
-            else:
-                game.apply(bots[seat].choose(game.view(seat), game.legal_actions(seat)))
-    _show_events(game, me, names, console, shown)
 
 
 def _show_events(game: Game, me: int, names: list[str], console: Console, start: int) -> int:
