@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
 from typing import Any
 
-from laizi.engine.actions import Action
 from laizi.settlement import net
 from laizi.table.horses import horse_seat
 from laizi.table.room import HandEnd, Room, new_room
 from laizi.variants.huanghuang import settle_with_horses
 from laizi.variants.huanghuang_session import (
-    Chooser,
+    eager_chooser,
     new_hand,
     outcome_of,
     parties,
@@ -23,21 +20,7 @@ from laizi.variants.huanghuang_session import (
 PEOPLE = ["ann", "bo", "cy", "di", "ed", "fay", "gus", "hal"]
 
 
-def eager(seed: int) -> Chooser:
-    """Wins whenever it can, claims often, otherwise plays at random (seeded)."""
-    rng = random.Random(seed)
-
-    def choose(person: str, view: dict[str, Any], acts: Sequence[Action]) -> Action:
-        for a in acts:
-            if a.type == "win":
-                return a
-        claims = [a for a in acts if a.type in ("pung", "kong", "concealed_kong",
-                                                   "added_kong")]
-        if claims and rng.random() < 0.7:
-            return rng.choice(claims)
-        return rng.choice(acts)
-
-    return choose
+eager = eager_chooser
 
 
 def test_horses_are_dealt_to_buyers_in_order_and_settle_between_people() -> None:

@@ -136,7 +136,7 @@ def run_session(room: Room, hands: int, seed: int, choose: Chooser,
         yield hand
 
 
-def _eager_chooser(seed: int) -> Chooser:
+def eager_chooser(seed: int) -> Chooser:
     """A fast seeded stand-in player for long checks: wins when it can, often claims."""
     import random
 
@@ -165,7 +165,7 @@ def check_session(people: int, hands: int, seed: int) -> dict[str, Any]:
     room = new_room(names)
     ends: dict[str, int] = {}
     horse_total = 0
-    for hand in run_session(room, hands, seed, _eager_chooser(seed)):
+    for hand in run_session(room, hands, seed, eager_chooser(seed)):
         r = hand.rotation.room
         if sum(r.ledger.values()) != 0:
             raise AssertionError(f"hand {r.hands}: the ledger sums to {sum(r.ledger.values())}")
