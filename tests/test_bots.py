@@ -8,9 +8,9 @@ import pytest
 
 from laizi.analysis import shanten
 from laizi.bots import BotSpecError, make_bot, parse_spec
-from laizi.bots.determinize import sample_world
+from laizi.bots.determinize import clone_world, sample_world
 from laizi.bots.knowledge import tile_set_counts, unseen_counts
-from laizi.bots.rollout import FastPolicy, _connected
+from laizi.bots.rollout import FastPolicy, _connected, playout
 from laizi.bots.search import SearchBot
 from laizi.engine import Game
 from laizi.engine.actions import (
@@ -200,3 +200,50 @@ def test_fast_policy_discard_matches_brute_force(variant: str) -> None:
                 checked += 1
             g.apply(policy.act(g, s))
     assert checked > 10
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_clone_world_plays_like_a_fresh_sample(variant: str) -> None:
+    """The search plays every candidate on a clone of one sample: a clone must be
+    independent of its source and play exactly like a freshly sampled copy."""
+    policy = FastPolicy(variant)
+    checked = 0
+    for game, seat in _states(variant, 5, every=5)[:8]:
+        view = game.view(seat)
+        world = sample_world(view, random.Random(11))
+        before = world.to_json()
+        for a in world.legal_actions(seat)[:3]:
+            c = clone_world(world)
+            c.keep_log = False
+            fresh = sample_world(view, random.Random(11))
+            for g in (c, fresh):
+                g.apply(a)
+                playout(g, [policy] * g.n)
+            assert c.over and fresh.over
+            assert c.net == fresh.net
+            assert c.hands == fresh.hands and c.melds == fresh.melds
+            assert c.discards == fresh.discards and c.extra == fresh.extra
+            checked += 1
+        assert world.to_json() == before  # the source is untouched
+    assert checked > 5
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_unlogged_game_plays_the_same(variant: str) -> None:
+    """``keep_log = False`` (playouts) changes nothing but the log."""
+    for seed in (1, 2):
+        games = [Game(variant, seed=seed), Game(variant, seed=seed)]
+        games[1].keep_log = False
+        rng = random.Random(seed)
+        while not games[0].over:
+            s = games[0].to_act()[0]
+            legal = games[0].legal_actions(s)
+            assert games[1].to_act()[0] == s and games[1].legal_actions(s) == legal
+            a = rng.choice(legal)
+            for g in games:
+                g.apply(a)
+        assert games[1].over
+        assert games[0].net == games[1].net
+        assert games[0].payments == games[1].payments
+        assert games[0].log[-1]["type"] == "end"
+        assert all(e["type"] != "end" for e in games[1].log)

@@ -91,18 +91,33 @@ class FastPolicy:
             # shanten look-ups replace one per tile. Same choice as scanning them all.
             order: list[tuple[float, int, Action]] = []
             wild_discard: Action | None = None
+            wc = g.wildcard
+            c = counts
             for i, a in enumerate(legal):
                 if a.type != DISCARD:
                     continue
                 t = a.tile
                 assert t is not None
-                if t == g.wildcard:
+                if t == wc:
                     wild_discard = a
                     continue
-                counts[t] -= 1
-                order.append((_connected(counts, t), i, a))
-                counts[t] += 1
-            order.sort(key=lambda x: (x[0], x[1]))
+                # _connected(counts with t removed, t), inlined: this loop runs for
+                # every tile of every turn of every playout.
+                v = 2.0 * (c[t] - 1)
+                if t < 27:
+                    r = t % 9
+                    if r >= 1 and c[t - 1]:
+                        v += 1.0
+                    if r >= 2 and c[t - 2]:
+                        v += 0.5
+                    if r <= 7 and c[t + 1]:
+                        v += 1.0
+                    if r <= 6 and c[t + 2]:
+                        v += 0.5
+                    if r == 0 or r == 8:
+                        v -= 0.2
+                order.append((v, i, a))
+            order.sort()
             bound = self._sh(counts, w, rules)
             best: Action | None = None
             best_sh = 99

@@ -28,7 +28,7 @@ import time
 import zlib
 from collections.abc import Sequence
 
-from laizi.bots.determinize import DeterminizeError, sample_world
+from laizi.bots.determinize import DeterminizeError, clone_world, sample_world
 from laizi.bots.greedy import GreedyBot
 from laizi.bots.protocol import View
 from laizi.bots.rollout import FastPolicy, playout
@@ -101,11 +101,13 @@ class SearchBot:
             sample_seed = rng.getrandbits(64)
             vals: list[float] = []
             try:
+                world = sample_world(view, random.Random(sample_seed))
+                world.keep_log = False
                 for a in cands:
                     if time.perf_counter() > deadline:
                         done = True  # an unfinished sample is dropped (common numbers)
                         break
-                    g = sample_world(view, random.Random(sample_seed))
+                    g = clone_world(world)
                     if policies is None:
                         # The policy is stateless apart from its cache, so every seat
                         # shares one.

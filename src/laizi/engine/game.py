@@ -144,6 +144,10 @@ class Game:
         self.context: dict[str, Any] = dict(context or {})
         """The hand's place in a session, for the variant (JSON; e.g. Taiwan's prevalent
         wind and 连N); written in the ``start`` event so replay sees it."""
+        self.keep_log = True
+        """False for throwaway copies (search playouts): the log stops growing and the
+        end event is not written, which saves the JSON work; such a game cannot be
+        replayed. Everything else (state, legal actions, settlement) is unchanged."""
         self.suspended: dict[str, Any] | None = None
         """A draw interrupted by a ``decide`` phase: ``{"seat", "kong"}`` (see resume)."""
         self.record: HandRecord | None = None
@@ -316,7 +320,8 @@ class Game:
         else:
             if action not in legal:
                 raise IllegalActionError(self._why_illegal(action))
-        self.log.append({"type": "action", "action": action.to_json()})
+        if self.keep_log:
+            self.log.append({"type": "action", "action": action.to_json()})
         self._legal = [None] * self.n
         kind = action.type
         self.variant.on_action(self, action)
@@ -514,7 +519,8 @@ class Game:
         meld = Meld(claim.type, claim.tiles, discarder, t)
         self.melds[s].append(meld)
         self.variant.on_claim(self, s, meld)
-        self.log.append({"type": "claim", "seat": s, "meld": meld.to_json()})
+        if self.keep_log:
+            self.log.append({"type": "claim", "seat": s, "meld": meld.to_json()})
         self.turn = s
         if claim.type == KONG:
             self._draw(s, kong=True)
@@ -603,7 +609,8 @@ class Game:
         self.after_kong = kong
         self.last_tile = t
         self.passed_win[seat] = False
-        self.log.append({"type": "draw", "seat": seat, "tile": t, "replacement": kong})
+        if self.keep_log:
+            self.log.append({"type": "draw", "seat": seat, "tile": t, "replacement": kong})
 
     def _flower_interrupts(self, seat: int, flower: int, kong: bool) -> bool:
         self.variant.on_flower(self, seat, flower)
@@ -700,6 +707,8 @@ class Game:
         self.pending = {}
         self.responses = {}
         self._legal = [None] * self.n
+        if not self.keep_log:
+            return
         self.log.append({
             "type": "end",
             "record": record_to_json(record, self.variant),
@@ -793,6 +802,6 @@ class Game:
         shown = v.view_extra(self, seat)
         if shown:
             out["extra"] = shown
-        if self.phase == OVER and self.record is not None:
+        if self.phase == OVER and self.record is not None and self.keep_log:
             out["result"] = self.log[-1]
         return out
