@@ -3,7 +3,9 @@
 It reads only the acting seat's own tiles and melds in the sampled ``Game`` (the state
 is a determinization, so nothing real is revealed). Wins are taken, special kongs and
 kongs made, a discard keeps the lowest shanten (ties: the least connected tile goes),
-a pung or chow is taken when it lowers the shanten (Jingzhou: also to open).
+a pung or chow is taken when it lowers the shanten (Jingzhou: also to open), and a
+concealed hand in a variant that rewards it (the profile's ``closed_max``) opens only
+close to ready.
 """
 
 from __future__ import annotations
@@ -158,8 +160,14 @@ class FastPolicy:
                     return a
                 continue
             s1 = self._after_discard(c, w, r2)
-            if s1 < s0 or (prof.must_open and not opened and s1 <= s0):
-                return a
+            if not (s1 < s0 or (prof.must_open and not opened and s1 <= s0)):
+                continue
+            # Like greedy: a concealed hand worth keeping (大刀, 门清) opens only close
+            # to ready, so playouts see the value the real players play for.
+            if (not opened and prof.closed_max is not None and not prof.must_open
+                    and s1 > prof.closed_max):
+                continue
+            return a
         for a in legal:
             if a.type == PASS:
                 return a
