@@ -64,3 +64,17 @@ def test_user_errors_exit_2(argv: list[str], message: str, monkeypatch: pytest.M
                             capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(argv, "", monkeypatch, capsys)
     assert code == 2 and message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(("variant", "wild", "other"), [
+    ("jingzhou", "赖子 laizi", "黄金牌"),
+    ("huanghuang", "癞子 laizi", "黄金牌"),
+    ("golden", "黄金牌 golden tile", "赖子"),
+])
+def test_view_panel_names_the_wild_tile_in_the_variant_s_words(
+        variant: str, wild: str, other: str) -> None:
+    from laizi.engine import Game
+    from laizi.ui.terminal import view_panel
+
+    title = str(view_panel(Game(variant, seed=3).view(0)).title)
+    assert wild in title and other not in title

@@ -90,6 +90,15 @@ def _meld_text(m: dict[str, Any], wildcard: int | None) -> Text:
     return out
 
 
+_LAIZI = ("赖子皮 indicator", "赖子 laizi")
+_WILDCARD_NAMES = {
+    # Each seed's own word for the wild tile: 晃晃 writes 癞子, 黄金麻将 黄金牌.
+    "huanghuang": ("癞子皮 indicator", "癞子 laizi"),
+    "golden": ("翻牌 indicator", "黄金牌 golden tile"),
+}
+"""Per variant: (the indicator's name, the wildcard's name) in the table's title."""
+
+
 def view_panel(view: dict[str, Any], names: Sequence[str] | None = None) -> Table:
     """The table as one seat sees it."""
     n = view["seats"]
@@ -98,10 +107,11 @@ def view_panel(view: dict[str, Any], names: Sequence[str] | None = None) -> Tabl
     names = names or [f"seat {s}" for s in range(n)]
     title = (f"{view['variant']} · dealer {names[view['dealer']]} · wall {view['wall']} "
              f"(draw at {view['reserve']})")
+    indicator_name, wildcard_name = _WILDCARD_NAMES.get(view["variant"], _LAIZI)
     if view.get("indicators"):
-        title += " · 赖子皮 indicator " + ", ".join(tile_label(t) for t in view["indicators"])
+        title += f" · {indicator_name} " + ", ".join(tile_label(t) for t in view["indicators"])
     if wildcard is not None:
-        title += f" · 赖子 laizi {tile_label(wildcard)}"
+        title += f" · {wildcard_name} {tile_label(wildcard)}"
     table = Table(title=title, show_lines=True, expand=False)
     table.add_column("seat")
     table.add_column("score", justify="right")
