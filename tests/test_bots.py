@@ -247,3 +247,47 @@ def test_unlogged_game_plays_the_same(variant: str) -> None:
         assert games[0].payments == games[1].payments
         assert games[0].log[-1]["type"] == "end"
         assert all(e["type"] != "end" for e in games[1].log)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_fast_policy_kongs_follow_greedy_s_rule(variant: str) -> None:
+    """Playout kongs as greedy makes them: 中 always; the laizi (赖子杠) unless it is the
+    hand's only wildcard and playing it costs shanten; other kongs iff they cost none."""
+    policy = FastPolicy(variant)
+    checked = 0
+    for seed in range(6):
+        g = Game(variant, seed=seed)
+        while not g.over:
+            s = g.to_act()[0]
+            legal = g.legal_actions(s)
+            chosen = policy.act(g, s)
+            kongs = [a for a in legal if a.type in (SPECIAL_KONG, CONCEALED_KONG, ADDED_KONG)]
+            if g.phase == TURN and kongs and not any(a.type == WIN for a in legal):
+                counts, w = policy._split(g, s)
+                kinds = tuple(m.kind for m in g.melds[s])
+                rules = policy.profile.rules_for_kinds(kinds)
+                sh = min(shanten(counts, w, r) for r in rules)
+                wanted = []
+                for a in kongs:
+                    t = a.tile
+                    assert t is not None
+                    if a.type == SPECIAL_KONG:
+                        needed = t == g.wildcard and w == 1 and min(
+                            shanten(counts, 0, r) for r in rules) > sh
+                        if not needed:
+                            wanted.append(a)
+                    elif t != g.wildcard:
+                        c = list(counts)
+                        c[t] -= 4 if a.type == CONCEALED_KONG else 1
+                        rs = (policy.profile.rules_for_kinds((*kinds, a.type))
+                              if a.type == CONCEALED_KONG else rules)
+                        if min(shanten(c, w, r) for r in rs) <= sh:
+                            wanted.append(a)
+                if wanted:
+                    assert chosen == wanted[0]
+                else:
+                    assert chosen.type == DISCARD
+                checked += 1
+            g.apply(chosen)
+    if variant == "jingzhou":
+        assert checked > 10

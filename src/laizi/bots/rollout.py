@@ -1,11 +1,12 @@
 """A fast playout policy for Monte Carlo search: cheap greedy play on a sampled state.
 
 It reads only the acting seat's own tiles and melds in the sampled ``Game`` (the state
-is a determinization, so nothing real is revealed). Wins are taken, special kongs and
-kongs made, a discard keeps the lowest shanten (ties: the least connected tile goes),
-a pung or chow is taken when it lowers the shanten (Jingzhou: also to open), and a
-concealed hand in a variant that rewards it (the profile's ``closed_max``) opens only
-close to ready.
+is a determinization, so nothing real is revealed). Wins are taken; kongs are made as
+greedy makes them (中 always, the laizi unless the hand needs its only one, other kongs
+when they cost no shanten); a discard keeps the lowest shanten (ties: the least
+connected tile goes); a pung or chow is taken when it lowers the shanten (Jingzhou: also
+to open), and a concealed hand in a variant that rewards it (the profile's
+``closed_max``) opens only close to ready.
 """
 
 from __future__ import annotations
@@ -72,6 +73,35 @@ class FastPolicy:
             counts[g.wildcard] = 0
         return counts, w
 
+    def _kong(self, g: Game, legal: list[Action], counts: list[int], w: int,
+              kinds: tuple[str, ...], rules: tuple[WinRules, ...]) -> Action | None:
+        """The kong to make now, if any, decided as greedy does: a special kong always
+        (中), except the wildcard's (赖子杠) when the hand holds only that one and needs it;
+        a concealed or added kong when it costs no shanten. Wildcards are kept wild."""
+        bound = -99
+        for a in legal:
+            if a.type not in (SPECIAL_KONG, CONCEALED_KONG, ADDED_KONG):
+                continue
+            t = a.tile
+            assert t is not None
+            if bound == -99:
+                bound = self._sh(counts, w, rules)
+            if a.type == SPECIAL_KONG:
+                if t == g.wildcard and w == 1 and self._sh(counts, 0, rules) > bound:
+                    continue
+                return a
+            if t == g.wildcard:
+                continue
+            c = list(counts)
+            c[t] -= 4 if a.type == CONCEALED_KONG else 1
+            if c[t] < 0:
+                continue
+            r2 = (self.profile.rules_for_kinds((*kinds, a.type))
+                  if a.type == CONCEALED_KONG else rules)
+            if self._sh(c, w, r2) <= bound:
+                return a
+        return None
+
     def act(self, g: Game, seat: int) -> Action:
         legal = g.legal_actions(seat)
         for a in legal:
@@ -83,10 +113,10 @@ class FastPolicy:
         kinds = tuple(m.kind for m in g.melds[seat])
         rules = prof.rules_for_kinds(kinds)
         if g.phase == TURN:
-            for a in legal:
-                if a.type in (SPECIAL_KONG, CONCEALED_KONG, ADDED_KONG):
-                    return a
             counts, w = self._split(g, seat)
+            kong = self._kong(g, legal, counts, w, kinds, rules)
+            if kong is not None:
+                return kong
             # Least connected tiles first; the search stops at the first discard that
             # keeps the shanten of the whole hand (no discard can do better: a 3n+2
             # hand's shanten is the best over its discards), so usually one or two
