@@ -10,6 +10,8 @@ from laizi.analysis import shanten
 from laizi.bots import BotSpecError, make_bot, parse_spec
 from laizi.bots.determinize import clone_world, sample_world
 from laizi.bots.knowledge import tile_set_counts, unseen_counts
+from laizi.bots.profiles import profile as get_profile
+from laizi.bots.reading import claim_limits, redeal_near_ready
 from laizi.bots.rollout import FastPolicy, _connected, playout
 from laizi.bots.search import SearchBot
 from laizi.engine import Game
@@ -291,3 +293,55 @@ def test_fast_policy_kongs_follow_greedy_s_rule(variant: str) -> None:
             g.apply(chosen)
     if variant == "jingzhou":
         assert checked > 10
+
+
+def test_claim_limits_read_claimers_where_concealment_pays() -> None:
+    for variant in ("huanghuang", "golden", "mcr", "taiwan", "jingzhou"):
+        for game, seat in _states(variant, 2, every=2):
+            view = game.view(seat)
+            limits = claim_limits(view)
+            claimed = {s for s, ms in enumerate(view["melds"]) if s != seat and any(
+                m["kind"] in ("chow", "pung", "kong") for m in ms)}
+            if variant == "jingzhou":
+                assert limits == {}  # everyone must open there: a claim says little
+            else:
+                assert set(limits) == claimed
+                assert set(limits.values()) <= {get_profile(variant).closed_max}
+
+
+@pytest.mark.parametrize("variant", ["huanghuang", "taiwan", "mcr"])
+def test_redeal_near_ready_keeps_the_view_and_meets_the_limit(variant: str) -> None:
+    """Samples conditioned on claimers being near ready still agree with the view and
+    account for every tile; most meet the limit (greedy's claimers all do)."""
+    policy = FastPolicy(variant)
+    total = met = uniform_met = 0
+    for seed in range(4):
+        g = Game(variant, seed=seed)
+        bots = [make_bot("greedy", s) for s in range(g.n)]
+        while not g.over:
+            s0 = g.to_act()[0]
+            view = g.view(s0)
+            limits = claim_limits(view)
+            if limits:
+                cond = redeal_near_ready(limits, policy.profile, policy.shanten)
+                w = sample_world(view, random.Random(total), condition=cond)
+                u = sample_world(view, random.Random(total))
+                assert w.view(s0) == view
+                assert w.legal_actions(s0) == g.legal_actions(s0)
+                hidden = _hidden_counts(w, s0)
+                assert all(h <= x for h, x in zip(hidden, unseen_counts(view), strict=True))
+                assert sum(hidden) == sum(_hidden_counts(u, s0))
+                for s, limit in limits.items():
+                    total += 1
+                    met += _shanten_of(policy, w, s) <= limit
+                    uniform_met += _shanten_of(policy, u, s) <= limit
+                    assert _shanten_of(policy, g, s) <= limit  # what greedy's claims mean
+            g.apply(bots[s0].choose(view, g.legal_actions(s0)))
+    assert total > 20
+    assert met / total > 0.7 and met > uniform_met
+
+
+def _shanten_of(policy: FastPolicy, g: Game, s: int) -> int:
+    counts, w = policy._split(g, s)
+    return min(shanten(counts, w, r) for r in policy.profile.rules_for_kinds(
+        tuple(m.kind for m in g.melds[s])))

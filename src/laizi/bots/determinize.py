@@ -18,8 +18,10 @@ How it is built:
    computes every seat's options.
 
 Limits: facts the view does not show are reset (``after_kong`` is false; other seats'
-过水 flags are clear; variant history kept in ``game.extra`` beyond the setup — e.g.
-Jingzhou's 清一色 包牌 feeder — is forgotten).
+过水 flags are clear; variant history kept in ``game.extra`` beyond the setup is forgotten
+unless the variant shows it in the view and restores it (``Variant.restore_extra``:
+Taiwan's declarations and discard counts) — e.g. Jingzhou's 清一色 包牌 feeder is
+forgotten).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 from laizi import tiles as T
@@ -135,11 +138,15 @@ def clone_world(g: Game) -> Game:
     return c
 
 
-def sample_world(view: View, rng: random.Random, *, enter: bool = True) -> Game:
+def sample_world(view: View, rng: random.Random, *, enter: bool = True,
+                 condition: Callable[[Game, random.Random], None] | None = None) -> Game:
     """A full state consistent with ``view``: the hidden tiles dealt at random.
 
     With ``enter``, a pending claim (or rob) decision is re-created through the engine,
-    so ``game.legal_actions(view["seat"])`` offers the seat its options again."""
+    so ``game.legal_actions(view["seat"])`` offers the seat its options again.
+    ``condition`` may then re-deal hidden tiles among the other hands and the live wall
+    (e.g. :func:`laizi.bots.reading.redeal_near_ready`) before the decision is re-entered;
+    it must keep every hand's size (it is not called while a kong is being robbed)."""
     if view["phase"] == OVER:
         raise DeterminizeError("the hand is over")
     g = _fresh_copy(template(view))
@@ -200,7 +207,11 @@ def sample_world(view: View, rng: random.Random, *, enter: bool = True) -> Game:
     g._legal = [None] * n
     g.after_kong = False
     g.turn = int(view["turn"])
+    if view.get("extra"):
+        g.variant.restore_extra(g, view["extra"])
     phase = view["phase"]
+    if condition is not None and phase != ROB:
+        condition(g, rng)
     if phase == TURN:
         g.phase = TURN
         g.turn_kind = "drawn" if view["drawn"] is not None or g.turn != me else "claimed"
@@ -216,6 +227,10 @@ def sample_world(view: View, rng: random.Random, *, enter: bool = True) -> Game:
     elif phase == ROB:
         r, t = int(view["robbing"]["seat"]), int(view["robbing"]["tile"])
         _reenter(g, r, Action(ADDED_KONG, r, t), enter)
+    if phase != TURN and view.get("extra"):
+        # Re-entering replayed the discard (or kong) through the variant's hooks, which
+        # may count it a second time: the view's facts are the truth.
+        g.variant.restore_extra(g, view["extra"])
     return g
 
 

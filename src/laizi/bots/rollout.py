@@ -49,6 +49,10 @@ class FastPolicy:
             self._cache[key] = got
         return got
 
+    def shanten(self, counts: list[int], wilds: int, rules: tuple[WinRules, ...]) -> int:
+        """The best shanten over ``rules`` (cached; the wildcards already taken out)."""
+        return self._sh(counts, wilds, rules)
+
     def _after_discard(self, c: list[int], w: int, rules: tuple[WinRules, ...]) -> int:
         """The best shanten over the discards from the 3n+2 tiles ``c`` (wildcards
         kept), stopping as soon as one reaches the whole hand's shanten."""

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from laizi.bots.determinize import DeterminizeError, clone_world, sample_world
 from laizi.bots.greedy import GreedyBot
 from laizi.bots.protocol import View
+from laizi.bots.reading import claim_limits, redeal_near_ready
 from laizi.bots.rollout import FastPolicy, playout
 from laizi.engine.actions import WIN, Action
 
@@ -44,7 +45,7 @@ class SearchBot:
 
     def __init__(self, seed: int = 0, *, budget_ms: float = 70.0, rollouts: int = 200,
                  k: int = 2, margin: float = 2.0, min_rollouts: int = 4,
-                 window: float = 40.0) -> None:
+                 window: float = 40.0, read: bool = True) -> None:
         if budget_ms < 0 or rollouts < 1 or k < 1:
             raise ValueError("budget_ms >= 0, rollouts >= 1 and k >= 1 are required")
         self.seed = seed
@@ -54,6 +55,8 @@ class SearchBot:
         self.margin = margin
         self.min_rollouts = min_rollouts
         self.window = window
+        self.read = read
+        """Read opponents' claims into the samples (:mod:`laizi.bots.reading`)."""
         self.greedy = GreedyBot(seed)
         self.last_stats: dict[str, object] = {}
         self._policies: dict[str, FastPolicy] = {}
@@ -87,7 +90,13 @@ class SearchBot:
         rng = random.Random((self.seed * 1_000_003) ^ zlib.crc32(repr(sorted(
             (k, str(v)) for k, v in view.items())).encode()))
         seat = int(view["seat"])
-        policies: list[FastPolicy] | None = None
+        # The policy is stateless apart from its cache, so every seat shares one.
+        pol = self._policies.get(view["variant"])
+        if pol is None:
+            pol = self._policies[view["variant"]] = FastPolicy(view["variant"])
+        policies = [pol] * int(view["seats"])
+        limits = claim_limits(view) if self.read else {}
+        condition = redeal_near_ready(limits, pol.profile, pol.shanten) if limits else None
         sums = [0.0] * len(cands)
         diff = [0.0] * len(cands)  # paired differences to candidate 0 (common numbers)
         dsq = [0.0] * len(cands)
@@ -101,21 +110,13 @@ class SearchBot:
             sample_seed = rng.getrandbits(64)
             vals: list[float] = []
             try:
-                world = sample_world(view, random.Random(sample_seed))
+                world = sample_world(view, random.Random(sample_seed), condition=condition)
                 world.keep_log = False
                 for a in cands:
                     if time.perf_counter() > deadline:
                         done = True  # an unfinished sample is dropped (common numbers)
                         break
                     g = clone_world(world)
-                    if policies is None:
-                        # The policy is stateless apart from its cache, so every seat
-                        # shares one.
-                        pol = self._policies.get(view["variant"])
-                        if pol is None:
-                            pol = self._policies[view["variant"]] = FastPolicy(
-                                view["variant"])
-                        policies = [pol] * g.n
                     g.apply(a)
                     playout(g, policies)
                     vals.append(float(g.net[seat]))

@@ -196,6 +196,13 @@ class Variant(ABC):
         """Public variant facts for ``view(seat)["extra"]`` (omitted when empty)."""
         return {}
 
+    def restore_extra(self, game: Game, view_extra: dict[str, Any]) -> None:
+        """Put the public facts of ``view_extra`` (what :meth:`view_extra` showed) back
+        into ``game.extra`` of a state rebuilt from a view (the search bot's samples), so
+        the rebuilt state plays by the same history. Called again after a pending
+        decision is re-entered, so it must set, not add. Nothing by default."""
+        return None
+
     def on_claim(self, game: Game, seat: int, meld: Meld) -> None:
         """After ``seat`` claimed a discard into ``meld`` (e.g. track 包牌 facts)."""
         return None

@@ -351,7 +351,15 @@ class Taiwan(Variant):
             "dealer_streak": int(ctx.get("dealer_streak", 0)),
             "seat_winds": [(s - game.dealer) % game.n for s in range(game.n)],
             "declared": list(x.get("declared", [None] * game.n)),
+            "discard_counts": list(x.get("discards", [0] * game.n)),
         }
+
+    def restore_extra(self, game: Game, view_extra: dict[str, Any]) -> None:
+        # Declarations and how many discards each seat has made are public: a sample
+        # must know who is locked (听牌 declared) and who may still declare (地听).
+        x = game.extra
+        x["declared"] = list(view_extra.get("declared", x["declared"]))
+        x["discards"] = list(view_extra.get("discard_counts", x["discards"]))
 
 
 VARIANT = Taiwan()
