@@ -1,5 +1,6 @@
 """Per-variant speed: random-agent hands (µs per applied action, hands/s, full scoring)
-and bot decision times (greedy µs per decision, search ms per decision).
+and bot decision times (greedy µs per decision, search ms per decision and samples per
+searched decision).
 
     .venv/bin/python benchmarks/bench_bots.py                     # every variant
     .venv/bin/python benchmarks/bench_bots.py --variant jingzhou --hands 2000
@@ -47,10 +48,15 @@ def random_hands(variant: str, seeds: range) -> tuple[int, int, float]:
     return len(seeds), steps, time.perf_counter() - t0
 
 
+SAMPLES: dict[str, list[int]] = {}
+"""Per variant: samples of every decision the search bot searched (its ``last_stats``)."""
+
+
 def bot_decisions(variant: str, spec: str, seeds: range, others: str = "greedy"
                   ) -> tuple[int, float, float]:
     """(decisions, mean seconds, max seconds) of ``spec`` in seat 0 (others: ``others``)."""
     times: list[float] = []
+    samples = SAMPLES.setdefault(variant, []) if spec.startswith("search") else None
     for seed in seeds:
         g = Game(variant, seed=seed)
         bots = [make_bot(spec if s == 0 else others, seed * 10 + s) for s in range(g.n)]
@@ -61,6 +67,9 @@ def bot_decisions(variant: str, spec: str, seeds: range, others: str = "greedy"
             a = bots[s].choose(view, legal)
             if s == 0:
                 times.append(time.perf_counter() - t0)
+                stats = getattr(bots[0], "last_stats", None)
+                if samples is not None and stats:
+                    samples.append(int(stats["rollouts"]))
             g.apply(a)
     return len(times), sum(times) / max(1, len(times)), max(times, default=0.0)
 
@@ -108,6 +117,9 @@ def main() -> None:
         row.update(greedy_us_per_decision=mean * 1e6, greedy_max_ms=mx * 1e3, greedy_n=n)
         n, mean, mx = bot_decisions(v, "search", range(args.search_hands))
         row.update(search_ms_per_decision=mean * 1e3, search_max_ms=mx * 1e3, search_n=n)
+        searched = SAMPLES.get(v, [])
+        row.update(search_searched=len(searched),
+                   search_samples=sum(searched) / max(1, len(searched)))
         if not args.json:
             print(f"{v:10s} random {row['random_us_per_action']:8.1f} µs/action "
                   f"(cold {row['random_us_per_action_cold']:8.1f}), "
@@ -115,7 +127,8 @@ def main() -> None:
                   f"{row['actions_per_hand']:5.1f} actions/hand | greedy "
                   f"{row['greedy_us_per_decision']:9.0f} µs/decision (max "
                   f"{row['greedy_max_ms']:.0f} ms) | search {row['search_ms_per_decision']:6.1f}"
-                  f" ms/decision (max {row['search_max_ms']:.0f} ms)", flush=True)
+                  f" ms/decision (max {row['search_max_ms']:.0f} ms; {row['search_searched']}"
+                  f" of {n} searched, {row['search_samples']:.1f} samples each)", flush=True)
     if args.json:
         print(json.dumps(rows, indent=2))
     for v, seeds in STUCK.items():

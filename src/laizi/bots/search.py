@@ -70,6 +70,7 @@ class SearchBot:
         if not legal_actions:
             raise ValueError("no legal action to choose from")
         start = time.perf_counter()
+        self.last_stats = {}
         ranked = self.greedy.rank(view, legal_actions)
         top = ranked[0][1]
         if top.type == WIN or len(ranked) == 1:
