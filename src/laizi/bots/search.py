@@ -12,7 +12,7 @@ At a decision with more than one sensible action the bot takes the greedy bot's 
 
 Only close calls are searched: candidates whose greedy score is within ``window`` of the
 best (a shanten step is worth 100), never a discard riskier than greedy's choice. It stops
-at ``budget_ms`` (wall clock from the start of the decision, default 70 ms so a decision
+at ``budget_ms`` (wall clock from the start of the decision, default 85 ms so a decision
 stays within 100 ms) or after ``rollouts`` samples, whichever comes first.
 The greedy choice is kept unless another candidate beats it on the paired differences
 (same samples) by more than ``margin`` standard errors.
@@ -43,7 +43,7 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, seed: int = 0, *, budget_ms: float = 70.0, rollouts: int = 200,
+    def __init__(self, seed: int = 0, *, budget_ms: float = 85.0, rollouts: int = 200,
                  k: int = 2, margin: float = 2.0, min_rollouts: int = 4,
                  window: float = 40.0, read: bool = True) -> None:
         if budget_ms < 0 or rollouts < 1 or k < 1:
