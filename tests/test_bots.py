@@ -12,7 +12,7 @@ from laizi.bots.determinize import clone_world, sample_world
 from laizi.bots.knowledge import tile_set_counts, unseen_counts
 from laizi.bots.profiles import profile as get_profile
 from laizi.bots.reading import claim_limits, redeal_near_ready
-from laizi.bots.rollout import FastPolicy, _connected, flush_off_suit, playout
+from laizi.bots.rollout import FastPolicy, _connected, playout
 from laizi.bots.search import SearchBot
 from laizi.engine import Game
 from laizi.engine.actions import (
@@ -163,12 +163,10 @@ def test_registry_specs() -> None:
 
 
 def _reference_discard(policy: FastPolicy, g: Game, seat: int) -> Action:
-    """The playout discard by brute force: every discard's shanten, ties broken by a tile
-    off the suit being gathered, then the least connected tile, then the first in legal
-    order (wildcards only as last resort)."""
+    """The playout discard by brute force: every discard's shanten, ties broken by the
+    least connected tile, then the first in legal order (wildcards only as last resort)."""
     counts, w = policy._split(g, seat)
     rules = policy.profile.rules_for_kinds(tuple(m.kind for m in g.melds[seat]))
-    off = flush_off_suit(policy.profile, counts, w, g.melds[seat])
     best: tuple[tuple[float, float], Action] | None = None
     for a in g.legal_actions(seat):
         if a.type != DISCARD:
@@ -179,8 +177,7 @@ def _reference_discard(policy: FastPolicy, g: Game, seat: int) -> Action:
             key = (50.0, 0.0)
         else:
             counts[t] -= 1
-            key = (float(min(shanten(counts, w, r) for r in rules)),
-                   _connected(counts, t) - (10.0 if off is not None and off[t] else 0.0))
+            key = (float(min(shanten(counts, w, r) for r in rules)), _connected(counts, t))
             counts[t] += 1
         if best is None or key < best[0]:
             best = (key, a)
@@ -348,22 +345,3 @@ def _shanten_of(policy: FastPolicy, g: Game, s: int) -> int:
     counts, w = policy._split(g, s)
     return min(shanten(counts, w, r) for r in policy.profile.rules_for_kinds(
         tuple(m.kind for m in g.melds[s])))
-
-
-def test_flush_off_suit_follows_the_gathered_suit() -> None:
-    from laizi.tiles import parse
-
-    def counts(text: str) -> list[int]:
-        c = [0] * 34
-        for t in parse(text):
-            c[t] += 1
-        return c
-
-    mcr = get_profile("mcr")
-    off = flush_off_suit(mcr, counts("12345678p19s12z"), 0, [])
-    assert off is not None
-    assert not off[9] and off[27] is False and off[0] and off[18]  # 筒 and honours stay
-    assert flush_off_suit(mcr, counts("1234m5678p19s12z"), 0, []) is None  # no main suit
-    jz = get_profile("jingzhou")
-    off = flush_off_suit(jz, counts("123456789p5s2z"), 0, [])
-    assert off is not None and off[28] and off[22]  # honours do not count there

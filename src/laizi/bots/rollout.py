@@ -3,11 +3,10 @@
 It reads only the acting seat's own tiles and melds in the sampled ``Game`` (the state
 is a determinization, so nothing real is revealed). Wins are taken; kongs are made as
 greedy makes them (中 always, the laizi unless the hand needs its only one, other kongs
-when they cost no shanten); a discard keeps the lowest shanten (ties: a tile off the
-suit the hand gathers where the variant values a flush, then the least connected tile);
-a pung or chow is taken when it lowers the shanten (Jingzhou: also to open), and a
-concealed hand in a variant that rewards it (the profile's ``closed_max``) opens only
-close to ready.
+when they cost no shanten); a discard keeps the lowest shanten (ties: the least
+connected tile goes); a pung or chow is taken when it lowers the shanten (Jingzhou: also
+to open), and a concealed hand in a variant that rewards it (the profile's
+``closed_max``) opens only close to ready.
 """
 
 from __future__ import annotations
@@ -28,9 +27,9 @@ from laizi.engine.actions import (
     Action,
 )
 from laizi.engine.game import TURN, Game
-from laizi.engine.melds import OPEN_KINDS, Meld
+from laizi.engine.melds import OPEN_KINDS
 
-__all__ = ["FastPolicy", "flush_off_suit", "playout"]
+__all__ = ["FastPolicy", "playout"]
 
 
 class FastPolicy:
@@ -130,7 +129,6 @@ class FastPolicy:
             wild_discard: Action | None = None
             wc = g.wildcard
             c = counts
-            off = flush_off_suit(prof, counts, w, g.melds[seat]) if prof.flush else None
             for i, a in enumerate(legal):
                 if a.type != DISCARD:
                     continue
@@ -154,8 +152,6 @@ class FastPolicy:
                         v += 0.5
                     if r == 0 or r == 8:
                         v -= 0.2
-                if off is not None and off[t]:
-                    v -= 10.0  # gathering one suit: off-suit tiles go first on a tie
                 order.append((v, i, a))
             order.sort()
             bound = self._sh(counts, w, rules)
@@ -210,30 +206,6 @@ class FastPolicy:
             if a.type == PASS:
                 return a
         return legal[0]
-
-
-def flush_off_suit(prof: Profile, counts: list[int], wilds: int,
-                   melds: list[Meld]) -> list[bool] | None:
-    """Per tile kind, whether it is off the suit the hand gathers — ``None`` unless the
-    hand is gathering one (greedy's flush goal: over 55% of its tiles, melds and
-    wildcards included, in one suit, plus honours where they count toward the flush)."""
-    if not prof.flush:
-        return None
-    per = [0, 0, 0, 0]
-    for m in melds:
-        for t in m.tiles:
-            if t < T.NUM_KINDS:
-                per[t // 9 if t < 27 else 3] += 1
-    for t in range(T.NUM_KINDS):
-        if counts[t]:
-            per[t // 9 if t < 27 else 3] += counts[t]
-    total = sum(per) + wilds
-    main = max(range(3), key=lambda x: per[x])
-    kept = per[main] + wilds + (per[3] if prof.honours_in_flush else 0)
-    if total == 0 or kept / total <= 0.55:
-        return None
-    return [(t // 9 != main) if t < 27 else not prof.honours_in_flush
-            for t in range(T.NUM_KINDS)]
 
 
 def _connected(counts: list[int], t: int) -> float:
