@@ -173,3 +173,41 @@ def test_play_front_end_shows_rules_winds_and_fan_table() -> None:
                          stdin=subprocess.DEVNULL)
     assert out.returncode == 0, out.stderr
     assert "黄金牌" in out.stdout and "门风" in out.stdout and "total" in out.stdout
+
+
+def test_score_record_cache_answers_like_the_calculator() -> None:
+    """score_record keeps its answers; a kept answer must be what the calculator says
+    for that record, and a record differing in any input must not reuse it."""
+    import dataclasses
+
+    from laizi.scoring.mcr import score_hand
+    from laizi.variants import _gb_scoring as gbs
+
+    checked = 0
+    for variant in ("golden", "mcr"):
+        for seed in range(12):
+            game = Game(variant, seed=seed)
+            bots = [SimpleBot() for _ in range(game.n)]
+            while not game.over:
+                s = game.to_act()[0]
+                game.apply(bots[s].choose(game.view(s), game.legal_actions(s)))
+            record = game.record
+            if record is None or not record.winners:
+                continue
+            w = record.winners[0]
+            for rec in (record, dataclasses.replace(record, after_kong=not record.after_kong),
+                        dataclasses.replace(record, dealer=(record.dealer + 1) % game.n)):
+                first = gbs.score_record(rec, w)
+                again = gbs.score_record(rec, w)
+                assert again is first  # kept
+                concealed = rec.hand_of(w)
+                concealed.remove(rec.win_tile)
+                concealed.append(rec.win_tile)
+                golden = rec.wildcard
+                direct = score_hand(concealed, gbs.mcr_melds(rec.seats[w].melds),
+                                    rec.win_tile, gbs.win_context(rec, w),
+                                    golden=rec.hand_of(w).count(golden) if golden is not None
+                                    else 0, golden_face=golden)
+                assert first == direct
+                checked += 1
+    assert checked >= 9

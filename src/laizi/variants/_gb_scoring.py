@@ -12,7 +12,7 @@ the golden tiles as wildcards (就高: the assignment with the highest total). S
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from laizi.analysis import WinRules
 from laizi.engine.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, OPEN_KINDS, PUNG
@@ -71,18 +71,35 @@ def win_context(record: HandRecord, seat: int) -> WinContext:
     )
 
 
+_SCORED: dict[tuple[Any, ...], FanResult] = {}
+"""score_record's answers by everything they depend on. The engine asks whether a
+complete hand reaches 8 fan on every discard it could win, and a search's playouts ask
+the same questions again and again."""
+
+
 def score_record(record: HandRecord, seat: int) -> FanResult:
     """The fan of ``seat``'s win in ``record`` (raises the calculator's ``HandError`` for
     tiles that cannot be a hand). Every concealed copy of the golden tile is wild."""
     concealed = record.hand_of(seat)
     assert record.win_tile is not None
     golden = record.wildcard
+    melds = record.seats[seat].melds
+    ctx = win_context(record, seat)
+    # The answer is a pure function of these (FanResult is frozen, so it can be shared).
+    key = (tuple(concealed), record.win_tile, melds, golden, ctx)
+    got = _SCORED.get(key)
+    if got is not None:
+        return got
     n_golden = concealed.count(golden) if golden is not None else 0
     # The winning tile goes last: the calculator reads it from there as well.
     concealed.remove(record.win_tile)
     concealed.append(record.win_tile)
-    return score_hand(concealed, mcr_melds(record.seats[seat].melds), record.win_tile,
-                      win_context(record, seat), golden=n_golden, golden_face=golden)
+    got = score_hand(concealed, mcr_melds(melds), record.win_tile, ctx, golden=n_golden,
+                     golden_face=golden)
+    if len(_SCORED) >= 100_000:
+        _SCORED.clear()
+    _SCORED[key] = got
+    return got
 
 
 def minimum_refusal(result: FanResult, minimum: int) -> str | None:
