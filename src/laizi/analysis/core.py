@@ -141,6 +141,7 @@ def is_win(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RULE
         n0 = n1 = n2 = _DEFAULT_SUIT  # the three suits share one table under these rules
         n3 = _DEFAULT_HONOURS
     else:
+        # compiled(rules) inlined: is_win is the hottest call of the package.
         comp = _COMPILED.get(id(rules))  # type: ignore[assignment]
         if comp is None or comp.rules is not rules:
             comp = compiled(rules)
@@ -290,12 +291,7 @@ def waits(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RULES
     A tile the hand already holds four of is still listed when a fifth copy would complete
     the shape (空听); callers count the copies actually left.
     """
-    if rules is DEFAULT_RULES:
-        comp = _DEFAULT
-    else:
-        comp = _COMPILED.get(id(rules))  # type: ignore[assignment]
-        if comp is None or comp.rules is not rules:
-            comp = compiled(rules)
+    comp = _DEFAULT if rules is DEFAULT_RULES else compiled(rules)
     try:
         b = bytearray(counts)
         keys = _split(b)
@@ -413,12 +409,7 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RUL
     For ``3n + 1`` and ``3n + 2`` totals. The target hand may hold at most 4 copies of a
     tile, so a hand waiting only on a fifth copy is not ready (shanten 1, not 0).
     """
-    if rules is DEFAULT_RULES:
-        comp = _DEFAULT
-    else:
-        comp = _COMPILED.get(id(rules))  # type: ignore[assignment]
-        if comp is None or comp.rules is not rules:
-            comp = compiled(rules)
+    comp = _DEFAULT if rules is DEFAULT_RULES else compiled(rules)
     try:
         b = bytearray(counts)
         k0, k1, k2, k3 = _split(b)
