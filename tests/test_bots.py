@@ -11,7 +11,7 @@ from laizi.bots import BotSpecError, make_bot, parse_spec
 from laizi.bots.determinize import clone_world, sample_world
 from laizi.bots.knowledge import tile_set_counts, unseen_counts
 from laizi.bots.profiles import profile as get_profile
-from laizi.bots.reading import claim_limits, redeal_near_ready
+from laizi.bots.reading import claim_limits, replay_draws
 from laizi.bots.rollout import FastPolicy, _connected, playout
 from laizi.bots.search import SearchBot
 from laizi.engine import Game
@@ -19,6 +19,7 @@ from laizi.engine.actions import (
     ADDED_KONG,
     CONCEALED_KONG,
     DISCARD,
+    PASS,
     SPECIAL_KONG,
     WIN,
     Action,
@@ -82,6 +83,56 @@ def test_search_bot_legal_and_deterministic_without_time_budget(variant: str) ->
         b = SearchBot(3, budget_ms=0, rollouts=2, window=1e9).choose(view, list(legal))
         assert a in legal
         assert a == b
+
+
+def test_search_guard_never_picks_a_discard_riskier_than_greedys() -> None:
+    """With ``guard`` (and margin 0, so any rival with a better mean would be taken) the
+    search keeps to discards no riskier than greedy's choice; without it, it does not."""
+    riskier = 0
+    for seed in range(3):
+        for game, seat in _states("jingzhou", seed, every=2):
+            if game.phase != TURN:
+                continue
+            view = game.view(seat)
+            legal = list(game.legal_actions(seat))
+            guarded = SearchBot(1, budget_ms=0, rollouts=4, margin=0.0, min_rollouts=1,
+                                window=1e9, k=4, guard=True)
+            chosen = guarded.choose(view, legal)
+            risk = guarded.greedy.last_risk
+            top = guarded.greedy.rank(view, legal)[0][1]
+            assert risk.get(chosen, 0.0) <= risk.get(top, 0.0) + 1e-9
+            free = SearchBot(1, budget_ms=0, rollouts=4, margin=0.0, min_rollouts=1,
+                             window=1e9, k=4)
+            other = free.choose(view, legal)
+            riskier += free.greedy.last_risk.get(other, 0.0) > risk.get(top, 0.0) + 1e-9
+    assert riskier > 0
+
+
+def test_search_weighs_passing_on_a_discard_win() -> None:
+    """In 晃晃 a discard win is paid by the discarder alone, a self-draw by all three at
+    double (and 大刀 when concealed), so a concealed ready hand may do better to pass.
+    With ``decline`` the search plays both out; without it a win is always taken."""
+    found = passed = 0
+    for seed in range(16):
+        g = Game("huanghuang", seed=seed)
+        bots = [make_bot("greedy", s) for s in range(g.n)]
+        while not g.over:
+            s0 = g.to_act()[0]
+            view = g.view(s0)
+            legal = list(g.legal_actions(s0))
+            if g.phase != TURN and any(a.type == WIN for a in legal):
+                win = next(a for a in legal if a.type == WIN)
+                keep = SearchBot(2, budget_ms=0, rollouts=24, decline=False)
+                assert keep.choose(view, legal) == win
+                search = SearchBot(2, budget_ms=0, rollouts=24)
+                chosen = search.choose(view, legal)
+                assert chosen in legal and chosen.type in (WIN, PASS)
+                assert search.last_stats["rollouts"] == 24
+                if not view["melds"][s0]:
+                    found += 1
+                    passed += chosen.type == PASS
+            g.apply(bots[s0].choose(view, legal))
+    assert found >= 3 and passed >= 1
 
 
 def test_bots_only_use_the_view() -> None:
@@ -309,36 +360,56 @@ def test_claim_limits_read_claimers_where_concealment_pays() -> None:
                 assert set(limits.values()) <= {get_profile(variant).closed_max}
 
 
-@pytest.mark.parametrize("variant", ["huanghuang", "taiwan", "mcr"])
-def test_redeal_near_ready_keeps_the_view_and_meets_the_limit(variant: str) -> None:
-    """Samples conditioned on claimers being near ready still agree with the view and
-    account for every tile; most meet the limit (greedy's claimers all do)."""
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_replay_draws_keeps_the_view_and_gives_opponents_their_pace(variant: str) -> None:
+    """Samples whose opponents are played forward by their draws still agree with the
+    view and hold exactly the unseen tiles; the opponents are about as close to ready
+    as greedy's real opponents (uniform samples are far slower), never hold a dead tile,
+    and claimers mostly meet their limit."""
     policy = FastPolicy(variant)
-    total = met = uniform_met = 0
-    for seed in range(4):
+    prof = get_profile(variant)
+    real: list[int] = []
+    replayed: list[int] = []
+    uniform: list[int] = []
+    limited = met = 0
+    for seed in range(6):
         g = Game(variant, seed=seed)
         bots = [make_bot("greedy", s) for s in range(g.n)]
+        k = 0
         while not g.over:
             s0 = g.to_act()[0]
             view = g.view(s0)
-            limits = claim_limits(view)
-            if limits:
-                cond = redeal_near_ready(limits, policy.profile, policy.shanten)
-                w = sample_world(view, random.Random(total), condition=cond)
-                u = sample_world(view, random.Random(total))
+            k += 1
+            if g.phase == TURN and k % 2 == 0:
+                limits = claim_limits(view)
+                cond = replay_draws(view, policy, limits)
+                w = sample_world(view, random.Random(k), condition=cond)
+                u = sample_world(view, random.Random(k))
                 assert w.view(s0) == view
                 assert w.legal_actions(s0) == g.legal_actions(s0)
-                hidden = _hidden_counts(w, s0)
-                assert all(h <= x for h, x in zip(hidden, unseen_counts(view), strict=True))
-                assert sum(hidden) == sum(_hidden_counts(u, s0))
-                for s, limit in limits.items():
-                    total += 1
-                    met += _shanten_of(policy, w, s) <= limit
-                    uniform_met += _shanten_of(policy, u, s) <= limit
-                    assert _shanten_of(policy, g, s) <= limit  # what greedy's claims mean
+                assert _hidden_counts(w, s0) == _hidden_counts(u, s0)
+                for s in range(g.n):
+                    if s == s0:
+                        continue
+                    assert not any(w.hands[s][t] for t in prof.dead)
+                    if len(view["discards"][s]) >= 2:
+                        real.append(_shanten_of(policy, g, s))
+                        replayed.append(_shanten_of(policy, w, s))
+                        uniform.append(_shanten_of(policy, u, s))
+                    if s in limits:
+                        limited += 1
+                        met += _shanten_of(policy, w, s) <= limits[s]
             g.apply(bots[s0].choose(view, g.legal_actions(s0)))
-    assert total > 20
-    assert met / total > 0.7 and met > uniform_met
+    assert len(real) >= 15
+
+    def mean(xs: list[int]) -> float:
+        return sum(xs) / len(xs)
+
+
+    assert abs(mean(replayed) - mean(real)) < 0.5
+    assert mean(uniform) - mean(replayed) > 0.4
+    if limited:
+        assert met / limited > 0.7
 
 
 def _shanten_of(policy: FastPolicy, g: Game, s: int) -> int:

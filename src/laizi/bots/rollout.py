@@ -11,6 +11,8 @@ to open), and a concealed hand in a variant that rewards it (the profile's
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from laizi import tiles as T
 from laizi.analysis import WinRules, shanten
 from laizi.bots.profiles import Profile, profile
@@ -106,6 +108,48 @@ class FastPolicy:
                 return a
         return None
 
+    def pick_discard(self, counts: list[int], w: int, rules: tuple[WinRules, ...],
+                     allowed: Iterable[int]) -> int | None:
+        """The discard among ``allowed`` tiles (wildcards already out of ``counts``)
+        that keeps the lowest shanten; ties go to the least connected tile.
+
+        Least connected tiles are tried first and the search stops at the first discard
+        that keeps the shanten of the whole hand (no discard can do better: a 3n+2
+        hand's shanten is the best over its discards), so usually one or two shanten
+        look-ups replace one per tile. Same choice as scanning them all."""
+        c = counts
+        order: list[tuple[float, int]] = []
+        for t in allowed:
+            # _connected(counts with t removed, t), inlined: this loop runs for every
+            # tile of every turn of every playout.
+            v = 2.0 * (c[t] - 1)
+            if t < 27:
+                r = t % 9
+                if r >= 1 and c[t - 1]:
+                    v += 1.0
+                if r >= 2 and c[t - 2]:
+                    v += 0.5
+                if r <= 7 and c[t + 1]:
+                    v += 1.0
+                if r <= 6 and c[t + 2]:
+                    v += 0.5
+                if r == 0 or r == 8:
+                    v -= 0.2
+            order.append((v, t))
+        order.sort()
+        bound = self._sh(c, w, rules)
+        best: int | None = None
+        best_sh = 99
+        for _v, t in order:
+            c[t] -= 1
+            sh = self._sh(c, w, rules)
+            c[t] += 1
+            if sh < best_sh:
+                best, best_sh = t, sh
+                if sh <= bound:
+                    break
+        return best
+
     def act(self, g: Game, seat: int) -> Action:
         legal = g.legal_actions(seat)
         for a in legal:
@@ -121,55 +165,20 @@ class FastPolicy:
             kong = self._kong(g, legal, counts, w, kinds, rules)
             if kong is not None:
                 return kong
-            # Least connected tiles first; the search stops at the first discard that
-            # keeps the shanten of the whole hand (no discard can do better: a 3n+2
-            # hand's shanten is the best over its discards), so usually one or two
-            # shanten look-ups replace one per tile. Same choice as scanning them all.
-            order: list[tuple[float, int, Action]] = []
+            tiles: dict[int, Action] = {}
             wild_discard: Action | None = None
-            wc = g.wildcard
-            c = counts
-            for i, a in enumerate(legal):
+            for a in legal:
                 if a.type != DISCARD:
                     continue
-                t = a.tile
-                assert t is not None
-                if t == wc:
+                assert a.tile is not None
+                if a.tile == g.wildcard:
                     wild_discard = a
-                    continue
-                # _connected(counts with t removed, t), inlined: this loop runs for
-                # every tile of every turn of every playout.
-                v = 2.0 * (c[t] - 1)
-                if t < 27:
-                    r = t % 9
-                    if r >= 1 and c[t - 1]:
-                        v += 1.0
-                    if r >= 2 and c[t - 2]:
-                        v += 0.5
-                    if r <= 7 and c[t + 1]:
-                        v += 1.0
-                    if r <= 6 and c[t + 2]:
-                        v += 0.5
-                    if r == 0 or r == 8:
-                        v -= 0.2
-                order.append((v, i, a))
-            order.sort()
-            bound = self._sh(counts, w, rules)
-            best: Action | None = None
-            best_sh = 99
-            for _c, _i, a in order:
-                t = a.tile
-                assert t is not None
-                counts[t] -= 1
-                sh = self._sh(counts, w, rules)
-                counts[t] += 1
-                if sh < best_sh:
-                    best, best_sh = a, sh
-                    if sh <= bound:
-                        break
-            if best is None:
-                best = wild_discard
-            return best if best is not None else legal[0]
+                else:
+                    tiles[a.tile] = a
+            t = self.pick_discard(counts, w, rules, tiles)
+            if t is not None:
+                return tiles[t]
+            return wild_discard if wild_discard is not None else legal[0]
         # claim phase
         counts, w = self._split(g, seat)
         s0 = self._sh(counts, w, rules)

@@ -4,16 +4,19 @@ At a decision with more than one sensible action the bot takes the greedy bot's 
 ``k`` candidates, then repeatedly
 
 1. samples the hidden tiles consistently with its view
-   (:func:`laizi.bots.determinize.sample_world`),
+   (:func:`laizi.bots.determinize.sample_world`), replaying each opponent's draws so it
+   is as close to ready as its play suggests (:mod:`laizi.bots.reading`),
 2. for every candidate, on its own copy of that same sample (common random numbers),
    applies the candidate and plays the hand out with the fast playout policy
    (:mod:`laizi.bots.rollout`) for every seat,
 3. records the seat's points at the end of the hand.
 
 Only close calls are searched: candidates whose greedy score is within ``window`` of the
-best (a shanten step is worth 100), never a discard riskier than greedy's choice. It stops
-at ``budget_ms`` (wall clock from the start of the decision, default 85 ms so a decision
-stays within 100 ms) or after ``rollouts`` samples, whichever comes first.
+best (a shanten step is worth 100); with ``guard``, never a discard riskier than greedy's
+choice. A win on a discard is weighed against passing (``decline``), since a self-draw
+may pay much more; a self-drawn win is always taken. It stops at ``budget_ms`` (wall
+clock from the start of the decision, default 85 ms so a decision stays within 100 ms) or
+after ``rollouts`` samples, whichever comes first.
 The greedy choice is kept unless another candidate beats it on the paired differences
 (same samples) by more than ``margin`` standard errors.
 With ``budget_ms=0`` only the rollout count limits the search and the bot is
@@ -31,9 +34,9 @@ from collections.abc import Sequence
 from laizi.bots.determinize import DeterminizeError, clone_world, sample_world
 from laizi.bots.greedy import GreedyBot
 from laizi.bots.protocol import View
-from laizi.bots.reading import claim_limits, redeal_near_ready
+from laizi.bots.reading import claim_limits, replay_draws
 from laizi.bots.rollout import FastPolicy, playout
-from laizi.engine.actions import WIN, Action
+from laizi.engine.actions import PASS, WIN, Action
 
 __all__ = ["SearchBot"]
 
@@ -45,7 +48,8 @@ class SearchBot:
 
     def __init__(self, seed: int = 0, *, budget_ms: float = 85.0, rollouts: int = 200,
                  k: int = 2, margin: float = 2.0, min_rollouts: int = 4,
-                 window: float = 40.0, read: bool = True) -> None:
+                 window: float = 40.0, read: bool = True, guard: bool = False,
+                 decline: bool = True) -> None:
         if budget_ms < 0 or rollouts < 1 or k < 1:
             raise ValueError("budget_ms >= 0, rollouts >= 1 and k >= 1 are required")
         self.seed = seed
@@ -56,7 +60,12 @@ class SearchBot:
         self.min_rollouts = min_rollouts
         self.window = window
         self.read = read
-        """Read opponents' claims into the samples (:mod:`laizi.bots.reading`)."""
+        """Read opponents' pace and claims into the samples (:mod:`laizi.bots.reading`)."""
+        self.guard = guard
+        self.decline = decline
+        """Also search passing on a discard win (for a self-drawn one worth more)."""
+        """Never search a discard riskier (greedy's defence penalty) than greedy's choice
+        (the default until samples replayed opponents' draws)."""
         self.greedy = GreedyBot(seed)
         self.last_stats: dict[str, object] = {}
         self._policies: dict[str, FastPolicy] = {}
@@ -73,20 +82,41 @@ class SearchBot:
         self.last_stats = {}
         ranked = self.greedy.rank(view, legal_actions)
         top = ranked[0][1]
-        if top.type == WIN or len(ranked) == 1:
+        if len(ranked) == 1:
             return top
+        if top.type == WIN:
+            # A self-draw can pay far more than a discard (晃晃: all three pay double,
+            # and a concealed hand is 大刀 only when self-drawn), so passing on a
+            # discard win is worth a look; a self-drawn win is always taken.
+            passes = [a for a in legal_actions if a.type == PASS]
+            if not (self.decline and passes and view["phase"] != "turn"):
+                return top
+            cands = [top, passes[0]]
+        else:
+            cands = self._candidates(ranked)
+        if len(cands) == 1:
+            return top
+        return self._search(view, cands, start)
+
+    def _candidates(self, ranked: list[tuple[float, Action]]) -> list[Action]:
+        top = ranked[0][1]
         # Only close calls are searched: candidates within ``window`` of greedy's best
         # score (a shanten step is worth 100), so clear decisions cost nothing.
         best_score = ranked[0][0]
-        # Sampled opponents' hands ignore what their play reveals (a player with three
-        # melds is probably ready), so playouts under-rate danger: never search a discard
-        # riskier than greedy's choice.
+        # With ``guard`` a discard riskier than greedy's choice is never searched. It was
+        # needed while samples dealt opponents hands nobody had played (far from ready,
+        # so playouts under-rated danger); samples now replay opponents' draws
+        # (``read``), and searching riskier discards won more (docs/bots.md).
         risk = self.greedy.last_risk
         top_risk = risk.get(top, 0.0)
         cands = [a for sc, a in ranked[: self.k]
-                 if best_score - sc <= self.window and risk.get(a, 0.0) <= top_risk + 1e-9]
-        if len(cands) == 1:
-            return top
+                 if best_score - sc <= self.window
+                 and (not self.guard or risk.get(a, 0.0) <= top_risk + 1e-9)]
+        return cands
+
+    def _search(self, view: View, cands: list[Action], start: float) -> Action:
+        """Greedy's choice ``cands[0]`` unless a rival beats it on the samples."""
+        top = cands[0]
         # Stable per-decision seed: the same view and bot seed give the same samples.
         rng = random.Random((self.seed * 1_000_003) ^ zlib.crc32(repr(sorted(
             (k, str(v)) for k, v in view.items())).encode()))
@@ -96,8 +126,8 @@ class SearchBot:
         if pol is None:
             pol = self._policies[view["variant"]] = FastPolicy(view["variant"])
         policies = [pol] * int(view["seats"])
-        limits = claim_limits(view) if self.read else {}
-        condition = redeal_near_ready(limits, pol.profile, pol.shanten) if limits else None
+        condition = (replay_draws(view, pol, claim_limits(view))
+                     if self.read else None)
         sums = [0.0] * len(cands)
         diff = [0.0] * len(cands)  # paired differences to candidate 0 (common numbers)
         dsq = [0.0] * len(cands)
