@@ -78,9 +78,10 @@ def replay_draws(view: View, policy: FastPolicy, limits: dict[int, int] | None =
             # an opponent never holds one between turns.
             for t in dead:
                 while counts[t]:
-                    i = rng.choice(slots)
-                    if live[i] in dead:
-                        continue
+                    swaps = [i for i in slots if live[i] not in dead]
+                    if not swaps:  # a live wall of dead tiles only: nothing to swap
+                        break
+                    i = rng.choice(swaps)
                     counts[t] -= 1
                     got, live[i] = live[i], t
                     if got == wild:
