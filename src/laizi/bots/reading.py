@@ -28,6 +28,7 @@ from laizi.engine.game import Game
 
 __all__ = ["claim_limits", "replay_draws"]
 
+
 def claim_limits(view: View) -> dict[int, int]:
     """Per opponent that has claimed a meld: the most shanten its concealed tiles can
     have, in variants that reward a concealed hand (none elsewhere: Jingzhou must open,

@@ -62,10 +62,10 @@ class SearchBot:
         self.read = read
         """Read opponents' pace and claims into the samples (:mod:`laizi.bots.reading`)."""
         self.guard = guard
-        self.decline = decline
-        """Also search passing on a discard win (for a self-drawn one worth more)."""
         """Never search a discard riskier (greedy's defence penalty) than greedy's choice
         (the default until samples replayed opponents' draws)."""
+        self.decline = decline
+        """Also search passing on a discard win (for a self-drawn one worth more)."""
         self.greedy = GreedyBot(seed)
         self.last_stats: dict[str, object] = {}
         self._policies: dict[str, FastPolicy] = {}
