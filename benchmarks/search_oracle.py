@@ -53,17 +53,45 @@ def oracle_gain(game: Game, seat: int, chosen: Action, greedy: Action, shuffles:
     return total / shuffles
 
 
+def greedy_gain(game: Game, seat: int, chosen: Action, greedy: Action, shuffles: int) -> float:
+    """Like :func:`oracle_gain`, but every seat plays on as the greedy bot (slower, and
+    closer to the arena, where the search bot's opponents are greedy)."""
+    rng = random.Random(12345)
+    total = 0.0
+    for _ in range(shuffles):
+        base = copy.deepcopy(game)
+        base.keep_log = False
+        live = base.wall[base.head:base.tail]
+        rng.shuffle(live)
+        base.wall[base.head:base.tail] = live
+        vals = []
+        for a in (chosen, greedy):
+            g = copy.deepcopy(base)
+            g.apply(a)
+            bots = [make_bot("greedy", s) for s in range(g.n)]
+            while not g.over:
+                s = g.to_act()[0]
+                g.apply(bots[s].choose(g.view(s), g.legal_actions(s)))
+            vals.append(float(g.net[seat]))
+        total += vals[0] - vals[1]
+    return total / shuffles
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("variant")
     ap.add_argument("--seeds", type=int, default=50)
     ap.add_argument("--spec", default="search")
     ap.add_argument("--oracle", type=int, default=64, help="wall reshuffles per deviation")
+    ap.add_argument("--greedy", type=int, default=0,
+                    help="also value each deviation with greedy play after it, over this "
+                         "many reshuffles (0: off)")
     ap.add_argument("--verbose", action="store_true", help="print every deviation")
     args = ap.parse_args()
     v = get_variant(args.variant)
     policy = FastPolicy(args.variant)
     gains: list[float] = []
+    ggains: list[float] = []
     kinds: Counter[tuple[str, str]] = Counter()
     searched = 0
     t0 = time.perf_counter()
@@ -86,9 +114,16 @@ def main() -> None:
                         gain = oracle_gain(game, me, action, top, args.oracle, policy)
                         gains.append(gain)
                         kinds[(action.type, top.type)] += 1
+                        row = {"seed": seed, "seat": me, "chose": action.type,
+                               "greedy": top.type, "gain": gain,
+                               "z": search.last_stats.get("z"),
+                               "rollouts": search.last_stats.get("rollouts")}
+                        if args.greedy:
+                            row["greedy_gain"] = greedy_gain(game, me, action, top,
+                                                             args.greedy)
+                            ggains.append(row["greedy_gain"])
                         if args.verbose:
-                            print(json.dumps({"seed": seed, "seat": me, "chose": action.type,
-                                              "greedy": top.type, "gain": gain}))
+                            print(json.dumps(row), flush=True)
                 game.apply(action)
     hands = args.seeds * v.seats
     n = len(gains)
@@ -98,6 +133,12 @@ def main() -> None:
           f"{n} deviations ({time.perf_counter() - t0:.0f} s)")
     print(f"gain per deviation {mean:+.2f} ± {1.96 * sd / math.sqrt(max(1, n)):.2f}, "
           f"per hand {sum(gains) / hands:+.3f} ± {1.96 * sd * math.sqrt(n) / hands:.3f}")
+    if ggains:
+        gm = sum(ggains) / n
+        gsd = math.sqrt(sum((g - gm) ** 2 for g in ggains) / (n - 1)) if n > 1 else 0.0
+        print(f"with greedy play after: per deviation {gm:+.2f} ± "
+              f"{1.96 * gsd / math.sqrt(n):.2f}, per hand {sum(ggains) / hands:+.3f} ± "
+              f"{1.96 * gsd * math.sqrt(n) / hands:.3f}")
     print("deviations (chosen, greedy's):", dict(kinds.most_common()))
 
 

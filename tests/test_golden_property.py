@@ -15,12 +15,17 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from laizi.analysis import is_win
 from laizi.bots.simple import SimpleBot
 from laizi.engine import Action, Game, dumps, loads, redact, replay, state_json
 from laizi.records import record_from_json, record_to_json
 from laizi.settlement import net
 from laizi.variants._gb_common import TILE_SET, GBOptions
+from laizi.variants._gb_scoring import MCR_RULES
+from laizi.variants._gb_variant import ready
 
 PUBLIC_KEYS = {
     "variant", "options", "seat", "seats", "dealer", "phase", "turn", "hand", "drawn",
@@ -111,3 +116,44 @@ def test_invariants_over_seeded_bot_games(vid: str) -> None:
         assert g.variant.settle(again) == pays
         assert state_json(replay(loads(dumps(g.log)))) == state_json(g)
     assert wins >= 5  # the bots do reach settlements
+
+
+_POOLS = (
+    tuple(range(34)),
+    (0, 8, 9, 17, 18, 26, *range(27, 34)),                 # terminals and honours
+    (0, 3, 6, 10, 13, 16, 20, 23, 26, *range(27, 34)),     # knitted
+)
+
+
+@st.composite
+def _thirteen(draw: st.DrawFn) -> tuple[list[int], int | None]:
+    """13 concealed tiles (at most 4 of a kind) and maybe a golden tile. Tiles come
+    from a few kinds, so ready hands — 七对, 十三幺 and knitted ones included — are common."""
+    golden = draw(st.one_of(st.none(), st.integers(0, 33)))
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    pool = draw(st.sampled_from([*_POOLS, None]))
+    kinds = list(pool) if pool is not None else rng.sample(range(34), rng.randint(4, 8))
+    counts = [0] * 34
+    while sum(counts) < 13:
+        free = [t for t in kinds if counts[t] < 4] or [t for t in range(34) if counts[t] < 4]
+        counts[rng.choice(free)] += 1
+    return counts, golden
+
+
+@settings(max_examples=300, deadline=None)
+@given(_thirteen())
+def test_ready_shortcut_agrees_with_the_win_check(hand: tuple[list[int], int | None]) -> None:
+    """``ready`` (the shortcut that lets a discard skip the full win check) is true
+    exactly when some tile a real wall can still hold completes the hand."""
+    counts, golden = hand
+    completes = False
+    for t in range(34):
+        if counts[t] >= 4:
+            continue
+        c = list(counts)
+        c[t] += 1
+        wilds = 0
+        if golden is not None:
+            wilds, c[golden] = c[golden], 0
+        completes = completes or is_win(c, wilds, MCR_RULES)
+    assert ready(counts, golden) == completes

@@ -169,9 +169,13 @@ class SearchBot:
             return top
         means = [s / n for s in sums]
         best = 0
+        zs = []
         for i in range(1, len(cands)):
             md = diff[i] / n
             var = max(0.0, dsq[i] / n - md * md)
-            if md > self.margin * math.sqrt(var / n) and means[i] > means[best]:
+            se = math.sqrt(var / n)
+            zs.append(md / se if se > 0 else (math.inf if md > 0 else -math.inf))
+            if md > self.margin * se and means[i] > means[best]:
                 best = i
+        self.last_stats["z"] = max(zs)
         return cands[best]

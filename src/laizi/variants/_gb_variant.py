@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from laizi import tiles as T
-from laizi.analysis import is_win
+from laizi.analysis import is_win, shanten
 from laizi.engine.actions import CHOW, KONG, PUNG, Action
 from laizi.engine.melds import STANDARD_KINDS
 from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
@@ -50,6 +50,29 @@ the other three copies of the winning tile were already visible)."""
 
 _CLAIMS = frozenset((CHOW, PUNG, KONG))
 _NOT_A_WIN = "not a winning hand (four sets and a pair, 七对, 十三幺, 全不靠 or 组合龙)"
+
+_READY: dict[tuple[bytes, int | None], bool] = {}
+"""Readiness (听牌) of 3n+1 concealed hands by (counts, golden tile)."""
+
+
+def ready(hand: Sequence[int], golden: int | None) -> bool:
+    """Whether the 3n+1 concealed ``hand`` (golden tiles wild) is ready: some tile would
+    complete it. A hand that is not can win on no discard, and a seat's hand stays the
+    same while the other three discard, so this one answer (kept) replaces most of the
+    win checks that every discard asks of every other seat."""
+    key = (bytes(hand), golden)
+    got = _READY.get(key)
+    if got is None:
+        counts = list(hand)
+        wilds = 0
+        if golden is not None:
+            wilds = counts[golden]
+            counts[golden] = 0
+        got = shanten(counts, wilds, MCR_RULES) <= 0
+        if len(_READY) > 200_000:
+            _READY.clear()
+        _READY[key] = got
+    return got
 
 
 def visible_copies(game: Game, tile: int) -> int:
@@ -162,6 +185,8 @@ class GBVariant(Variant):
     def win_refusal(self, game: Game, seat: int, tile: int, how: str) -> str | None:
         if how == DISCARD_WIN and tile == game.wildcard:
             return "a golden tile thrown away is dead: nobody wins on it"
+        if how != SELF_DRAW and not ready(game.hands[seat], game.wildcard):
+            return _NOT_A_WIN
         counts = game.hands[seat].copy()
         if how != SELF_DRAW:
             counts[tile] += 1
