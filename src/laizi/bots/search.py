@@ -68,6 +68,10 @@ class SearchBot:
         """Also search passing on a discard win (for a self-drawn one worth more)."""
         self.greedy = GreedyBot(seed)
         self.last_stats: dict[str, object] = {}
+        """The last searched decision: samples (``rollouts``), ``candidates``, ``ms``, and
+        (once ``min_rollouts`` samples were taken) ``z``, the best rival's mean paired
+        gain over its standard error (the choice switches only above ``margin``).
+        Empty when nothing was searched."""
         self._policies: dict[str, FastPolicy] = {}
         """One playout policy per variant, kept across decisions so its shanten cache
         (the bulk of a playout's cost) stays warm."""
