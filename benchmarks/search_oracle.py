@@ -21,6 +21,7 @@ import math
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 
 from laizi.bots import make_bot
 from laizi.bots.rollout import FastPolicy, playout
@@ -32,9 +33,9 @@ from laizi.variants import get as get_variant
 
 
 def oracle_gain(game: Game, seat: int, chosen: Action, greedy: Action, shuffles: int,
-                policy: FastPolicy) -> float:
+                play_on: Callable[[Game], None]) -> float:
     """Mean of (points after ``chosen``) − (points after ``greedy``) over reshuffled
-    live walls, on the true hands."""
+    live walls, on the true hands, each copy played to the end by ``play_on``."""
     rng = random.Random(12345)
     total = 0.0
     for _ in range(shuffles):
@@ -47,34 +48,28 @@ def oracle_gain(game: Game, seat: int, chosen: Action, greedy: Action, shuffles:
         for a in (chosen, greedy):
             g = copy.deepcopy(base)
             g.apply(a)
-            playout(g, [policy] * g.n)
+            play_on(g)
             vals.append(float(g.net[seat]))
         total += vals[0] - vals[1]
     return total / shuffles
 
 
-def greedy_gain(game: Game, seat: int, chosen: Action, greedy: Action, shuffles: int) -> float:
-    """Like :func:`oracle_gain`, but every seat plays on as the greedy bot (slower, and
+def greedy_play(g: Game) -> None:
+    """Every seat plays on as the greedy bot (slower than the playout policy, and
     closer to the arena, where the search bot's opponents are greedy)."""
-    rng = random.Random(12345)
-    total = 0.0
-    for _ in range(shuffles):
-        base = copy.deepcopy(game)
-        base.keep_log = False
-        live = base.wall[base.head:base.tail]
-        rng.shuffle(live)
-        base.wall[base.head:base.tail] = live
-        vals = []
-        for a in (chosen, greedy):
-            g = copy.deepcopy(base)
-            g.apply(a)
-            bots = [make_bot("greedy", s) for s in range(g.n)]
-            while not g.over:
-                s = g.to_act()[0]
-                g.apply(bots[s].choose(g.view(s), g.legal_actions(s)))
-            vals.append(float(g.net[seat]))
-        total += vals[0] - vals[1]
-    return total / shuffles
+    bots = [make_bot("greedy", s) for s in range(g.n)]
+    while not g.over:
+        s = g.to_act()[0]
+        g.apply(bots[s].choose(g.view(s), g.legal_actions(s)))
+
+
+def summary(label: str, gains: list[float], hands: int) -> str:
+    """Mean gain per deviation and per hand, each with its 95% interval."""
+    n = len(gains)
+    mean = sum(gains) / n if n else 0.0
+    sd = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1)) if n > 1 else 0.0
+    return (f"{label} per deviation {mean:+.2f} ± {1.96 * sd / math.sqrt(max(1, n)):.2f}, "
+            f"per hand {sum(gains) / hands:+.3f} ± {1.96 * sd * math.sqrt(n) / hands:.3f}")
 
 
 def main() -> None:
@@ -111,7 +106,8 @@ def main() -> None:
                     searched += bool(search.last_stats)
                     top = search.greedy.rank(view, legal)[0][1]
                     if action != top:
-                        gain = oracle_gain(game, me, action, top, args.oracle, policy)
+                        gain = oracle_gain(game, me, action, top, args.oracle,
+                                           lambda g: playout(g, [policy] * g.n))
                         gains.append(gain)
                         kinds[(action.type, top.type)] += 1
                         row = {"seed": seed, "seat": me, "chose": action.type,
@@ -119,26 +115,19 @@ def main() -> None:
                                "z": search.last_stats.get("z"),
                                "rollouts": search.last_stats.get("rollouts")}
                         if args.greedy:
-                            row["greedy_gain"] = greedy_gain(game, me, action, top,
-                                                             args.greedy)
-                            ggains.append(row["greedy_gain"])
+                            ggain = oracle_gain(game, me, action, top, args.greedy,
+                                                greedy_play)
+                            ggains.append(ggain)
+                            row["greedy_gain"] = ggain
                         if args.verbose:
                             print(json.dumps(row), flush=True)
                 game.apply(action)
     hands = args.seeds * v.seats
-    n = len(gains)
-    mean = sum(gains) / n if n else 0.0
-    sd = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1)) if n > 1 else 0.0
     print(f"{args.variant} {args.spec}: {hands} hands, {searched} searched decisions, "
-          f"{n} deviations ({time.perf_counter() - t0:.0f} s)")
-    print(f"gain per deviation {mean:+.2f} ± {1.96 * sd / math.sqrt(max(1, n)):.2f}, "
-          f"per hand {sum(gains) / hands:+.3f} ± {1.96 * sd * math.sqrt(n) / hands:.3f}")
+          f"{len(gains)} deviations ({time.perf_counter() - t0:.0f} s)")
+    print(summary("with playouts after:", gains, hands))
     if ggains:
-        gm = sum(ggains) / n
-        gsd = math.sqrt(sum((g - gm) ** 2 for g in ggains) / (n - 1)) if n > 1 else 0.0
-        print(f"with greedy play after: per deviation {gm:+.2f} ± "
-              f"{1.96 * gsd / math.sqrt(n):.2f}, per hand {sum(ggains) / hands:+.3f} ± "
-              f"{1.96 * gsd * math.sqrt(n) / hands:.3f}")
+        print(summary("with greedy play after:", ggains, hands))
     print("deviations (chosen, greedy's):", dict(kinds.most_common()))
 
 
