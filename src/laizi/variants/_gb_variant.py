@@ -51,6 +51,15 @@ the other three copies of the winning tile were already visible)."""
 _CLAIMS = frozenset((CHOW, PUNG, KONG))
 _NOT_A_WIN = "not a winning hand (four sets and a pair, 七对, 十三幺, 全不靠 or 组合龙)"
 
+def _golden_out(hand: Sequence[int], golden: int | None) -> tuple[list[int], int]:
+    """A copy of the counts without the golden tiles, and how many there were (wild)."""
+    counts = list(hand)
+    wilds = 0
+    if golden is not None:
+        wilds, counts[golden] = counts[golden], 0
+    return counts, wilds
+
+
 _READY: dict[tuple[bytes, int | None], bool] = {}
 """Readiness (听牌) of 3n+1 concealed hands by (counts, golden tile)."""
 
@@ -63,12 +72,7 @@ def ready(hand: Sequence[int], golden: int | None) -> bool:
     key = (bytes(hand), golden)
     got = _READY.get(key)
     if got is None:
-        counts = list(hand)
-        wilds = 0
-        if golden is not None:
-            wilds = counts[golden]
-            counts[golden] = 0
-        got = shanten(counts, wilds, MCR_RULES) <= 0
+        got = shanten(*_golden_out(hand, golden), MCR_RULES) <= 0
         if len(_READY) > 200_000:
             _READY.clear()
         _READY[key] = got
@@ -187,14 +191,12 @@ class GBVariant(Variant):
             return "a golden tile thrown away is dead: nobody wins on it"
         if how != SELF_DRAW and not ready(game.hands[seat], game.wildcard):
             return _NOT_A_WIN
-        counts = game.hands[seat].copy()
+        counts, wilds = _golden_out(game.hands[seat], game.wildcard)
         if how != SELF_DRAW:
-            counts[tile] += 1
-        g = game.wildcard
-        wilds = 0
-        if g is not None:
-            wilds = counts[g]
-            counts[g] = 0
+            if tile == game.wildcard:
+                wilds += 1
+            else:
+                counts[tile] += 1
         if not is_win(counts, wilds, MCR_RULES):
             return _NOT_A_WIN
         return minimum_refusal(self.judge_candidate(game, seat, tile, how),
