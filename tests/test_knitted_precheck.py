@@ -5,8 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from laizi.analysis._special import KNITTED
-from laizi.analysis.core import knitted_straight_possible
+from laizi.analysis import WinRules, shanten
+from laizi.analysis._special import KNITTED, knitted_singles_overlap
+from laizi.analysis.core import compiled, knitted_straight_overlap, knitted_straight_possible
 
 
 def _some_knitted_straight_fits(c: list[int], wilds: int) -> bool:
@@ -36,3 +37,44 @@ def test_precheck_worked_examples() -> None:
         for r in (0, 3, 6):
             d[s * 9 + r] = 1
     assert knitted_straight_possible(d, 0) and not _some_knitted_straight_fits(d, 0)
+
+
+_KNITTED_RULES = WinRules(pair_tiles=None, seven_pairs=True, thirteen_orphans=True,
+                          knitted=True)
+_PLAIN_RULES = WinRules(pair_tiles=None, seven_pairs=True, thirteen_orphans=True)
+
+
+@st.composite
+def _near_knitted(draw: st.DrawFn) -> tuple[list[int], int]:
+    """3n+1 or 3n+2 hands (n >= 3) built around a knitted straight, some tiles swapped."""
+    ks = list(draw(st.sampled_from(KNITTED)))
+    keep = draw(st.integers(4, 9))
+    tiles = draw(st.permutations(ks))[:keep]
+    size = draw(st.sampled_from((10, 11, 13, 14)))
+    wilds = draw(st.integers(0, 2))
+    while len(tiles) + wilds < size:
+        tiles.append(draw(st.integers(0, 33)))
+    c = [0] * 34
+    for t in tiles[: size - wilds]:
+        if c[t] < 4:
+            c[t] += 1
+        else:
+            wilds += 1
+    return c, wilds
+
+
+@settings(max_examples=400, deadline=None)
+@given(_near_knitted())
+def test_shanten_skips_the_knitted_search_only_when_it_cannot_help(
+        hand: tuple[list[int], int]) -> None:
+    """The bound (held tiles of a knitted straight + full sets + pair) only skips the
+    search over the six straights when 组合龙 could not lower the shanten: the result
+    equals the unpruned minimum."""
+    c, w = hand
+    total = sum(c) + w
+    n = (total - 1) // 3
+    unpruned = min(shanten(c, w, _PLAIN_RULES),
+                   3 * n + 1 - w - knitted_straight_overlap(c, n, compiled(_KNITTED_RULES)))
+    if n == 4:  # 全不靠 (14 tiles)
+        unpruned = min(unpruned, 13 - w - knitted_singles_overlap(bytes(c)))
+    assert shanten(c, w, _KNITTED_RULES) == max(unpruned, -1)

@@ -466,9 +466,20 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RUL
                 result = min(result, 13 - wilds - orphans_overlap(b))
             if rules.knitted:
                 result = min(result, 13 - wilds - knitted_singles_overlap(b))
-        if rules.knitted and n >= 3:
+        # 组合龙 covers at most its held tiles (no more than the best residue class of
+        # each suit) + 3 per other set + the pair, so its shanten is at least
+        # 8 - wilds - that bound: most hands need no search over the six straights.
+        if rules.knitted and n >= 3 and 8 - wilds - _knitted_held_bound(b) < result:
             result = min(result, 3 * n + 1 - wilds - knitted_straight_overlap(b, n, comp))
     return max(result, -1)
+
+
+def _knitted_held_bound(c: Sequence[int]) -> int:
+    """At least the tiles of any knitted straight that ``c`` holds (see
+    :func:`knitted_straight_possible`)."""
+    pres = bytes(c).translate(_PRESENT)
+    best = _RESIDUE_BEST
+    return best[pres[0:9]] + best[pres[9:18]] + best[pres[18:27]]
 
 
 def _combine(covers: list[tuple[tuple[int, ...], tuple[int, ...]]], n: int) -> int:

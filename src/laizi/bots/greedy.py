@@ -53,12 +53,27 @@ __all__ = ["GreedyBot", "HandContext"]
 STEP = 100.0
 """Score of one shanten step; 有效牌 counts and bonuses are added in tile units."""
 
-_SHANTEN: dict[tuple[bytes, int, int], int] = {}
-"""Shanten by (counts, wilds, rule set): shared by every decision in the process."""
-_LEGAL_WAIT: dict[tuple[Any, ...], float] = {}
-"""Probe verdicts by (variant facts, hand, melds, tile) — 0 for a refused win, else the
-wait's weight: a seat's hand changes by a tile a turn, so the same candidate hands come
-back decision after decision."""
+SHANTEN_CACHE: dict[int, dict[bytes, int]] = {}
+"""The best shanten over a profile's rule set, by the set (its id: the profiles keep
+their rule sets), then by counts + wildcards as bytes. Shared by every decision of the
+greedy bot and the search's playouts in the process. Big caches keep to bytes, strings
+and numbers, which the garbage collector does not track, so they add nothing to its
+pauses."""
+_SHANTEN_MAX = 500_000
+
+
+def trim_shanten_cache() -> None:
+    """Empty :data:`SHANTEN_CACHE` once it holds more than half a million hands."""
+    if sum(len(t) for t in SHANTEN_CACHE.values()) > _SHANTEN_MAX:
+        SHANTEN_CACHE.clear()
+
+
+WILD_BYTE = tuple(bytes((w,)) for w in range(256))
+"""The wildcard count as the last byte of a shanten cache key."""
+_LEGAL_WAIT: dict[str, float] = {}
+"""Probe verdicts by (variant facts, hand, melds, tile), written out as a string — 0 for
+a refused win, else the wait's weight: a seat's hand changes by a tile a turn, so the
+same candidate hands come back decision after decision."""
 _TERMINALS_HONOURS = frozenset(t for t in range(34) if t >= 27 or t % 9 in (0, 8))
 
 
@@ -81,9 +96,7 @@ class HandContext:
             counts[self.wild] = 0
         self.counts = counts
         self.rules = self.profile.rules(self.melds)
-        self._cache = _SHANTEN
-        if len(_SHANTEN) > 500_000:
-            _SHANTEN.clear()
+        trim_shanten_cache()
         self._probe_enabled = probe
         self._probe: Game | None = None
         meld_tiles = [t for m in self.melds for t in m["tiles"] if t < T.NUM_KINDS]
@@ -97,11 +110,14 @@ class HandContext:
 
     def sh(self, counts: list[int], wilds: int, rules: tuple[WinRules, ...] | None = None) -> int:
         rs = self.rules if rules is None else rules
-        key = (bytes(counts), wilds, id(rs))
-        got = self._cache.get(key)
+        table = SHANTEN_CACHE.get(id(rs))
+        if table is None:
+            table = SHANTEN_CACHE[id(rs)] = {}
+        key = bytes(counts) + WILD_BYTE[wilds]
+        got = table.get(key)
         if got is None:
             got = min(shanten(counts, wilds, r) for r in rs)
-            self._cache[key] = got
+            table[key] = got
         return got
 
     def improvers(
@@ -164,11 +180,11 @@ class HandContext:
             base[self.wild] += wilds
         mkey = repr(melds if melds is not None else self.melds)
         v = self.view
-        fixed = (v["variant"], me, v["dealer"], self.wild, len(v["flowers"][me]), mkey,
-                 bytes(base))
-        todo = [t for t in waits if (*fixed, t) not in _LEGAL_WAIT]
+        fixed = repr((v["variant"], me, v["dealer"], self.wild, len(v["flowers"][me]), mkey,
+                      bytes(base)))
+        todo = [t for t in waits if f"{fixed}{t}" not in _LEGAL_WAIT]
         if not todo:
-            return [(t, w) for t in waits if (w := _LEGAL_WAIT[(*fixed, t)]) > 0]
+            return [(t, w) for t in waits if (w := _LEGAL_WAIT[f"{fixed}{t}"]) > 0]
         if len(_LEGAL_WAIT) > 200_000:
             _LEGAL_WAIT.clear()
         saved = (g.hands[me], g.sizes[me], g.melds[me], g.turn, g.phase, g.turn_kind,
@@ -187,11 +203,11 @@ class HandContext:
                 weight = 0.0
                 if g.variant.win_refusal(g, me, t, SELF_DRAW) is None:
                     weight = self._weight(g, me, t)
-                _LEGAL_WAIT[(*fixed, t)] = weight
+                _LEGAL_WAIT[f"{fixed}{t}"] = weight
         finally:
             (g.hands[me], g.sizes[me], g.melds[me], g.turn, g.phase, g.turn_kind,
              g.last_tile, g.after_kong) = saved
-        return [(t, w) for t in waits if (w := _LEGAL_WAIT[(*fixed, t)]) > 0]
+        return [(t, w) for t in waits if (w := _LEGAL_WAIT[f"{fixed}{t}"]) > 0]
 
     def _weight(self, g: Game, me: int, t: int) -> float:
         """What a self-drawn win on ``t`` would pay, on a log scale around the profile's

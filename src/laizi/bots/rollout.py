@@ -11,10 +11,12 @@ to open), and a concealed hand in a variant that rewards it (the profile's
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 
 from laizi import tiles as T
 from laizi.analysis import WinRules, shanten
+from laizi.bots.greedy import SHANTEN_CACHE, WILD_BYTE, trim_shanten_cache
 from laizi.bots.profiles import Profile, profile
 from laizi.engine.actions import (
     ADDED_KONG,
@@ -39,16 +41,17 @@ class FastPolicy:
 
     def __init__(self, variant_id: str) -> None:
         self.profile: Profile = profile(variant_id)
-        self._cache: dict[tuple[bytes, int, int], int] = {}
 
     def _sh(self, counts: list[int], wilds: int, rules: tuple[WinRules, ...]) -> int:
-        key = (bytes(counts), wilds, id(rules))
-        got = self._cache.get(key)
+        # The greedy bot's cache (same rule sets, same answers): warm across decisions
+        # and hands; every playout keeps its size in check.
+        table = SHANTEN_CACHE.get(id(rules))
+        if table is None:
+            table = SHANTEN_CACHE[id(rules)] = {}
+        key = bytes(counts) + WILD_BYTE[wilds]
+        got = table.get(key)
         if got is None:
-            got = min(shanten(counts, wilds, r) for r in rules)
-            if len(self._cache) > 200_000:
-                self._cache.clear()
-            self._cache[key] = got
+            got = table[key] = min(shanten(counts, wilds, r) for r in rules)
         return got
 
     def shanten(self, counts: list[int], wilds: int, rules: tuple[WinRules, ...]) -> int:
@@ -232,14 +235,23 @@ def _connected(counts: list[int], t: int) -> float:
     return v
 
 
-def playout(g: Game, policies: list[FastPolicy], limit: int = 2000) -> None:
+def playout(g: Game, policies: list[FastPolicy], limit: int = 2000,
+            deadline: float | None = None) -> bool:
     """Play ``g`` to the end with ``policies[seat]`` choosing for each seat. A playout
     that reaches a seat with a decision but no legal action (a rules bug in a sampled
-    state) stops there and counts as no result (every ``net`` zero)."""
+    state) stops there and counts as no result (every ``net`` zero).
+
+    With ``deadline`` (a ``time.perf_counter()`` value) the playout gives up once the
+    clock passes it (checked every few actions) and returns ``False``; otherwise
+    ``True``."""
+    trim_shanten_cache()
     steps = 0
     while not g.over and steps < limit:
         s = g.to_act()[0]
         if not g.legal_actions(s):
-            return
+            return True
         g.apply(policies[s].act(g, s))
         steps += 1
+        if deadline is not None and not steps & 7 and time.perf_counter() > deadline:
+            return False
+    return True

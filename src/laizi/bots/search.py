@@ -25,6 +25,7 @@ deterministic given its seed and the view.
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -73,8 +74,8 @@ class SearchBot:
         gain over its standard error (the choice switches only above ``margin``).
         Empty when nothing was searched."""
         self._policies: dict[str, FastPolicy] = {}
-        """One playout policy per variant, kept across decisions so its shanten cache
-        (the bulk of a playout's cost) stays warm."""
+        """One playout policy per variant (its shanten cache is the greedy bot's, shared
+        by the whole process: the bulk of a playout's cost)."""
         self._sample_s = 0.0
         """Running estimate of one sample's duration (all candidates), across decisions,
         so the clock is respected from the first sample on."""
@@ -83,6 +84,18 @@ class SearchBot:
         if not legal_actions:
             raise ValueError("no legal action to choose from")
         start = time.perf_counter()
+        if self.budget_ms <= 0 or not gc.isenabled():
+            return self._choose(view, legal_actions, start)
+        # A full pass of the garbage collector can take tens of milliseconds (the
+        # process's caches are large): it is held off while the clock runs, and runs
+        # after the decision.
+        gc.disable()
+        try:
+            return self._choose(view, legal_actions, start)
+        finally:
+            gc.enable()
+
+    def _choose(self, view: View, legal_actions: Sequence[Action], start: float) -> Action:
         self.last_stats = {}
         ranked = self.greedy.rank(view, legal_actions)
         top = ranked[0][1]
@@ -125,7 +138,7 @@ class SearchBot:
         rng = random.Random((self.seed * 1_000_003) ^ zlib.crc32(repr(sorted(
             (k, str(v)) for k, v in view.items())).encode()))
         seat = int(view["seat"])
-        # The policy is stateless apart from its cache, so every seat shares one.
+        # The policy is stateless, so every seat shares one.
         pol = self._policies.get(view["variant"])
         if pol is None:
             pol = self._policies[view["variant"]] = FastPolicy(view["variant"])
@@ -136,24 +149,30 @@ class SearchBot:
         diff = [0.0] * len(cands)  # paired differences to candidate 0 (common numbers)
         dsq = [0.0] * len(cands)
         n = 0
-        deadline = start + self.budget_ms / 1000.0 if self.budget_ms > 0 else math.inf
+        timed = self.budget_ms > 0
+        deadline = start + self.budget_ms / 1000.0 if timed else math.inf
+        stop = deadline if timed else None
         done = False
         while n < self.rollouts and not done:
             t_sample = time.perf_counter()
             if t_sample + self._sample_s > deadline:
+                if n == 0:
+                    # The estimate kept this decision from sampling at all: let it
+                    # shrink, so one slow sample cannot stop every later search.
+                    self._sample_s *= 0.5
                 break
             sample_seed = rng.getrandbits(64)
             vals: list[float] = []
             try:
-                world = sample_world(view, random.Random(sample_seed), condition=condition)
+                world = sample_world(view, random.Random(sample_seed),
+                                     condition=condition)
                 world.keep_log = False
                 for a in cands:
-                    if time.perf_counter() > deadline:
-                        done = True  # an unfinished sample is dropped (common numbers)
-                        break
                     g = clone_world(world)
                     g.apply(a)
-                    playout(g, policies)
+                    if not playout(g, policies, deadline=stop):
+                        done = True  # an unfinished sample is dropped (common numbers)
+                        break
                     vals.append(float(g.net[seat]))
             except DeterminizeError:
                 break
@@ -166,7 +185,13 @@ class SearchBot:
                 dsq[i] += d * d
             n += 1
             took = time.perf_counter() - t_sample
-            self._sample_s = took if self._sample_s == 0.0 else 0.7 * self._sample_s + 0.3 * took
+            if self._sample_s == 0.0:
+                self._sample_s = took
+            else:
+                # A sample slowed by something else (the OS, a cold table) counts at
+                # most twice the estimate, so the estimate follows real trends only.
+                took = min(took, 2.0 * self._sample_s)
+                self._sample_s = 0.7 * self._sample_s + 0.3 * took
         self.last_stats = {"rollouts": n, "candidates": len(cands),
                            "ms": (time.perf_counter() - start) * 1000}
         if n < self.min_rollouts:

@@ -72,9 +72,12 @@ def win_context(record: HandRecord, seat: int) -> WinContext:
 
 
 _SCORED: dict[tuple[Any, ...], FanResult] = {}
-"""score_record's answers by everything they depend on. The engine asks whether a
-complete hand reaches 8 fan on every discard it could win, and a search's playouts ask
-the same questions again and again."""
+"""score_record's recent answers by everything they depend on: a win judged for the
+minimum is scored again when the hand ends. Kept small: a scored hand is a dozen
+objects the garbage collector must walk, and at 100,000 hands its full collections
+paused a search for up to a third of a second. The engine's many repeated questions
+(does this hand reach 8 fan?) are answered from ``_gb_variant``'s plain-value cache."""
+_SCORED_MAX = 2_000
 
 
 def score_record(record: HandRecord, seat: int) -> FanResult:
@@ -96,7 +99,7 @@ def score_record(record: HandRecord, seat: int) -> FanResult:
     concealed.append(record.win_tile)
     got = score_hand(concealed, mcr_melds(melds), record.win_tile, ctx, golden=n_golden,
                      golden_face=golden)
-    if len(_SCORED) >= 100_000:
+    if len(_SCORED) >= _SCORED_MAX:
         _SCORED.clear()
     _SCORED[key] = got
     return got

@@ -60,8 +60,9 @@ def _golden_out(hand: Sequence[int], golden: int | None) -> tuple[list[int], int
     return counts, wilds
 
 
-_READY: dict[tuple[bytes, int | None], bool] = {}
-"""Readiness (听牌) of 3n+1 concealed hands by (counts, golden tile)."""
+_READY: dict[bytes, bool] = {}
+"""Readiness (听牌) of 3n+1 concealed hands by counts + golden tile (255: none), as bytes
+(which the garbage collector does not track: see ``_VERDICTS``)."""
 
 
 def ready(hand: Sequence[int], golden: int | None) -> bool:
@@ -69,7 +70,7 @@ def ready(hand: Sequence[int], golden: int | None) -> bool:
     complete it. A hand that is not can win on no discard, and a seat's hand stays the
     same while the other three discard, so this one answer (kept) replaces most of the
     win checks that every discard asks of every other seat."""
-    key = (bytes(hand), golden)
+    key = bytes(hand) + bytes((255 if golden is None else golden,))
     got = _READY.get(key)
     if got is None:
         got = shanten(*_golden_out(hand, golden), MCR_RULES) <= 0
@@ -77,6 +78,15 @@ def ready(hand: Sequence[int], golden: int | None) -> bool:
             _READY.clear()
         _READY[key] = got
     return got
+
+
+_VERDICTS: dict[str, str | None] = {}
+"""``win_refusal``'s answers for complete hands (the fan minimum), by everything the fan
+depends on, written out as a string. The engine asks on every discard a ready seat could
+win on, and a search's playouts ask the same questions again and again. Keys and answers
+are strings: the garbage collector does not track them, so however big the cache grows
+it adds nothing to its pauses (scored hands kept by the thousand did; see
+``score_record``)."""
 
 
 def visible_copies(game: Game, tile: int) -> int:
@@ -199,8 +209,21 @@ class GBVariant(Variant):
                 counts[tile] += 1
         if not is_win(counts, wilds, MCR_RULES):
             return _NOT_A_WIN
-        return minimum_refusal(self.judge_candidate(game, seat, tile, how),
-                               game.options.minimum)
+        # Everything the fan of this win depends on (what judge_candidate's record
+        # holds for the winner), as plain values.
+        extra = self._extra(game, how, tile, in_pool=how == DISCARD_WIN)
+        opts = game.options
+        key = repr((seat, game.dealer, how, tile, bytes(game.hands[seat]), game.wildcard,
+                    [(m.kind, m.tiles) for m in game.melds[seat]], len(game.flowers[seat]),
+                    how == SELF_DRAW and game.after_kong, extra["last_tile"],
+                    extra["last_copy"], opts.minimum, opts.prevalent_wind))
+        if key in _VERDICTS:
+            return _VERDICTS[key]
+        why = minimum_refusal(self.judge_candidate(game, seat, tile, how), opts.minimum)
+        if len(_VERDICTS) > 200_000:
+            _VERDICTS.clear()
+        _VERDICTS[key] = why
+        return why
 
     def judge_candidate(self, game: Game, seat: int, tile: int, how: str) -> FanResult:
         """The fan ``seat`` would score winning with ``tile`` now (for the UI too)."""
