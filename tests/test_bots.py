@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import gc
 import random
+import time
+from collections.abc import Sequence
 
 import pytest
 
 from laizi.analysis import shanten
 from laizi.bots import BotSpecError, make_bot, parse_spec
+from laizi.bots.base import View
 from laizi.bots.determinize import clone_world, sample_world
 from laizi.bots.knowledge import tile_set_counts, unseen_counts
 from laizi.bots.profiles import profile as get_profile
@@ -133,6 +137,80 @@ def test_search_weighs_passing_on_a_discard_win() -> None:
                     passed += chosen.type == PASS
             g.apply(bots[s0].choose(view, legal))
     assert found >= 3 and passed >= 1
+
+
+def _searched_state(variant: str = "mcr") -> tuple[dict[str, object], list[Action]]:
+    """A view and legal actions where the search bot (window 1e9) really searches."""
+    g = Game(variant, seed=5)
+    bots = [make_bot("greedy", s) for s in range(g.n)]
+    probe = SearchBot(1, budget_ms=0, rollouts=1, min_rollouts=1, window=1e9)
+    while not g.over:
+        s = g.to_act()[0]
+        view, legal = g.view(s), list(g.legal_actions(s))
+        probe.choose(view, legal)
+        if probe.last_stats and g.live_tiles > 40:
+            return view, legal
+        g.apply(bots[s].choose(view, legal))
+    raise AssertionError("no searched decision")
+
+
+def test_playout_gives_up_at_its_deadline() -> None:
+    """A playout past its deadline stops within a few actions and says so; without one
+    it plays the hand to the end."""
+    calls = [0]
+
+    class Counting(FastPolicy):
+        def act(self, g: Game, seat: int) -> Action:
+            calls[0] += 1
+            return super().act(g, seat)
+
+    pol = Counting("mcr")
+    g = Game("mcr", seed=2)
+    g.keep_log = False
+    assert playout(g, [pol] * g.n, deadline=time.perf_counter() - 1.0) is False
+    assert not g.over and 1 <= calls[0] <= 8
+    assert playout(g, [pol] * g.n) is True and g.over
+
+
+def test_search_recovers_from_a_slow_sample() -> None:
+    """One sample slowed by something else (a collector pause, the OS) once made the
+    bot's estimate of a sample's cost exceed the whole budget, and it never sampled
+    again. Now a decision that could not sample halves the estimate."""
+    view, legal = _searched_state()
+    bot = SearchBot(1, budget_ms=85, window=1e9)
+    bot._sample_s = 10.0  # as if one sample had taken ten seconds
+    bot.choose(view, legal)
+    assert bot.last_stats["rollouts"] == 0 and bot._sample_s == 5.0
+    for _ in range(12):
+        bot.choose(view, legal)
+        if bot.last_stats["rollouts"]:
+            break
+    assert bot.last_stats["rollouts"] > 0 and bot._sample_s < 0.085
+
+
+def test_search_holds_off_the_garbage_collector_only_while_it_decides() -> None:
+    """A full collection can take tens of milliseconds; the timed search holds it off
+    and gives it back, and leaves a collector the caller switched off alone."""
+    view, legal = _searched_state()
+    seen: list[bool] = []
+
+    class Watching(SearchBot):
+        def _choose(self, view: View, legal_actions: Sequence[Action],
+                    start: float) -> Action:
+            seen.append(gc.isenabled())
+            return super()._choose(view, legal_actions, start)
+
+    assert gc.isenabled()
+    Watching(1, budget_ms=20).choose(view, legal)
+    assert seen == [False] and gc.isenabled()
+    Watching(1, budget_ms=0, rollouts=1).choose(view, legal)
+    assert seen == [False, True]
+    gc.disable()
+    try:
+        Watching(1, budget_ms=20).choose(view, legal)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_bots_only_use_the_view() -> None:
