@@ -240,11 +240,7 @@ def knitted_straight_possible(c: Sequence[int], wilds: int) -> bool:
     straight misses at most ``wilds`` tiles. Each suit contributes at most its best
     residue class (147 / 258 / 369), so their sum bounds the tiles present of any
     knitted straight; ``False`` means no 组合龙 is possible."""
-    if wilds >= 9:
-        return True
-    pres = bytes(c).translate(_PRESENT)
-    best = _RESIDUE_BEST
-    return best[pres[0:9]] + best[pres[9:18]] + best[pres[18:27]] + wilds >= 9
+    return wilds >= 9 or _knitted_held_bound(c) + wilds >= 9
 
 
 @lru_cache(maxsize=65536)
