@@ -68,8 +68,21 @@ def trim_shanten_cache() -> None:
         SHANTEN_CACHE.clear()
 
 
-WILD_BYTE = tuple(bytes((w,)) for w in range(256))
+_WILD_BYTE = tuple(bytes((w,)) for w in range(256))
 """The wildcard count as the last byte of a shanten cache key."""
+
+
+def best_shanten(counts: list[int], wilds: int, rules: tuple[WinRules, ...]) -> int:
+    """The best shanten over ``rules`` (wildcards already out of ``counts``), through
+    :data:`SHANTEN_CACHE`."""
+    table = SHANTEN_CACHE.get(id(rules))
+    if table is None:
+        table = SHANTEN_CACHE[id(rules)] = {}
+    key = bytes(counts) + _WILD_BYTE[wilds]
+    got = table.get(key)
+    if got is None:
+        got = table[key] = min(shanten(counts, wilds, r) for r in rules)
+    return got
 _LEGAL_WAIT: dict[str, float] = {}
 """Probe verdicts by (variant facts, hand, melds, tile), written out as a string — 0 for
 a refused win, else the wait's weight: a seat's hand changes by a tile a turn, so the
@@ -109,16 +122,7 @@ class HandContext:
     # ------------------------------------------------------------------ shanten
 
     def sh(self, counts: list[int], wilds: int, rules: tuple[WinRules, ...] | None = None) -> int:
-        rs = self.rules if rules is None else rules
-        table = SHANTEN_CACHE.get(id(rs))
-        if table is None:
-            table = SHANTEN_CACHE[id(rs)] = {}
-        key = bytes(counts) + WILD_BYTE[wilds]
-        got = table.get(key)
-        if got is None:
-            got = min(shanten(counts, wilds, r) for r in rs)
-            table[key] = got
-        return got
+        return best_shanten(counts, wilds, self.rules if rules is None else rules)
 
     def improvers(
         self, counts: list[int], wilds: int, s: int, rules: tuple[WinRules, ...] | None = None

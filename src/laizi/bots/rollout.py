@@ -15,8 +15,8 @@ import time
 from collections.abc import Iterable
 
 from laizi import tiles as T
-from laizi.analysis import WinRules, shanten
-from laizi.bots.greedy import SHANTEN_CACHE, WILD_BYTE, trim_shanten_cache
+from laizi.analysis import WinRules
+from laizi.bots.greedy import best_shanten, trim_shanten_cache
 from laizi.bots.profiles import Profile, profile
 from laizi.engine.actions import (
     ADDED_KONG,
@@ -42,17 +42,9 @@ class FastPolicy:
     def __init__(self, variant_id: str) -> None:
         self.profile: Profile = profile(variant_id)
 
-    def _sh(self, counts: list[int], wilds: int, rules: tuple[WinRules, ...]) -> int:
-        # The greedy bot's cache (same rule sets, same answers): warm across decisions
-        # and hands; every playout keeps its size in check.
-        table = SHANTEN_CACHE.get(id(rules))
-        if table is None:
-            table = SHANTEN_CACHE[id(rules)] = {}
-        key = bytes(counts) + WILD_BYTE[wilds]
-        got = table.get(key)
-        if got is None:
-            got = table[key] = min(shanten(counts, wilds, r) for r in rules)
-        return got
+    # The greedy bot's cache (same rule sets, same answers): warm across decisions and
+    # hands; every playout keeps its size in check.
+    _sh = staticmethod(best_shanten)
 
     def shanten(self, counts: list[int], wilds: int, rules: tuple[WinRules, ...]) -> int:
         """The best shanten over ``rules`` (cached; the wildcards already taken out)."""
