@@ -76,6 +76,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("variant")
     ap.add_argument("--seeds", type=int, default=50)
+    ap.add_argument("--first", type=int, default=0, help="first seed (default 0)")
     ap.add_argument("--spec", default="search")
     ap.add_argument("--oracle", type=int, default=64, help="wall reshuffles per deviation")
     ap.add_argument("--greedy", type=int, default=0,
@@ -90,7 +91,7 @@ def main() -> None:
     kinds: Counter[tuple[str, str]] = Counter()
     searched = 0
     t0 = time.perf_counter()
-    for seed in range(args.seeds):
+    for seed in range(args.first, args.first + args.seeds):
         for me in range(v.seats):
             bots = [make_bot(args.spec if s == me else "greedy", bot_seed(seed, s))
                     for s in range(v.seats)]

@@ -139,6 +139,37 @@ def test_search_weighs_passing_on_a_discard_win() -> None:
     assert found >= 3 and passed >= 1
 
 
+def test_search_keeps_to_claims_where_discards_are_not_searched() -> None:
+    """With ``discards`` off the search never weighs one discard against another (it
+    keeps greedy's discard without sampling) but still searches claims and kongs;
+    golden and Taiwan default to that, the other variants search discards."""
+    assert not get_profile("golden").search_discards
+    assert not get_profile("taiwan").search_discards
+    assert get_profile("jingzhou").search_discards and get_profile("mcr").search_discards
+    discards = claims = 0
+    for seed in range(4):
+        g = Game("taiwan", seed=seed)
+        bots = [make_bot("greedy", s) for s in range(g.n)]
+        while not g.over:
+            s0 = g.to_act()[0]
+            view, legal = g.view(s0), list(g.legal_actions(s0))
+            on = SearchBot(2, budget_ms=0, rollouts=2, min_rollouts=1, window=1e9,
+                           discards=True)
+            on.choose(view, legal)
+            default = SearchBot(2, budget_ms=0, rollouts=2, min_rollouts=1, window=1e9)
+            chosen = default.choose(view, legal)
+            if on.last_stats:
+                if all(sa[1].type == DISCARD for sa in on.greedy.rank(view, legal)[:2]):
+                    discards += 1
+                    assert not default.last_stats
+                    assert chosen == default.greedy.rank(view, legal)[0][1]
+                else:
+                    claims += 1
+                    assert default.last_stats["rollouts"] == 2
+            g.apply(bots[s0].choose(view, legal))
+    assert discards >= 10 and claims >= 3
+
+
 def _searched_state(variant: str = "mcr") -> tuple[dict[str, object], list[Action]]:
     """A view and legal actions where the search bot (window 1e9) really searches."""
     g = Game(variant, seed=5)

@@ -49,6 +49,15 @@ class Profile:
     dead: frozenset[int] = field(default_factory=frozenset)
     value_ref: float = 8.0
     """A typical self-drawn win's takings: waits paying more weigh more (log scale)."""
+    search_discards: bool = True
+    """Does the search bot weigh one discard against another? Its playouts play for
+    speed and know nothing of fan or 台, so where value decides (golden, Taiwan) their
+    verdicts on discards were worth less than greedy's choice (docs/bots.md), and the
+    search keeps to claims, kongs and wins."""
+    search_margin: float = 2.0
+    """Standard errors by which a rival must beat greedy's choice on the search bot's
+    samples. MCR's hands pay little next to their spread, and its deviations that won
+    by less than 3 were worth about nothing (docs/bots.md): they only added noise."""
 
     def rules(self, melds: Sequence[dict[str, Any]]) -> tuple[WinRules, ...]:
         """The shapes still reachable with these melds (JSON melds of the view)."""
@@ -98,19 +107,19 @@ PROFILES: dict[str, Profile] = {
         "golden",
         rules_open=(WinRules(seven_pairs=False),),
         rules_closed=(WinRules(seven_pairs=True, thirteen_orphans=True),),
-        closed_max=2, flush=2.0, value_ref=60.0,
+        closed_max=2, flush=2.0, value_ref=60.0, search_discards=False,
     ),
     "mcr": Profile(
         "mcr",
         rules_open=(WinRules(seven_pairs=False),),
         rules_closed=(WinRules(seven_pairs=True, thirteen_orphans=True),),
-        closed_max=2, flush=2.0, value_ref=50.0,
+        closed_max=2, flush=2.0, value_ref=50.0, search_margin=3.0,
     ),
     # 台: 门清 and 自摸 are worth a 台 each, flushes and 碰碰胡 much more.
     "taiwan": Profile(
         "taiwan",
         rules_open=(WinRules(seven_pairs=False),),
-        closed_max=2, flush=1.0, value_ref=400.0,
+        closed_max=2, flush=1.0, value_ref=400.0, search_discards=False,
     ),
 }
 

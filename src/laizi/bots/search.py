@@ -13,12 +13,15 @@ At a decision with more than one sensible action the bot takes the greedy bot's 
 
 Only close calls are searched: candidates whose greedy score is within ``window`` of the
 best (a shanten step is worth 100); with ``guard``, never a discard riskier than greedy's
-choice. A win on a discard is weighed against passing (``decline``), since a self-draw
-may pay much more; a self-drawn win is always taken. It stops at ``budget_ms`` (wall
-clock from the start of the decision, default 85 ms so a decision stays within 100 ms) or
-after ``rollouts`` samples, whichever comes first.
+choice; with ``discards`` off (golden and Taiwan by default, see
+:attr:`laizi.bots.profiles.Profile.search_discards`), never one discard against another,
+only claims, kongs and wins. A win on a discard is weighed against passing
+(``decline``), since a self-draw may pay much more; a self-drawn win is always taken.
+It stops at ``budget_ms`` (wall clock from the start of the decision, default 85 ms so a
+decision stays within 100 ms) or after ``rollouts`` samples, whichever comes first.
 The greedy choice is kept unless another candidate beats it on the paired differences
-(same samples) by more than ``margin`` standard errors.
+(same samples) by more than ``margin`` standard errors (2; 3 in MCR, see
+:attr:`laizi.bots.profiles.Profile.search_margin`).
 With ``budget_ms=0`` only the rollout count limits the search and the bot is
 deterministic given its seed and the view.
 """
@@ -34,10 +37,11 @@ from collections.abc import Sequence
 
 from laizi.bots.determinize import DeterminizeError, clone_world, sample_world
 from laizi.bots.greedy import GreedyBot
+from laizi.bots.profiles import profile
 from laizi.bots.protocol import View
 from laizi.bots.reading import claim_limits, replay_draws
 from laizi.bots.rollout import FastPolicy, playout
-from laizi.engine.actions import PASS, WIN, Action
+from laizi.engine.actions import DISCARD, PASS, WIN, Action
 
 __all__ = ["SearchBot"]
 
@@ -48,9 +52,9 @@ class SearchBot:
     name = "search"
 
     def __init__(self, seed: int = 0, *, budget_ms: float = 85.0, rollouts: int = 200,
-                 k: int = 2, margin: float = 2.0, min_rollouts: int = 4,
+                 k: int = 2, margin: float | None = None, min_rollouts: int = 4,
                  window: float = 40.0, read: bool = True, guard: bool = False,
-                 decline: bool = True) -> None:
+                 decline: bool = True, discards: bool | None = None) -> None:
         if budget_ms < 0 or rollouts < 1 or k < 1:
             raise ValueError("budget_ms >= 0, rollouts >= 1 and k >= 1 are required")
         self.seed = seed
@@ -58,6 +62,8 @@ class SearchBot:
         self.rollouts = rollouts
         self.k = k
         self.margin = margin
+        """Standard errors a rival must win by; ``None``: the variant profile's
+        ``search_margin`` (2, MCR 3)."""
         self.min_rollouts = min_rollouts
         self.window = window
         self.read = read
@@ -67,6 +73,9 @@ class SearchBot:
         (the default until samples replayed opponents' draws)."""
         self.decline = decline
         """Also search passing on a discard win (for a self-drawn one worth more)."""
+        self.discards = discards
+        """Weigh one discard against another; ``None``: as the variant's profile says
+        (``search_discards``)."""
         self.greedy = GreedyBot(seed)
         self.last_stats: dict[str, object] = {}
         """The last searched decision: samples (``rollouts``), ``candidates``, ``ms``, and
@@ -111,9 +120,17 @@ class SearchBot:
             cands = [top, passes[0]]
         else:
             cands = self._candidates(ranked)
+            if (all(a.type == DISCARD for a in cands)
+                    and not self._search_discards(view["variant"])):
+                return top
         if len(cands) == 1:
             return top
         return self._search(view, cands, start)
+
+    def _search_discards(self, variant: str) -> bool:
+        if self.discards is not None:
+            return self.discards
+        return profile(variant).search_discards
 
     def _candidates(self, ranked: list[tuple[float, Action]]) -> list[Action]:
         top = ranked[0][1]
@@ -196,6 +213,8 @@ class SearchBot:
                            "ms": (time.perf_counter() - start) * 1000}
         if n < self.min_rollouts:
             return top
+        margin = (profile(view["variant"]).search_margin if self.margin is None
+                  else self.margin)
         means = [s / n for s in sums]
         best = 0
         zs = []
@@ -204,7 +223,7 @@ class SearchBot:
             var = max(0.0, dsq[i] / n - md * md)
             se = math.sqrt(var / n)
             zs.append(md / se if se > 0 else (math.inf if md > 0 else -math.inf))
-            if md > self.margin * se and means[i] > means[best]:
+            if md > margin * se and means[i] > means[best]:
                 best = i
         self.last_stats["z"] = max(zs)
         return cands[best]
