@@ -525,3 +525,61 @@ def _shanten_of(policy: FastPolicy, g: Game, s: int) -> int:
     counts, w = policy._split(g, s)
     return min(shanten(counts, w, r) for r in policy.profile.rules_for_kinds(
         tuple(m.kind for m in g.melds[s])))
+
+
+def _wins_legally(g: Game, seat: int, discard: int) -> bool:
+    """Brute force: after ``discard``, is there a tile whose self-draw the engine lists
+    as a legal win (every tile tried on its own copy of the state)?"""
+    for t in range(34):
+        c = clone_world(g)
+        h = list(c.hands[seat])
+        h[discard] -= 1
+        h[t] += 1
+        if h[t] + sum(m.tiles.count(t) for m in c.melds[seat]) > 4:
+            continue
+        c.hands[seat] = h
+        c.sizes[seat] = sum(h)
+        c.turn, c.phase, c.turn_kind, c.last_tile, c.after_kong = seat, TURN, "drawn", t, False
+        c._legal = [None] * c.n  # the state was edited by hand: drop the cached lists
+        if any(a.type == WIN for a in c.legal_actions(seat)):
+            return True
+    return False
+
+
+def _ready_after(policy: FastPolicy, g: Game, seat: int, discard: int) -> bool:
+    counts, w = policy._split(g, seat)
+    rules = policy.profile.rules_for_kinds(tuple(m.kind for m in g.melds[seat]))
+    counts[discard] -= 1
+    return min(shanten(counts, w, x) for x in rules) == 0
+
+
+def test_fast_policy_value_waits_prefers_a_ready_hand_that_can_win() -> None:
+    """With ``value_waits`` a playout discard that leaves an MCR hand ready with no legal
+    win (under 8 fan) gives way to another ready discard that has one, when there is
+    one; otherwise the plain choice stands."""
+    plain, valued = FastPolicy("mcr"), FastPolicy("mcr", value_waits=True)
+    changed = 0
+    for seed in range(6):
+        g = Game("mcr", seed=seed)
+        bots = [make_bot("greedy", s) for s in range(g.n)]
+        while not g.over:
+            s = g.to_act()[0]
+            legal = g.legal_actions(s)
+            if g.phase == TURN:
+                a = plain.act(clone_world(g), s)
+                b = valued.act(clone_world(g), s)
+                if a.type == DISCARD and a.tile is not None:
+                    def ready(t: int, g: Game = g, s: int = s) -> bool:
+                        return _ready_after(plain, g, s, t)
+
+                    others = [x.tile for x in legal if x.type == DISCARD and x.tile != a.tile
+                              and x.tile is not None]
+                    if a != b:
+                        changed += 1
+                        assert b.type == DISCARD and b.tile is not None
+                        assert ready(a.tile) and not _wins_legally(g, s, a.tile)
+                        assert ready(b.tile) and _wins_legally(g, s, b.tile)
+                    elif ready(a.tile) and not _wins_legally(g, s, a.tile):
+                        assert not any(ready(t) and _wins_legally(g, s, t) for t in others)
+            g.apply(bots[s].choose(g.view(s), legal))
+    assert changed >= 1

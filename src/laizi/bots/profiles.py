@@ -54,6 +54,9 @@ class Profile:
     speed and know nothing of fan or 台, so where value decides (golden, Taiwan) their
     verdicts on discards were worth less than greedy's choice (docs/bots.md), and the
     search keeps to claims, kongs and wins."""
+    search_value_waits: bool = False
+    """In the search bot's playouts its own seat prefers ready hands that can win
+    legally (MCR: 8 fan), as greedy does."""
     search_margin: float = 2.0
     """Standard errors by which a rival must beat greedy's choice on the search bot's
     samples. MCR's hands pay little next to their spread, and its deviations that won
@@ -114,6 +117,7 @@ PROFILES: dict[str, Profile] = {
         rules_open=(WinRules(seven_pairs=False),),
         rules_closed=(WinRules(seven_pairs=True, thirteen_orphans=True),),
         closed_max=2, flush=2.0, value_ref=50.0, search_margin=3.0,
+        search_value_waits=True,
     ),
     # 台: 门清 and 自摸 are worth a 台 each, flushes and 碰碰胡 much more.
     "taiwan": Profile(

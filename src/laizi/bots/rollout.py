@@ -32,15 +32,21 @@ from laizi.engine.actions import (
 )
 from laizi.engine.game import TURN, Game
 from laizi.engine.melds import OPEN_KINDS
+from laizi.engine.variant import SELF_DRAW
 
 __all__ = ["FastPolicy", "playout"]
 
 
 class FastPolicy:
-    """Greedy-by-shanten decisions straight on a ``Game`` (for playouts only)."""
+    """Greedy-by-shanten decisions straight on a ``Game`` (for playouts only).
 
-    def __init__(self, variant_id: str) -> None:
+    With ``value_waits``, a discard that leaves the hand ready is checked for a legal
+    win on one of its waits (the variant's own ``win_refusal``: MCR's 8 fan), and a
+    ready discard that has one is preferred to one that has none."""
+
+    def __init__(self, variant_id: str, *, value_waits: bool = False) -> None:
         self.profile: Profile = profile(variant_id)
+        self.value_waits = value_waits
 
     # The greedy bot's cache (same rule sets, same answers): warm across decisions and
     # hands; every playout keeps its size in check.
@@ -145,6 +151,33 @@ class FastPolicy:
                     break
         return best
 
+    def _winnable_discard(self, g: Game, seat: int, counts: list[int], w: int,
+                          rules: tuple[WinRules, ...], allowed: Iterable[int], t: int) -> int:
+        """``t``, unless it leaves a ready hand with no legal win and another ready
+        discard leaves one that has."""
+        c = counts
+        c[t] -= 1
+        ready = self._sh(c, w, rules) == 0
+        ok = not ready or _has_legal_wait(g, seat, c, w, rules)
+        c[t] += 1
+        if ok:
+            return t
+        def connected(x: int) -> float:
+            c[x] -= 1
+            v = _connected(c, x)
+            c[x] += 1
+            return v
+
+        for u in sorted(allowed, key=connected):
+            if u == t:
+                continue
+            c[u] -= 1
+            good = self._sh(c, w, rules) == 0 and _has_legal_wait(g, seat, c, w, rules)
+            c[u] += 1
+            if good:
+                return u
+        return t
+
     def act(self, g: Game, seat: int) -> Action:
         legal = g.legal_actions(seat)
         for a in legal:
@@ -172,6 +205,8 @@ class FastPolicy:
                     tiles[a.tile] = a
             t = self.pick_discard(counts, w, rules, tiles)
             if t is not None:
+                if self.value_waits:
+                    t = self._winnable_discard(g, seat, counts, w, rules, tiles, t)
                 return tiles[t]
             return wild_discard if wild_discard is not None else legal[0]
         # claim phase
@@ -210,6 +245,59 @@ class FastPolicy:
             if a.type == PASS:
                 return a
         return legal[0]
+
+
+def _has_legal_wait(g: Game, seat: int, c: list[int], w: int,
+                    rules: tuple[WinRules, ...]) -> bool:
+    """Does the ready 3n+1 hand ``c`` (+ ``w`` wildcards) win legally on some wait, as a
+    self-draw on the state ``g`` (temporarily given that hand)? Cached by hand, melds,
+    seat, dealer and flowers, as bytes (no work for the garbage collector): fan that
+    depends on the moment (和绝张, 妙手回春) may be answered from another state, which a
+    playout heuristic can afford."""
+    key = (bytes(c) + bytes((w, seat, g.dealer, len(g.flowers[seat])))
+           + repr([(m.kind, m.tiles) for m in g.melds[seat]]).encode())
+    got = _WINNABLE.get(key)
+    if got is not None:
+        return got
+    hand = list(c)
+    if g.wildcard is not None:
+        hand[g.wildcard] += w
+    saved = (g.hands[seat], g.sizes[seat], g.turn, g.phase, g.turn_kind, g.last_tile,
+             g.after_kong)
+    held = list(hand)
+    for m in g.melds[seat]:
+        for x in m.tiles:
+            if x < T.NUM_KINDS:
+                held[x] += 1
+    got = False
+    try:
+        for t in range(T.NUM_KINDS):
+            if held[t] >= 4 or t == g.wildcard:
+                continue
+            c[t] += 1
+            complete = best_shanten(c, w, rules) < 0
+            c[t] -= 1
+            if not complete:
+                continue
+            h = list(hand)
+            h[t] += 1
+            g.hands[seat] = h
+            g.sizes[seat] = sum(h)
+            g.turn, g.phase, g.turn_kind, g.last_tile, g.after_kong = (
+                seat, TURN, "drawn", t, False)
+            if g.variant.win_refusal(g, seat, t, SELF_DRAW) is None:
+                got = True
+                break
+    finally:
+        (g.hands[seat], g.sizes[seat], g.turn, g.phase, g.turn_kind, g.last_tile,
+         g.after_kong) = saved
+    if len(_WINNABLE) > 200_000:
+        _WINNABLE.clear()
+    _WINNABLE[key] = got
+    return got
+
+
+_WINNABLE: dict[bytes, bool] = {}
 
 
 def _connected(counts: list[int], t: int) -> float:

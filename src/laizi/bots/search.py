@@ -54,7 +54,8 @@ class SearchBot:
     def __init__(self, seed: int = 0, *, budget_ms: float = 85.0, rollouts: int = 200,
                  k: int = 2, margin: float | None = None, min_rollouts: int = 4,
                  window: float = 40.0, read: bool = True, guard: bool = False,
-                 decline: bool = True, discards: bool | None = None) -> None:
+                 decline: bool = True, discards: bool | None = None,
+                 value_waits: bool | None = None) -> None:
         if budget_ms < 0 or rollouts < 1 or k < 1:
             raise ValueError("budget_ms >= 0, rollouts >= 1 and k >= 1 are required")
         self.seed = seed
@@ -74,6 +75,10 @@ class SearchBot:
         self.decline = decline
         """Also search passing on a discard win (for a self-drawn one worth more)."""
         self.discards = discards
+        self.value_waits = value_waits
+        """In the playouts the bot's own seat prefers a ready hand that can win legally
+        (``FastPolicy(value_waits=True)``); ``None``: the profile's
+        ``search_value_waits``."""
         """Weigh one discard against another; ``None``: as the variant's profile says
         (``search_discards``)."""
         self.greedy = GreedyBot(seed)
@@ -127,6 +132,11 @@ class SearchBot:
             return top
         return self._search(view, cands, start)
 
+    def _value_waits(self, variant: str) -> bool:
+        if self.value_waits is not None:
+            return self.value_waits
+        return profile(variant).search_value_waits
+
     def _search_discards(self, variant: str) -> bool:
         if self.discards is not None:
             return self.discards
@@ -156,10 +166,17 @@ class SearchBot:
             (k, str(v)) for k, v in view.items())).encode()))
         seat = int(view["seat"])
         # The policy is stateless, so every seat shares one.
-        pol = self._policies.get(view["variant"])
+        variant = view["variant"]
+        pol = self._policies.get(variant)
         if pol is None:
-            pol = self._policies[view["variant"]] = FastPolicy(view["variant"])
+            pol = self._policies[variant] = FastPolicy(variant)
         policies = [pol] * int(view["seats"])
+        if self._value_waits(variant):
+            own = self._policies.get(variant + "/waits")
+            if own is None:
+                own = self._policies[variant + "/waits"] = FastPolicy(variant,
+                                                                      value_waits=True)
+            policies[seat] = own
         condition = (replay_draws(view, pol, claim_limits(view))
                      if self.read else None)
         sums = [0.0] * len(cands)
