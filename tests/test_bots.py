@@ -142,10 +142,10 @@ def test_search_weighs_passing_on_a_discard_win() -> None:
 def test_search_keeps_to_claims_where_discards_are_not_searched() -> None:
     """With ``discards`` off the search never weighs one discard against another (it
     keeps greedy's discard without sampling) but still searches claims and kongs;
-    golden and Taiwan default to that, the other variants search discards."""
-    assert not get_profile("golden").search_discards
-    assert not get_profile("taiwan").search_discards
-    assert get_profile("jingzhou").search_discards and get_profile("mcr").search_discards
+    Jingzhou, golden and Taiwan default to that, 晃晃 and MCR search discards."""
+    for v in ("jingzhou", "golden", "taiwan"):
+        assert not get_profile(v).search_discards
+    assert get_profile("huanghuang").search_discards and get_profile("mcr").search_discards
     discards = claims = 0
     for seed in range(4):
         g = Game("taiwan", seed=seed)

@@ -51,9 +51,9 @@ class Profile:
     """A typical self-drawn win's takings: waits paying more weigh more (log scale)."""
     search_discards: bool = True
     """Does the search bot weigh one discard against another? Its playouts play for
-    speed and know nothing of fan or 台, so where value decides (golden, Taiwan) their
-    verdicts on discards were worth less than greedy's choice (docs/bots.md), and the
-    search keeps to claims, kongs and wins."""
+    speed and know nothing of fan, 台 or points, so where value decides (Jingzhou,
+    golden, Taiwan) their verdicts on discards were worth less than greedy's choice
+    (docs/bots.md), and the search keeps to claims, kongs and wins."""
     search_value_waits: bool = False
     """In the search bot's playouts its own seat prefers ready hands that can win
     legally (MCR: 8 fan), as greedy does."""
@@ -96,7 +96,7 @@ PROFILES: dict[str, Profile] = {
         rules_closed=(WinRules(pair_tiles=None, chow_suits=frozenset(), seven_pairs=True),),
         pung_rules=(WinRules(pair_tiles=None, chow_suits=frozenset(), seven_pairs=False),),
         must_open=True, flush=1.0, honours_in_flush=False, dead=frozenset({T.RED}),
-        value_ref=100.0,
+        value_ref=100.0, search_discards=False,
     ),
     # 大刀 (门清 self-draw, 七对, 碰碰胡) is worth double: claim only close to ready.
     "huanghuang": Profile(

@@ -13,7 +13,7 @@ At a decision with more than one sensible action the bot takes the greedy bot's 
 
 Only close calls are searched: candidates whose greedy score is within ``window`` of the
 best (a shanten step is worth 100); with ``guard``, never a discard riskier than greedy's
-choice; with ``discards`` off (golden and Taiwan by default, see
+choice; with ``discards`` off (Jingzhou, golden and Taiwan by default, see
 :attr:`laizi.bots.profiles.Profile.search_discards`), never one discard against another,
 only claims, kongs and wins. A win on a discard is weighed against passing
 (``decline``), since a self-draw may pay much more; a self-drawn win is always taken.
