@@ -162,6 +162,7 @@ class FastPolicy:
         c[t] += 1
         if ok:
             return t
+
         def connected(x: int) -> float:
             c[x] -= 1
             v = _connected(c, x)

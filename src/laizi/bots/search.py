@@ -75,12 +75,12 @@ class SearchBot:
         self.decline = decline
         """Also search passing on a discard win (for a self-drawn one worth more)."""
         self.discards = discards
+        """Weigh one discard against another; ``None``: as the variant's profile says
+        (``search_discards``)."""
         self.value_waits = value_waits
         """In the playouts the bot's own seat prefers a ready hand that can win legally
         (``FastPolicy(value_waits=True)``); ``None``: the profile's
         ``search_value_waits``."""
-        """Weigh one discard against another; ``None``: as the variant's profile says
-        (``search_discards``)."""
         self.greedy = GreedyBot(seed)
         self.last_stats: dict[str, object] = {}
         """The last searched decision: samples (``rollouts``), ``candidates``, ``ms``, and
