@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import pytest
 
@@ -112,30 +112,36 @@ def test_search_guard_never_picks_a_discard_riskier_than_greedys() -> None:
     assert riskier > 0
 
 
+def _greedy_decisions(variant: str, seeds: range) -> Iterator[tuple[Game, int, View, list[Action]]]:
+    """Every decision of greedy bots playing ``seeds``: (game, seat, view, legal), the
+    game moving on by greedy's choice once the caller is done with it."""
+    for seed in seeds:
+        g = Game(variant, seed=seed)
+        bots = [make_bot("greedy", s) for s in range(g.n)]
+        while not g.over:
+            s = g.to_act()[0]
+            view, legal = g.view(s), list(g.legal_actions(s))
+            yield g, s, view, legal
+            g.apply(bots[s].choose(view, legal))
+
+
 def test_search_weighs_passing_on_a_discard_win() -> None:
     """In 晃晃 a discard win is paid by the discarder alone, a self-draw by all three at
     double (and 大刀 when concealed), so a concealed ready hand may do better to pass.
     With ``decline`` the search plays both out; without it a win is always taken."""
     found = passed = 0
-    for seed in range(16):
-        g = Game("huanghuang", seed=seed)
-        bots = [make_bot("greedy", s) for s in range(g.n)]
-        while not g.over:
-            s0 = g.to_act()[0]
-            view = g.view(s0)
-            legal = list(g.legal_actions(s0))
-            if g.phase != TURN and any(a.type == WIN for a in legal):
-                win = next(a for a in legal if a.type == WIN)
-                keep = SearchBot(2, budget_ms=0, rollouts=24, decline=False)
-                assert keep.choose(view, legal) == win
-                search = SearchBot(2, budget_ms=0, rollouts=24)
-                chosen = search.choose(view, legal)
-                assert chosen in legal and chosen.type in (WIN, PASS)
-                assert search.last_stats["rollouts"] == 24
-                if not view["melds"][s0]:
-                    found += 1
-                    passed += chosen.type == PASS
-            g.apply(bots[s0].choose(view, legal))
+    for g, s0, view, legal in _greedy_decisions("huanghuang", range(16)):
+        if g.phase != TURN and any(a.type == WIN for a in legal):
+            win = next(a for a in legal if a.type == WIN)
+            keep = SearchBot(2, budget_ms=0, rollouts=24, decline=False)
+            assert keep.choose(view, legal) == win
+            search = SearchBot(2, budget_ms=0, rollouts=24)
+            chosen = search.choose(view, legal)
+            assert chosen in legal and chosen.type in (WIN, PASS)
+            assert search.last_stats["rollouts"] == 24
+            if not view["melds"][s0]:
+                found += 1
+                passed += chosen.type == PASS
     assert found >= 3 and passed >= 1
 
 
@@ -147,26 +153,20 @@ def test_search_keeps_to_claims_where_discards_are_not_searched() -> None:
         assert not get_profile(v).search_discards
     assert get_profile("huanghuang").search_discards and get_profile("mcr").search_discards
     discards = claims = 0
-    for seed in range(4):
-        g = Game("taiwan", seed=seed)
-        bots = [make_bot("greedy", s) for s in range(g.n)]
-        while not g.over:
-            s0 = g.to_act()[0]
-            view, legal = g.view(s0), list(g.legal_actions(s0))
-            on = SearchBot(2, budget_ms=0, rollouts=2, min_rollouts=1, window=1e9,
-                           discards=True)
-            on.choose(view, legal)
-            default = SearchBot(2, budget_ms=0, rollouts=2, min_rollouts=1, window=1e9)
-            chosen = default.choose(view, legal)
-            if on.last_stats:
-                if all(sa[1].type == DISCARD for sa in on.greedy.rank(view, legal)[:2]):
-                    discards += 1
-                    assert not default.last_stats
-                    assert chosen == default.greedy.rank(view, legal)[0][1]
-                else:
-                    claims += 1
-                    assert default.last_stats["rollouts"] == 2
-            g.apply(bots[s0].choose(view, legal))
+    for _g, _s, view, legal in _greedy_decisions("taiwan", range(4)):
+        on = SearchBot(2, budget_ms=0, rollouts=2, min_rollouts=1, window=1e9,
+                       discards=True)
+        on.choose(view, legal)
+        default = SearchBot(2, budget_ms=0, rollouts=2, min_rollouts=1, window=1e9)
+        chosen = default.choose(view, legal)
+        if on.last_stats:
+            if all(sa[1].type == DISCARD for sa in on.greedy.rank(view, legal)[:2]):
+                discards += 1
+                assert not default.last_stats
+                assert chosen == default.greedy.rank(view, legal)[0][1]
+            else:
+                claims += 1
+                assert default.last_stats["rollouts"] == 2
     assert discards >= 10 and claims >= 3
 
 
@@ -559,27 +559,24 @@ def test_fast_policy_value_waits_prefers_a_ready_hand_that_can_win() -> None:
     one; otherwise the plain choice stands."""
     plain, valued = FastPolicy("mcr"), FastPolicy("mcr", value_waits=True)
     changed = 0
-    for seed in range(6):
-        g = Game("mcr", seed=seed)
-        bots = [make_bot("greedy", s) for s in range(g.n)]
-        while not g.over:
-            s = g.to_act()[0]
-            legal = g.legal_actions(s)
-            if g.phase == TURN:
-                a = plain.act(clone_world(g), s)
-                b = valued.act(clone_world(g), s)
-                if a.type == DISCARD and a.tile is not None:
-                    def ready(t: int, g: Game = g, s: int = s) -> bool:
-                        return _ready_after(plain, g, s, t)
+    for g, s, _view, legal in _greedy_decisions("mcr", range(6)):
+        if g.phase != TURN:
+            continue
+        a = plain.act(clone_world(g), s)
+        b = valued.act(clone_world(g), s)
+        if a.type != DISCARD or a.tile is None:
+            continue
 
-                    others = [x.tile for x in legal if x.type == DISCARD and x.tile != a.tile
-                              and x.tile is not None]
-                    if a != b:
-                        changed += 1
-                        assert b.type == DISCARD and b.tile is not None
-                        assert ready(a.tile) and not _wins_legally(g, s, a.tile)
-                        assert ready(b.tile) and _wins_legally(g, s, b.tile)
-                    elif ready(a.tile) and not _wins_legally(g, s, a.tile):
-                        assert not any(ready(t) and _wins_legally(g, s, t) for t in others)
-            g.apply(bots[s].choose(g.view(s), legal))
+        def ready(t: int, g: Game = g, s: int = s) -> bool:
+            return _ready_after(plain, g, s, t)
+
+        others = [x.tile for x in legal if x.type == DISCARD and x.tile != a.tile
+                  and x.tile is not None]
+        if a != b:
+            changed += 1
+            assert b.type == DISCARD and b.tile is not None
+            assert ready(a.tile) and not _wins_legally(g, s, a.tile)
+            assert ready(b.tile) and _wins_legally(g, s, b.tile)
+        elif ready(a.tile) and not _wins_legally(g, s, a.tile):
+            assert not any(ready(t) and _wins_legally(g, s, t) for t in others)
     assert changed >= 1
