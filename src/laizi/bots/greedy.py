@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from laizi import tiles as T
@@ -45,10 +46,10 @@ from laizi.engine.actions import (
     WIN,
     Action,
 )
-from laizi.engine.game import Game
+from laizi.engine.game import TURN, Game
 from laizi.engine.variant import SELF_DRAW
 
-__all__ = ["GreedyBot", "HandContext"]
+__all__ = ["GreedyBot", "HandContext", "posed_self_draws"]
 
 STEP = 100.0
 """Score of one shanten step; 有效牌 counts and bonuses are added in tile units."""
@@ -83,6 +84,30 @@ def best_shanten(counts: list[int], wilds: int, rules: tuple[WinRules, ...]) -> 
     if got is None:
         got = table[key] = min(shanten(counts, wilds, r) for r in rules)
     return got
+@contextmanager
+def posed_self_draws(g: Game, seat: int) -> Iterator[Callable[[list[int], int], str | None]]:
+    """``refusal(hand, tile)``: the variant's ``win_refusal`` for ``seat`` self-drawing
+    ``tile`` into ``hand`` (tile counts, the tile included), posed on ``g``. The seat's
+    hand and melds and the turn are put back afterwards. Only ``win_refusal`` (and
+    settlement) may be asked meanwhile: the game's cached legal actions are not
+    refreshed for the posed hands."""
+    saved = (g.hands[seat], g.sizes[seat], g.melds[seat], g.turn, g.phase, g.turn_kind,
+             g.last_tile, g.after_kong)
+
+    def refusal(hand: list[int], tile: int) -> str | None:
+        g.hands[seat] = hand
+        g.sizes[seat] = sum(hand)
+        g.turn, g.phase, g.turn_kind, g.last_tile, g.after_kong = (
+            seat, TURN, "drawn", tile, False)
+        return g.variant.win_refusal(g, seat, tile, SELF_DRAW)
+
+    try:
+        yield refusal
+    finally:
+        (g.hands[seat], g.sizes[seat], g.melds[seat], g.turn, g.phase, g.turn_kind,
+         g.last_tile, g.after_kong) = saved
+
+
 _LEGAL_WAIT: dict[str, float] = {}
 """Probe verdicts by (variant facts, hand, melds, tile), written out as a string — 0 for
 a refused win, else the wait's weight: a seat's hand changes by a tile a turn, so the
@@ -191,26 +216,17 @@ class HandContext:
             return [(t, w) for t in waits if (w := _LEGAL_WAIT[f"{fixed}{t}"]) > 0]
         if len(_LEGAL_WAIT) > 200_000:
             _LEGAL_WAIT.clear()
-        saved = (g.hands[me], g.sizes[me], g.melds[me], g.turn, g.phase, g.turn_kind,
-                 g.last_tile, g.after_kong)
-        if melds is not None:
-            from laizi.engine.melds import Meld
-            g.melds[me] = [Meld.from_json(m) for m in melds]
-        try:
+        with posed_self_draws(g, me) as refusal:
+            if melds is not None:
+                from laizi.engine.melds import Meld
+                g.melds[me] = [Meld.from_json(m) for m in melds]
             for t in todo:
                 h = list(base)
                 h[t] += 1
-                g.hands[me] = h
-                g.sizes[me] = sum(h)
-                g.turn, g.phase, g.turn_kind, g.last_tile, g.after_kong = (
-                    me, "turn", "drawn", t, False)
                 weight = 0.0
-                if g.variant.win_refusal(g, me, t, SELF_DRAW) is None:
+                if refusal(h, t) is None:
                     weight = self._weight(g, me, t)
                 _LEGAL_WAIT[f"{fixed}{t}"] = weight
-        finally:
-            (g.hands[me], g.sizes[me], g.melds[me], g.turn, g.phase, g.turn_kind,
-             g.last_tile, g.after_kong) = saved
         return [(t, w) for t in waits if (w := _LEGAL_WAIT[f"{fixed}{t}"]) > 0]
 
     def _weight(self, g: Game, me: int, t: int) -> float:

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 from laizi import tiles as T
 from laizi.analysis import WinRules
-from laizi.bots.greedy import best_shanten, trim_shanten_cache
+from laizi.bots.greedy import best_shanten, posed_self_draws, trim_shanten_cache
 from laizi.bots.profiles import Profile, profile
 from laizi.engine.actions import (
     ADDED_KONG,
@@ -32,7 +32,6 @@ from laizi.engine.actions import (
 )
 from laizi.engine.game import TURN, Game
 from laizi.engine.melds import OPEN_KINDS
-from laizi.engine.variant import SELF_DRAW
 
 __all__ = ["FastPolicy", "playout"]
 
@@ -263,15 +262,13 @@ def _has_legal_wait(g: Game, seat: int, c: list[int], w: int,
     hand = list(c)
     if g.wildcard is not None:
         hand[g.wildcard] += w
-    saved = (g.hands[seat], g.sizes[seat], g.turn, g.phase, g.turn_kind, g.last_tile,
-             g.after_kong)
     held = list(hand)
     for m in g.melds[seat]:
         for x in m.tiles:
             if x < T.NUM_KINDS:
                 held[x] += 1
     got = False
-    try:
+    with posed_self_draws(g, seat) as refusal:
         for t in range(T.NUM_KINDS):
             if held[t] >= 4 or t == g.wildcard:
                 continue
@@ -282,16 +279,9 @@ def _has_legal_wait(g: Game, seat: int, c: list[int], w: int,
                 continue
             h = list(hand)
             h[t] += 1
-            g.hands[seat] = h
-            g.sizes[seat] = sum(h)
-            g.turn, g.phase, g.turn_kind, g.last_tile, g.after_kong = (
-                seat, TURN, "drawn", t, False)
-            if g.variant.win_refusal(g, seat, t, SELF_DRAW) is None:
+            if refusal(h, t) is None:
                 got = True
                 break
-    finally:
-        (g.hands[seat], g.sizes[seat], g.turn, g.phase, g.turn_kind, g.last_tile,
-         g.after_kong) = saved
     if len(_WINNABLE) > 200_000:
         _WINNABLE.clear()
     _WINNABLE[key] = got

@@ -133,14 +133,11 @@ class SearchBot:
         return self._search(view, cands, start)
 
     def _value_waits(self, variant: str) -> bool:
-        if self.value_waits is not None:
-            return self.value_waits
-        return profile(variant).search_value_waits
+        return (profile(variant).search_value_waits if self.value_waits is None
+                else self.value_waits)
 
     def _search_discards(self, variant: str) -> bool:
-        if self.discards is not None:
-            return self.discards
-        return profile(variant).search_discards
+        return profile(variant).search_discards if self.discards is None else self.discards
 
     def _candidates(self, ranked: list[tuple[float, Action]]) -> list[Action]:
         top = ranked[0][1]
