@@ -12,7 +12,7 @@ import pytest
 from laizi.analysis import shanten
 from laizi.bots import BotSpecError, make_bot, parse_spec
 from laizi.bots.base import View
-from laizi.bots.determinize import clone_world, sample_world
+from laizi.bots.determinize import CoupledDraws, clone_world, couple_draws, sample_world
 from laizi.bots.knowledge import tile_set_counts, unseen_counts
 from laizi.bots.profiles import profile as get_profile
 from laizi.bots.reading import claim_limits, replay_draws
@@ -21,14 +21,16 @@ from laizi.bots.search import SearchBot
 from laizi.engine import Game
 from laizi.engine.actions import (
     ADDED_KONG,
+    CHOW,
     CONCEALED_KONG,
     DISCARD,
     PASS,
+    PUNG,
     SPECIAL_KONG,
     WIN,
     Action,
 )
-from laizi.engine.game import TURN
+from laizi.engine.game import CLAIM, TURN
 from laizi.variants import BUILTIN, get
 
 
@@ -580,3 +582,110 @@ def test_fast_policy_value_waits_prefers_a_ready_hand_that_can_win() -> None:
         elif ready(a.tile) and not _wins_legally(g, s, a.tile):
             assert not any(ready(t) and _wins_legally(g, s, t) for t in others)
     assert changed >= 1
+
+
+def _stream_tiles(g: CoupledDraws) -> list[int]:
+    g._settle_tail()
+    return sorted(t for st in g._streams for t in st)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_coupled_draws_keep_the_streams_in_step_with_the_wall(variant: str) -> None:
+    """Through whole playouts (kongs, flowers and their tail draws included) the
+    streams hold exactly the live wall's tiles; a clone plays like the world it was
+    copied from, which stays untouched."""
+    policy = FastPolicy(variant)
+    played = 0
+    for game, seat in _states(variant, 7, every=6)[:6]:
+        world = sample_world(game.view(seat), random.Random(3))
+        if world.over:
+            continue
+        couple_draws(world, 9)
+        assert isinstance(world, CoupledDraws)
+        before = (world.to_json(), list(world.wall), [list(st) for st in world._streams])
+        runs = []
+        for _ in range(2):
+            g = clone_world(world)
+            assert isinstance(g, CoupledDraws)
+            while not g.over:
+                s = g.to_act()[0]
+                if not g.legal_actions(s):
+                    break
+                g.apply(policy.act(g, s))
+                assert _stream_tiles(g) == sorted(g.wall[g.head:g.tail])
+            runs.append((g.net, g.hands, g.discards))
+            played += 1
+        assert runs[0] == runs[1]
+        assert (world.to_json(), world.wall, world._streams) == before
+    assert played >= 6
+
+
+def _claim_scenarios(variant: str) -> Iterator[tuple[Game, Action]]:
+    """Real states where a seat may chow or pung a discard, with the wall still long."""
+    for seed in range(40):
+        for game, _seat in _states(variant, seed, every=1):
+            if game.phase != CLAIM or game.tail - game.head < 40:
+                continue
+            for s in game.to_act():
+                claims = [a for a in game.legal_actions(s) if a.type in (CHOW, PUNG)]
+                if claims:
+                    yield game, claims[0]
+                    break
+
+
+def _answer(g: Game, claim: Action | None) -> None:
+    while g.phase == CLAIM:
+        s = g.to_act()[0]
+        g.apply(claim if claim is not None and s == claim.seat else Action(PASS, s))
+
+
+def _draws_after(g: Game, claim: Action | None, steps: int) -> list[list[int]]:
+    """Each seat's ordinary draws once ``claim`` (or everyone's pass) answers the
+    discard, over ``steps`` more actions of players that never claim or win and throw
+    the drawn tile (or, after a claim, their first legal one)."""
+    start = len(g.log)
+    _answer(g, claim)
+    for _ in range(steps):
+        if g.over:
+            break
+        s = g.to_act()[0]
+        legal = g.legal_actions(s)
+        if g.phase == CLAIM:
+            _answer(g, None)
+            continue
+        drawn = [a for a in legal if a.type == DISCARD and a.tile == g.last_tile
+                 and g.turn_kind == "drawn"]
+        g.apply(drawn[0] if drawn else next(a for a in legal if a.type == DISCARD))
+    out: list[list[int]] = [[] for _ in range(g.n)]
+    for e in g.log[start:]:
+        if e["type"] == "draw" and not e["replacement"]:
+            out[e["seat"]].append(e["tile"])
+    return out
+
+
+@pytest.mark.parametrize("variant", [v for v in VARIANTS
+                                     if all(t < 34 for t in Game(v, seed=0).wall)])
+def test_coupled_draws_give_each_seat_its_tiles_whatever_the_claims(variant: str) -> None:
+    """After a claim (which skips seats) or a pass, every seat draws the same tiles in
+    the same order: the claim moves the turn, not the tiles. Without coupling the same
+    pairs of games hand the seats different tiles."""
+    checked = plain_differs = 0
+    for game, claim in _claim_scenarios(variant):
+        for coupled in (True, False):
+            base = clone_world(game)
+            if coupled:
+                couple_draws(base)
+            da = _draws_after(clone_world(base), claim, 24)
+            db = _draws_after(clone_world(base), None, 24)
+            same = all(x[:min(len(x), len(y))] == y[:min(len(x), len(y))]
+                       for x, y in zip(da, db, strict=True))
+            if coupled:
+                assert same, (da, db)
+                assert sum(min(len(x), len(y)) for x, y in zip(da, db, strict=True)) >= 4
+                checked += 1
+            else:
+                plain_differs += not same
+        if checked >= 8:
+            break
+    assert checked >= 8
+    assert plain_differs >= 4

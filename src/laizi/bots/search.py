@@ -6,8 +6,10 @@ At a decision with more than one sensible action the bot takes the greedy bot's 
 1. samples the hidden tiles consistently with its view
    (:func:`laizi.bots.determinize.sample_world`), replaying each opponent's draws so it
    is as close to ready as its play suggests (:mod:`laizi.bots.reading`),
-2. for every candidate, on its own copy of that same sample (common random numbers),
-   applies the candidate and plays the hand out with the fast playout policy
+2. for every candidate, on its own copy of that same sample (common random numbers;
+   with ``coupled`` every seat draws from its own stream of the wall, so a claim that
+   changes the turn order does not reshuffle who gets which tile), applies the
+   candidate and plays the hand out with the fast playout policy
    (:mod:`laizi.bots.rollout`) for every seat,
 3. records the seat's points at the end of the hand.
 
@@ -35,7 +37,7 @@ import time
 import zlib
 from collections.abc import Sequence
 
-from laizi.bots.determinize import DeterminizeError, clone_world, sample_world
+from laizi.bots.determinize import DeterminizeError, clone_world, couple_draws, sample_world
 from laizi.bots.greedy import GreedyBot
 from laizi.bots.profiles import profile
 from laizi.bots.protocol import View
@@ -55,7 +57,7 @@ class SearchBot:
                  k: int = 2, margin: float | None = None, min_rollouts: int = 4,
                  window: float = 40.0, read: bool = True, guard: bool = False,
                  decline: bool = True, discards: bool | None = None,
-                 value_waits: bool | None = None) -> None:
+                 value_waits: bool | None = None, coupled: bool = True) -> None:
         if budget_ms < 0 or rollouts < 1 or k < 1:
             raise ValueError("budget_ms >= 0, rollouts >= 1 and k >= 1 are required")
         self.seed = seed
@@ -81,9 +83,14 @@ class SearchBot:
         """In the playouts the bot's own seat prefers a ready hand that can win legally
         (``FastPolicy(value_waits=True)``); ``None``: the profile's
         ``search_value_waits``."""
+        self.coupled = coupled
+        """Every seat of a sample draws from its own stream of the wall
+        (:class:`laizi.bots.determinize.CoupledDraws`), so a claim in one candidate's
+        playout does not hand the other seats different tiles than in the other's."""
         self.greedy = GreedyBot(seed)
         self.last_stats: dict[str, object] = {}
-        """The last searched decision: samples (``rollouts``), ``candidates``, ``ms``, and
+        """The last searched decision: samples (``rollouts``), ``candidates``, ``ms``,
+        ``values`` (per sample, the seat's points after each candidate), and
         (once ``min_rollouts`` samples were taken) ``z``, the best rival's mean paired
         gain over its standard error (the choice switches only above ``margin``).
         Empty when nothing was searched."""
@@ -180,6 +187,7 @@ class SearchBot:
         diff = [0.0] * len(cands)  # paired differences to candidate 0 (common numbers)
         dsq = [0.0] * len(cands)
         n = 0
+        values: list[tuple[float, ...]] = []
         timed = self.budget_ms > 0
         deadline = start + self.budget_ms / 1000.0 if timed else math.inf
         stop = deadline if timed else None
@@ -198,6 +206,8 @@ class SearchBot:
                 world = sample_world(view, random.Random(sample_seed),
                                      condition=condition)
                 world.keep_log = False
+                if self.coupled:
+                    couple_draws(world, sample_seed)
                 for a in cands:
                     g = clone_world(world)
                     g.apply(a)
@@ -209,6 +219,7 @@ class SearchBot:
                 break
             if done:
                 break
+            values.append(tuple(vals))
             for i, v in enumerate(vals):
                 sums[i] += v
                 d = v - vals[0]
@@ -224,7 +235,7 @@ class SearchBot:
                 took = min(took, 2.0 * self._sample_s)
                 self._sample_s = 0.7 * self._sample_s + 0.3 * took
         self.last_stats = {"rollouts": n, "candidates": len(cands),
-                           "ms": (time.perf_counter() - start) * 1000}
+                           "ms": (time.perf_counter() - start) * 1000, "values": values}
         if n < self.min_rollouts:
             return top
         margin = (profile(view["variant"]).search_margin if self.margin is None
