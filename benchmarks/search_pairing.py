@@ -17,8 +17,10 @@ worth: decisions are binned by ``z`` over those samples (what a search of ``N`` 
 would have seen) and each bin's held-out gain is the rival's mean paired difference
 over the remaining samples, which the binning never saw (so no winner's curse). It is a
 gain in the playout world, not at the table, but it shows which margins pick rivals
-that are really better. ``--settings coupled`` asks only the coupled bot (and plays its
-choices), which halves the time.
+that are really better. With both settings it also compares, per margin, the deviations
+each setting would make, valued on the coupled setting's held-out samples.
+``--settings coupled`` asks only the coupled bot (and plays its choices), which halves
+the time.
 
     .venv/bin/python benchmarks/search_pairing.py mcr --seeds 12 --samples 32
     .venv/bin/python benchmarks/search_pairing.py mcr --seeds 12 --first 100
@@ -72,6 +74,7 @@ def main() -> None:
     stats: dict[bool, dict[str, list[float]]] = {
         c: {"diffs": [], "se": [], "z": []} for c in settings}
     held: dict[str, list[float]] = {}
+    records: list[dict[bool, list[tuple[float, ...]]]] = []
     decisions = 0
     t0 = time.perf_counter()
     for seed in range(args.first, args.first + args.seeds):
@@ -90,6 +93,9 @@ def main() -> None:
             lengths = {len(v) if isinstance(v, list) else 0 for v in got.values()}
             if len(lengths) == 1 and min(lengths) >= max(2, args.split + 1):
                 decisions += 1
+                if args.split:
+                    records.append({c: list(v) for c, v in got.items()
+                                    if isinstance(v, list)})
                 for c in settings:
                     values = got[c]
                     assert isinstance(values, list)
@@ -137,6 +143,36 @@ def main() -> None:
             sd = math.sqrt(sum((x - m) ** 2 for x in gains) / max(1, len(gains) - 1))
             print(f"    z {bin_:>8s}: {len(gains):5d} decisions, held-out gain {m:+7.2f} "
                   f"± {1.96 * sd / math.sqrt(len(gains)):.2f}")
+        if len(settings) == 2:
+            margins_table(records, args.split)
+
+
+def margins_table(records: list[dict[bool, list[tuple[float, ...]]]], split: int) -> None:
+    """Per margin and setting: the deviations a search of ``split`` samples would make
+    (the best rival's ``z`` over them above the margin), valued on the coupled setting's
+    held-out samples (the same quantity, measured with less noise, and never seen by
+    either selection), and their summed gain over the square root of their number, which
+    is what the arena's ``z`` goes as (each deviation adds about the same spread)."""
+    print(f"  margins: deviations chosen on the first {split} samples, valued held out "
+          "(coupled samples)")
+    for margin in (1.0, 1.5, 2.0, 2.5, 3.0):
+        for c in (False, True):
+            gains = []
+            for rec in records:
+                first = rec[c][:split]
+                _ds, m, se = paired(first)
+                z = m / se if se > 0 else (math.inf if m > 0 else -math.inf)
+                if z <= margin:
+                    continue
+                best = max(range(1, len(first[0])),
+                           key=lambda i: sum(v[i] - v[0] for v in first))
+                rest = rec[True][split:]
+                gains.append(sum(v[best] - v[0] for v in rest) / len(rest))
+            n, total = len(gains), sum(gains)
+            name = "coupled" if c else "shared wall"
+            print(f"    margin {margin:.1f} {name:11s}: {n:4d} deviations, held-out gain "
+                  f"{total:+8.1f} ({total / max(1, n):+7.2f} each), "
+                  f"sum / sqrt(n) {total / math.sqrt(max(1, n)):+6.1f}")
 
 
 _BINS = (("< 1", 1.0), ("1 to 2", 2.0), ("2 to 3", 3.0), (">= 3", math.inf))
