@@ -41,17 +41,17 @@ from laizi.bots.search import SearchBot
 from laizi.engine import Game
 
 
-def paired(values: list[tuple[float, ...]]) -> tuple[list[float], float, float]:
-    """The best rival's paired differences to greedy's choice, their mean and standard
-    error (the rival with the largest mean)."""
-    best: tuple[list[float], float, float] | None = None
+def paired(values: list[tuple[float, ...]]) -> tuple[int, list[float], float, float]:
+    """The best rival (the largest mean): its index, its paired differences to greedy's
+    choice, their mean and standard error."""
+    best: tuple[int, list[float], float, float] | None = None
     for i in range(1, len(values[0])):
         ds = [v[i] - v[0] for v in values]
         n = len(ds)
         m = sum(ds) / n
         se = math.sqrt(sum((d - m) ** 2 for d in ds) / n / n)
-        if best is None or m > best[1]:
-            best = (ds, m, se)
+        if best is None or m > best[2]:
+            best = (i, ds, m, se)
     assert best is not None
     return best
 
@@ -99,15 +99,13 @@ def main() -> None:
                 for c in settings:
                     values = got[c]
                     assert isinstance(values, list)
-                    ds, m, se = paired(values)
+                    _i, ds, m, se = paired(values)
                     stats[c]["diffs"].extend(ds)
                     stats[c]["se"].append(se)
                     stats[c]["z"].append(m / se if se > 0 else 0.0)
                     if args.split and c == settings[-1]:
                         first, rest = values[:args.split], values[args.split:]
-                        ds, m, se = paired(first)
-                        best = max(range(1, len(first[0])),
-                                   key=lambda i: sum(v[i] - v[0] for v in first))
+                        best, _ds, m, se = paired(first)
                         z = m / se if se > 0 else (math.inf if m > 0 else -math.inf)
                         bin_ = next(name for name, top in _BINS if z < top)
                         held.setdefault(bin_, []).append(
@@ -160,12 +158,10 @@ def margins_table(records: list[dict[bool, list[tuple[float, ...]]]], split: int
             gains = []
             for rec in records:
                 first = rec[c][:split]
-                _ds, m, se = paired(first)
+                best, _ds, m, se = paired(first)
                 z = m / se if se > 0 else (math.inf if m > 0 else -math.inf)
                 if z <= margin:
                     continue
-                best = max(range(1, len(first[0])),
-                           key=lambda i: sum(v[i] - v[0] for v in first))
                 rest = rec[True][split:]
                 gains.append(sum(v[best] - v[0] for v in rest) / len(rest))
             n, total = len(gains), sum(gains)
