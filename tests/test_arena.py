@@ -48,6 +48,27 @@ def test_arena_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert Counter(b["bot"] for b in out["per_bot"]) == Counter(["greedy", "random"])
 
 
+def test_arena_streams_deal_every_hand_with_per_seat_streams(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    tasks = arena_tasks("mcr", ["greedy", "random"], 8, seed=3, streams=True)
+    assert all(t.streams for t in tasks)
+    assert not any(t.streams for t in arena_tasks("mcr", ["greedy", "random"], 8, seed=3))
+    from laizi.sim.hands import play_hand
+
+    # With streams the hand is another hand than from the shared wall of the same seed
+    # (claims and tail draws move tiles), and it is as reproducible.
+    results = [play_hand(t) for t in tasks]
+    assert results == [play_hand(t) for t in tasks]
+    plain = [play_hand(t) for t in arena_tasks("mcr", ["greedy", "random"], 8, seed=3)]
+    assert results != plain
+    rc = main(["arena", "mcr", "--bots", "greedy,random", "--hands", "4", "--streams",
+               "--json", "--no-progress"])
+    assert rc == 0 and json.loads(capsys.readouterr().out)["streams"] is True
+    assert main(["arena", "mcr", "--bots", "greedy,random", "--hands", "4", "--streams",
+                 "--no-progress"]) == 0
+    assert "per-seat draw" in capsys.readouterr().out
+
+
 def test_arena_cli_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "jingzhou", "--bots", "random", "--hands", "3",
                  "--no-progress"]) == 0

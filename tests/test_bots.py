@@ -12,7 +12,7 @@ import pytest
 from laizi.analysis import shanten
 from laizi.bots import BotSpecError, make_bot, parse_spec
 from laizi.bots.base import View
-from laizi.bots.determinize import CoupledDraws, clone_world, couple_draws, sample_world
+from laizi.bots.determinize import clone_world, couple_draws, sample_world
 from laizi.bots.knowledge import tile_set_counts, unseen_counts
 from laizi.bots.profiles import profile as get_profile
 from laizi.bots.reading import claim_limits, replay_draws
@@ -584,9 +584,9 @@ def test_fast_policy_value_waits_prefers_a_ready_hand_that_can_win() -> None:
     assert changed >= 1
 
 
-def _stream_tiles(g: CoupledDraws) -> list[int]:
-    g._settle_tail()
-    return sorted(t for st in g._streams for t in st)
+def _stream_tiles(g: Game) -> list[int]:
+    assert g.seat_streams is not None
+    return sorted(t for st in g.seat_streams for t in st)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -601,12 +601,12 @@ def test_coupled_draws_keep_the_streams_in_step_with_the_wall(variant: str) -> N
         if world.over:
             continue
         couple_draws(world, 9)
-        assert isinstance(world, CoupledDraws)
-        before = (world.to_json(), list(world.wall), [list(st) for st in world._streams])
+        assert world.seat_streams is not None
+        before = (world.to_json(), list(world.wall), [list(st) for st in world.seat_streams])
         runs = []
         for _ in range(2):
             g = clone_world(world)
-            assert isinstance(g, CoupledDraws)
+            assert g.seat_streams is not None and g.wall is not world.wall
             while not g.over:
                 s = g.to_act()[0]
                 if not g.legal_actions(s):
@@ -616,7 +616,7 @@ def test_coupled_draws_keep_the_streams_in_step_with_the_wall(variant: str) -> N
             runs.append((g.net, g.hands, g.discards))
             played += 1
         assert runs[0] == runs[1]
-        assert (world.to_json(), world.wall, world._streams) == before
+        assert (world.to_json(), world.wall, world.seat_streams) == before
     assert played >= 6
 
 

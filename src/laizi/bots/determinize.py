@@ -41,7 +41,7 @@ from laizi.engine.melds import Meld
 from laizi.engine.walls import arrange_wall
 from laizi.variants import get as get_variant
 
-__all__ = ["CoupledDraws", "DeterminizeError", "clone_world", "couple_draws", "sample_world",
+__all__ = ["DeterminizeError", "clone_world", "couple_draws", "sample_world",
            "template"]
 
 _TEMPLATES: dict[tuple[Any, ...], Game] = {}
@@ -119,94 +119,30 @@ def _fresh_copy(t: Game) -> Game:
     return g
 
 
-class CoupledDraws(Game):
-    """A sampled world in which every seat draws from its own stream of the live wall.
+def couple_draws(g: Game, seed: int = 0) -> Game:
+    """Give the sampled world ``g`` (in place) per-seat streams of its live wall
+    (:meth:`laizi.engine.Game.split_wall`): every seat draws from its own stream.
 
-    Two playouts of one sample that differ by a claim draw alike only until the claim:
-    it skips seats, and from then on every tile of a shared wall goes to another seat
-    than in the other playout, so the two hands end unrelated and their difference is
-    mostly noise. Here the live wall is dealt out in advance, tile by tile, to the seat
-    that would draw it if nobody claimed (:func:`couple_draws`), and each ordinary draw
-    takes the drawing seat's next tile, wherever the turn order has gone; a seat whose
-    stream is empty takes from the longest one. Replacement draws from the tail stay as
-    the engine makes them, and the tile they took leaves a stream after the fact.
-
-    Every draw is still a uniformly random unseen tile, so the sample is as fair as
-    before, only better paired (common random numbers per seat): in MCR searches the
-    paired differences' standard error fell by about a fifth (docs/bots.md). The engine
-    keeps the wall's remaining tiles in ``wall[head:tail]``; this class only reorders
-    them, by moving the stream's tile to the head before the engine's own draw.
-    """
-
-    _streams: list[list[int]]
-    """Per seat its next tiles, the next one last."""
-    _known_tail: int
-    """The wall's tail when the streams last matched ``wall[head:tail]``."""
-    _coin: int
-    """State of a small generator (copied with the game, so clones agree) that picks the
-    stream a tail tile leaves, in proportion to its copies there."""
-
-    def _draw(self, seat: int, *, kong: bool = False) -> None:
-        self._settle_tail()
-        if not kong and self.tail - self.head > self.reserve:
-            streams = self._streams
-            st = streams[seat] if streams[seat] else max(streams, key=len)
-            x = st.pop()
-            w = self.wall
-            i = w.index(x, self.head, self.tail)
-            w[i] = w[self.head]
-            w[self.head] = x
-        super()._draw(seat, kong=kong)
-        self._settle_tail()
-
-    def _settle_tail(self) -> None:
-        """Take the tiles drawn from the tail since the last look out of the streams:
-        each from a stream picked in proportion to its copies of the tile (where a
-        random tail tile is likeliest to have come from)."""
-        if self.tail >= self._known_tail:
-            return
-        for p in range(self.tail, self._known_tail):
-            x = self.wall[p]
-            held = [st.count(x) for st in self._streams]
-            self._coin = (self._coin * 6364136223846793005 + 1442695040888963407) % 2**64
-            pick = (self._coin >> 33) % sum(held)
-            for st, h in zip(self._streams, held, strict=True):
-                if pick < h:
-                    st.remove(x)
-                    break
-                pick -= h
-        self._known_tail = self.tail
-
-
-def couple_draws(g: Game, seed: int = 0) -> CoupledDraws:
-    """Turn the sampled world ``g`` (in place) into a :class:`CoupledDraws`: the live
-    wall ``wall[head:tail]`` is dealt out in order to the seats that would draw it if
-    nobody claimed, starting after ``g.turn``. The wall becomes the game's own copy."""
-    live = g.wall[g.head:g.tail]
-    first = (g.turn + 1) % g.n
-    streams: list[list[int]] = [[] for _ in range(g.n)]
-    for i, t in enumerate(live):
-        streams[(first + i) % g.n].append(t)
-    for st in streams:
-        st.reverse()
-    g.__class__ = CoupledDraws
-    assert isinstance(g, CoupledDraws)
-    g._streams = streams
-    g._known_tail = g.tail
-    g._coin = seed % 2**64
-    g.wall = list(g.wall)
+    Two playouts of one sample that differ by a claim would otherwise draw alike only
+    until the claim: it skips seats, and from then on every tile of a shared wall goes
+    to another seat than in the other playout, so the two hands end unrelated and their
+    difference is mostly noise. With streams each seat draws the same tiles in both
+    (common random numbers per seat); every draw is still a uniformly random unseen
+    tile. In MCR searches the paired differences' standard error fell by about a fifth
+    (docs/bots.md)."""
+    g.split_wall(seed)
     return g
 
 
 def clone_world(g: Game) -> Game:
     """An independent copy of a game state, much cheaper than ``copy.deepcopy``: lists
     (and lists of lists) and dicts are copied, ``extra`` deeply; the wall, which the
-    engine only reads, is shared (a :class:`CoupledDraws` world reorders its wall, so
+    engine only reads, is shared (a world with per-seat streams reorders its wall, so
     its copy gets its own). Used to play several candidate actions from one sample."""
     c = copy.copy(g)
     for k, val in vars(g).items():
         if k == "wall":
-            if isinstance(g, CoupledDraws):
+            if g.seat_streams is not None:
                 c.wall = list(val)
             continue
         if k == "extra":

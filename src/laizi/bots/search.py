@@ -85,7 +85,7 @@ class SearchBot:
         ``search_value_waits``."""
         self.coupled = coupled
         """Every seat of a sample draws from its own stream of the wall
-        (:class:`laizi.bots.determinize.CoupledDraws`), so a claim in one candidate's
+        (:func:`laizi.bots.determinize.couple_draws`), so a claim in one candidate's
         playout does not hand the other seats different tiles than in the other's."""
         self.greedy = GreedyBot(seed)
         self.last_stats: dict[str, object] = {}

@@ -27,6 +27,9 @@ def register(subparsers: Any) -> None:
                         "with its last entry (default: greedy,random)")
     p.add_argument("--hands", type=int, default=300, help="hands to play (rounded up to a "
                    "multiple of the seats; default 300)")
+    p.add_argument("--streams", action="store_true",
+                   help="deal every hand with per-seat draw streams (分墙): a seat draws "
+                        "the same tiles in every rotation, whatever the claims")
     add_run_arguments(p)
     p.set_defaults(func=run)
 
@@ -42,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
         from laizi.sim.parallel import RayMissingError, run_tasks
         from laizi.sim.stats import summarise
 
-        tasks = arena_tasks(variant, bots, args.hands, args.seed, options)
+        tasks = arena_tasks(variant, bots, args.hands, args.seed, options,
+                            streams=args.streams)
         try:
             with progress_bar(len(tasks), f"arena {variant}", not args.no_progress) as tick:
                 results = run_tasks(tasks, workers=args.workers, ray=args.ray, progress=tick)
@@ -53,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     summary = summarise(results)
     summary.update(variant=variant, bots=[t for t in tasks[0].bots],
-                   seeds=len({t.seed for t in tasks}))
+                   seeds=len({t.seed for t in tasks}), streams=args.streams)
     if args.json:
         print(json.dumps(summary, ensure_ascii=False, indent=2))
         return 0

@@ -85,6 +85,11 @@ class Game:
 
     ``wall`` (tests, puzzles) gives the wall order instead of shuffling by ``seed``: the
     deal takes tiles from its start, the indicator and replacements from its end.
+
+    ``streams`` deals for duplicate play (分墙): after the deal every seat draws from its
+    own stream of the live wall (:meth:`split_wall`), so a claim, which skips seats, does
+    not change which tiles each seat draws. Every draw is still a uniformly random unseen
+    tile: a single hand is a fair hand, only two hands from one seed stay comparable.
     """
 
     def __init__(
@@ -96,6 +101,7 @@ class Game:
         scores: Sequence[int] | None = None,
         wall: Sequence[int] | None = None,
         context: dict[str, Any] | None = None,
+        streams: bool = False,
     ) -> None:
         v = _variant(variant)
         self.variant = v
@@ -122,6 +128,11 @@ class Game:
         self.head = 0
         self.tail = len(self.wall)
         self.reserve = v.reserve(self.options)
+        self.seat_streams: list[list[int]] | None = None
+        """With per-seat streams (:meth:`split_wall`): each seat's next tiles, the next
+        one last. Together they hold exactly the tiles of ``wall[head:tail]``."""
+        self.stream_coin = 0
+        """State of the small generator that picks the stream tile a tail draw takes."""
         self.flower_set = v.flower_tiles(self.options)
         self.hands = [[0] * T.NUM_KINDS for _ in range(n)]
         self.sizes = [0] * n
@@ -159,6 +170,8 @@ class Game:
         }]
         if wall is not None:
             self.log[0]["wall"] = list(wall)
+        if streams:
+            self.log[0]["streams"] = True
         if self.context:
             self.log[0]["context"] = dict(self.context)
         from laizi.engine.actions import register_action_types
@@ -167,6 +180,8 @@ class Game:
         self._legal: list[list[Action] | None] = [None] * n
         self._dealt_flowers: dict[int, list[int]] = {}
         self._deal()
+        if streams:
+            self.split_wall(seed)
         if self.phase == TURN:
             v.start(self)
 
@@ -218,6 +233,8 @@ class Game:
             if self.tail - self.head <= self.reserve:
                 self._end_draw()
                 return None
+            if self.seat_streams is not None:
+                self._bring(self._any_stream_tile(), self.tail - 1)
             self.tail -= 1
             t = self.wall[self.tail]
             if t not in self.flower_set:
@@ -229,6 +246,8 @@ class Game:
 
     def reveal_indicator(self) -> int:
         """Turn the last tile of the tail face up, out of play (for ``Variant.setup``)."""
+        if self.seat_streams is not None:
+            self._bring(self._any_stream_tile(), self.tail - 1)
         self.tail -= 1
         t = self.wall[self.tail]
         self.indicators.append(t)
@@ -587,6 +606,8 @@ class Game:
                 return
             t = got
         else:
+            if self.seat_streams is not None:
+                self._bring(self._seat_stream_tile(seat), self.head)
             t = self.wall[self.head]
             self.head += 1
             if t in self.flower_set:
@@ -599,6 +620,56 @@ class Game:
                     return
                 t = got
         self._drawn(seat, t, kong)
+
+    # ------------------------------------------------------------------ per-seat streams
+
+    def split_wall(self, coin: int = 0) -> None:
+        """Deal the live wall ``wall[head:tail]`` out to per-seat streams (分墙), tile by
+        tile in order, to the seat that would draw it if nobody claimed (starting after
+        :attr:`turn`). From then on an ordinary draw takes the drawing seat's next tile
+        (a seat whose stream ran dry takes from the longest one), and a draw from the
+        tail takes a random tile of any stream (``coin`` seeds the choice).
+
+        Which tile is drawn next never depends on the hidden tiles, so every draw is a
+        uniformly random unseen tile, as from a shuffled wall. The wall list keeps the
+        remaining tiles (in a different order): each draw first moves its tile to the
+        head or the tail. Also used by the search bot (common draws across candidates).
+        """
+        live = self.wall[self.head:self.tail]
+        first = (self.turn + 1) % self.n
+        streams: list[list[int]] = [[] for _ in range(self.n)]
+        for i, t in enumerate(live):
+            streams[(first + i) % self.n].append(t)
+        for st in streams:
+            st.reverse()
+        self.seat_streams = streams
+        self.stream_coin = coin % 2**64
+        self.wall = list(self.wall)
+
+    def _seat_stream_tile(self, seat: int) -> int:
+        streams = self.seat_streams
+        assert streams is not None
+        st = streams[seat] if streams[seat] else max(streams, key=len)
+        return st.pop()
+
+    def _any_stream_tile(self) -> int:
+        streams = self.seat_streams
+        assert streams is not None
+        self.stream_coin = (self.stream_coin * 6364136223846793005
+                            + 1442695040888963407) % 2**64
+        pick = (self.stream_coin >> 33) % sum(len(st) for st in streams)
+        for st in streams:
+            if pick < len(st):
+                return st.pop(pick)
+            pick -= len(st)
+        raise AssertionError("the streams are empty but the wall is not")
+
+    def _bring(self, x: int, pos: int) -> None:
+        """Move a copy of tile ``x`` of the live wall to ``pos`` (the head or the tail)."""
+        w = self.wall
+        i = w.index(x, self.head, self.tail)
+        w[i] = w[pos]
+        w[pos] = x
 
     def _drawn(self, seat: int, t: int, kong: bool) -> None:
         self.hands[seat][t] += 1
@@ -759,6 +830,8 @@ class Game:
             "payments": [p.to_json() for p in self.payments],
             **({"context": self.context} if self.context else {}),
             **({"suspended": self.suspended} if self.suspended is not None else {}),
+            **({"seat_streams": [list(st) for st in self.seat_streams],
+                "stream_coin": self.stream_coin} if self.seat_streams is not None else {}),
         }
 
     def view(self, seat: int) -> dict[str, Any]:

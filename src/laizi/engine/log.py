@@ -58,7 +58,8 @@ def replay(log: Sequence[dict[str, Any]], *, verify: bool = True) -> Game:
     variant = get(str(head["variant"]))
     game = Game(variant, variant.options_from_json(head.get("options")),
                 seed=head["seed"], dealer=int(head.get("dealer", 0)), scores=head.get("scores"),
-                wall=head.get("wall"), context=head.get("context"))
+                wall=head.get("wall"), context=head.get("context"),
+                streams=bool(head.get("streams", False)))
     for ev in log[1:]:
         if ev.get("type") == "action":
             game.apply(Action.from_json(ev["action"]))

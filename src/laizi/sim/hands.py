@@ -28,6 +28,8 @@ class HandTask:
     dealer: int = 0
     rotation: int = 0
     """Arena bookkeeping: which rotation of the bot list this is."""
+    streams: bool = False
+    """Deal with per-seat draw streams (``Game(..., streams=True)``, 分墙)."""
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -60,7 +62,7 @@ def play_hand(task: HandTask) -> dict[str, Any]:
     if len(task.bots) != n:
         raise ValueError(f"{task.variant} has {n} seats; {len(task.bots)} bots given")
     bots = [make_bot(spec, bot_seed(task.seed, s)) for s, spec in enumerate(task.bots)]
-    game = Game(v, options, seed=task.seed, dealer=task.dealer)
+    game = Game(v, options, seed=task.seed, dealer=task.dealer, streams=task.streams)
     actions = 0
     decisions = [0] * n
     while not game.over:

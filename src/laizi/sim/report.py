@@ -32,7 +32,8 @@ def print_arena(summary: dict[str, Any], console: Console) -> None:
         summary, f"arena {summary['variant']}: {summary['hands']} hands "
                  f"({summary['seeds']} seeds × {summary['seats']} rotations)"))
     console.print(f"wins {summary['win_rate']:.1%}, draws {summary['draw_rate']:.1%}; "
-                  f"intervals over seeds (duplicate groups)")
+                  f"intervals over seeds (duplicate groups)"
+                  + ("; per-seat draw streams" if summary.get("streams") else ""))
 
 
 def print_summary(summary: dict[str, Any], console: Console, top: int = 25) -> None:
