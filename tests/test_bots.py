@@ -600,7 +600,7 @@ def test_coupled_draws_keep_the_streams_in_step_with_the_wall(variant: str) -> N
         world = sample_world(game.view(seat), random.Random(3))
         if world.over:
             continue
-        couple_draws(world, 9)
+        couple_draws(world)
         assert world.seat_streams is not None
         before = (world.to_json(), list(world.wall), [list(st) for st in world.seat_streams])
         runs = []

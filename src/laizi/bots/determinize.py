@@ -119,7 +119,7 @@ def _fresh_copy(t: Game) -> Game:
     return g
 
 
-def couple_draws(g: Game, seed: int = 0) -> Game:
+def couple_draws(g: Game) -> Game:
     """Give the sampled world ``g`` (in place) per-seat streams of its live wall
     (:meth:`laizi.engine.Game.split_wall`): every seat draws from its own stream.
 
@@ -130,7 +130,7 @@ def couple_draws(g: Game, seed: int = 0) -> Game:
     (common random numbers per seat); every draw is still a uniformly random unseen
     tile. In MCR searches the paired differences' standard error fell by about a fifth
     (docs/bots.md)."""
-    g.split_wall(seed)
+    g.split_wall()
     return g
 
 

@@ -207,7 +207,7 @@ class SearchBot:
                                      condition=condition)
                 world.keep_log = False
                 if self.coupled:
-                    couple_draws(world, sample_seed)
+                    couple_draws(world)
                 for a in cands:
                     g = clone_world(world)
                     g.apply(a)

@@ -131,8 +131,6 @@ class Game:
         self.seat_streams: list[list[int]] | None = None
         """With per-seat streams (:meth:`split_wall`): each seat's next tiles, the next
         one last. Together they hold exactly the tiles of ``wall[head:tail]``."""
-        self.stream_coin = 0
-        """State of the small generator that picks the stream tile a tail draw takes."""
         self.flower_set = v.flower_tiles(self.options)
         self.hands = [[0] * T.NUM_KINDS for _ in range(n)]
         self.sizes = [0] * n
@@ -181,7 +179,7 @@ class Game:
         self._dealt_flowers: dict[int, list[int]] = {}
         self._deal()
         if streams:
-            self.split_wall(seed)
+            self.split_wall()
         if self.phase == TURN:
             v.start(self)
 
@@ -234,7 +232,7 @@ class Game:
                 self._end_draw()
                 return None
             if self.seat_streams is not None:
-                self._bring(self._any_stream_tile(), self.tail - 1)
+                self._bring(self._far_stream_tile(), self.tail - 1)
             self.tail -= 1
             t = self.wall[self.tail]
             if t not in self.flower_set:
@@ -247,7 +245,7 @@ class Game:
     def reveal_indicator(self) -> int:
         """Turn the last tile of the tail face up, out of play (for ``Variant.setup``)."""
         if self.seat_streams is not None:
-            self._bring(self._any_stream_tile(), self.tail - 1)
+            self._bring(self._far_stream_tile(), self.tail - 1)
         self.tail -= 1
         t = self.wall[self.tail]
         self.indicators.append(t)
@@ -623,12 +621,14 @@ class Game:
 
     # ------------------------------------------------------------------ per-seat streams
 
-    def split_wall(self, coin: int = 0) -> None:
+    def split_wall(self) -> None:
         """Deal the live wall ``wall[head:tail]`` out to per-seat streams (分墙), tile by
         tile in order, to the seat that would draw it if nobody claimed (starting after
         :attr:`turn`). From then on an ordinary draw takes the drawing seat's next tile
         (a seat whose stream ran dry takes from the longest one), and a draw from the
-        tail takes a random tile of any stream (``coin`` seeds the choice).
+        tail (a kong's or a flower's replacement) takes the last tile of the longest
+        stream: like the wall's tail, the tile furthest from being drawn, so a
+        replacement changes what the seats draw as late as possible.
 
         Which tile is drawn next never depends on the hidden tiles, so every draw is a
         uniformly random unseen tile, as from a shuffled wall. The wall list keeps the
@@ -643,7 +643,6 @@ class Game:
         for st in streams:
             st.reverse()
         self.seat_streams = streams
-        self.stream_coin = coin % 2**64
         self.wall = list(self.wall)
 
     def _seat_stream_tile(self, seat: int) -> int:
@@ -652,17 +651,10 @@ class Game:
         st = streams[seat] if streams[seat] else max(streams, key=len)
         return st.pop()
 
-    def _any_stream_tile(self) -> int:
+    def _far_stream_tile(self) -> int:
         streams = self.seat_streams
         assert streams is not None
-        self.stream_coin = (self.stream_coin * 6364136223846793005
-                            + 1442695040888963407) % 2**64
-        pick = (self.stream_coin >> 33) % sum(len(st) for st in streams)
-        for st in streams:
-            if pick < len(st):
-                return st.pop(pick)
-            pick -= len(st)
-        raise AssertionError("the streams are empty but the wall is not")
+        return max(streams, key=len).pop(0)
 
     def _bring(self, x: int, pos: int) -> None:
         """Move a copy of tile ``x`` of the live wall to ``pos`` (the head or the tail)."""
@@ -830,8 +822,8 @@ class Game:
             "payments": [p.to_json() for p in self.payments],
             **({"context": self.context} if self.context else {}),
             **({"suspended": self.suspended} if self.suspended is not None else {}),
-            **({"seat_streams": [list(st) for st in self.seat_streams],
-                "stream_coin": self.stream_coin} if self.seat_streams is not None else {}),
+            **({"seat_streams": [list(st) for st in self.seat_streams]}
+               if self.seat_streams is not None else {}),
         }
 
     def view(self, seat: int) -> dict[str, Any]:
