@@ -6,7 +6,7 @@ differences' spread, the fewer samples a real difference needs. This plays ``--s
 deals with the search bot in seat 0 among greedy bots (budget 0, ``--samples`` samples a
 decision: no clock, so both settings see exactly the same samples) and, at every decision
 the search weighs, asks it twice: with ``coupled`` draws (every seat draws from its own
-stream of the wall, :func:`laizi.bots.determinize.couple_draws`) and without (one shared
+stream of the wall, :meth:`laizi.engine.Game.split_wall`) and without (one shared
 wall). The hand goes on with the uncoupled bot's choice. It prints, per setting, the share
 of samples whose paired difference is zero, the root mean square difference, the median
 ratio of the per-decision standard errors, and how the decisions' ``z`` (the best rival's

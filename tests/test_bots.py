@@ -12,7 +12,7 @@ import pytest
 from laizi.analysis import shanten
 from laizi.bots import BotSpecError, make_bot, parse_spec
 from laizi.bots.base import View
-from laizi.bots.determinize import clone_world, couple_draws, sample_world
+from laizi.bots.determinize import clone_world, sample_world
 from laizi.bots.knowledge import tile_set_counts, unseen_counts
 from laizi.bots.profiles import profile as get_profile
 from laizi.bots.reading import claim_limits, replay_draws
@@ -600,7 +600,7 @@ def test_coupled_draws_keep_the_streams_in_step_with_the_wall(variant: str) -> N
         world = sample_world(game.view(seat), random.Random(3))
         if world.over:
             continue
-        couple_draws(world)
+        world.split_wall()
         assert world.seat_streams is not None
         before = (world.to_json(), list(world.wall), [list(st) for st in world.seat_streams])
         runs = []
@@ -674,7 +674,7 @@ def test_coupled_draws_give_each_seat_its_tiles_whatever_the_claims(variant: str
         for coupled in (True, False):
             base = clone_world(game)
             if coupled:
-                couple_draws(base)
+                base.split_wall()
             da = _draws_after(clone_world(base), claim, 24)
             db = _draws_after(clone_world(base), None, 24)
             common = [min(len(x), len(y)) for x, y in zip(da, db, strict=True)]

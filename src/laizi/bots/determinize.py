@@ -41,8 +41,7 @@ from laizi.engine.melds import Meld
 from laizi.engine.walls import arrange_wall
 from laizi.variants import get as get_variant
 
-__all__ = ["DeterminizeError", "clone_world", "couple_draws", "sample_world",
-           "template"]
+__all__ = ["DeterminizeError", "clone_world", "sample_world", "template"]
 
 _TEMPLATES: dict[tuple[Any, ...], Game] = {}
 
@@ -116,21 +115,6 @@ def _fresh_copy(t: Game) -> Game:
             setattr(g, k, dict(val))
         elif isinstance(val, set):
             setattr(g, k, set(val))
-    return g
-
-
-def couple_draws(g: Game) -> Game:
-    """Give the sampled world ``g`` (in place) per-seat streams of its live wall
-    (:meth:`laizi.engine.Game.split_wall`): every seat draws from its own stream.
-
-    Two playouts of one sample that differ by a claim would otherwise draw alike only
-    until the claim: it skips seats, and from then on every tile of a shared wall goes
-    to another seat than in the other playout, so the two hands end unrelated and their
-    difference is mostly noise. With streams each seat draws the same tiles in both
-    (common random numbers per seat); every draw is still a uniformly random unseen
-    tile. In MCR searches the paired differences' standard error fell by about a fifth
-    (docs/bots.md)."""
-    g.split_wall()
     return g
 
 
