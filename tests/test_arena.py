@@ -48,6 +48,17 @@ def test_arena_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert Counter(b["bot"] for b in out["per_bot"]) == Counter(["greedy", "random"])
 
 
+def test_arena_cli_reports_what_run_arena_returns(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["arena", "mcr", "--bots", "greedy,random", "--hands", "4", "--seed", "5",
+               "--json", "--no-progress"])
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    expected = run_arena("mcr", ["greedy", "random"], 4, seed=5)
+    assert out == json.loads(json.dumps(expected, ensure_ascii=False))
+    assert out["bots"] == ["greedy", "random", "random", "random"]
+    assert out["streams"] is False
+
+
 def test_arena_streams_deal_every_hand_with_per_seat_streams(
         capsys: pytest.CaptureFixture[str]) -> None:
     tasks = arena_tasks("mcr", ["greedy", "random"], 8, seed=3, streams=True)

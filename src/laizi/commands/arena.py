@@ -41,9 +41,8 @@ def run(args: argparse.Namespace) -> int:
         variant, bots, options = check_common(args)
         if args.hands < 1:
             raise UserError("--hands must be at least 1")
-        from laizi.sim.arena import arena_tasks
+        from laizi.sim.arena import arena_summary, arena_tasks
         from laizi.sim.parallel import RayMissingError, run_tasks
-        from laizi.sim.stats import summarise
 
         tasks = arena_tasks(variant, bots, args.hands, args.seed, options,
                             streams=args.streams)
@@ -55,9 +54,7 @@ def run(args: argparse.Namespace) -> int:
     except UserError as exc:
         print(f"laizi arena: {exc}", file=sys.stderr)
         return 2
-    summary = summarise(results)
-    summary.update(variant=variant, bots=[t for t in tasks[0].bots],
-                   seeds=len({t.seed for t in tasks}), streams=args.streams)
+    summary = arena_summary(variant, tasks, results)
     if args.json:
         print(json.dumps(summary, ensure_ascii=False, indent=2))
         return 0

@@ -21,7 +21,7 @@ from laizi.sim.parallel import Progress, run_tasks
 from laizi.sim.stats import summarise
 from laizi.variants import get as get_variant
 
-__all__ = ["arena_tasks", "fill_bots", "run_arena"]
+__all__ = ["arena_summary", "arena_tasks", "fill_bots", "run_arena"]
 
 
 def fill_bots(bots: Sequence[str], seats: int) -> list[str]:
@@ -49,15 +49,22 @@ def arena_tasks(variant: str, bots: Sequence[str], hands: int, seed: int = 0,
     return tasks
 
 
+def arena_summary(variant: str, tasks: Sequence[HandTask],
+                  results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The arena's summary of ``results`` (the hands of ``tasks``): the simulator's
+    statistics plus the variant, the lineup, the number of seeds and ``streams``."""
+    summary = summarise(results)
+    summary["variant"] = variant
+    summary["bots"] = list(tasks[0].bots)  # rotation 0 seats the lineup as given
+    summary["seeds"] = len({t.seed for t in tasks})
+    summary["streams"] = tasks[0].streams
+    return summary
+
+
 def run_arena(variant: str, bots: Sequence[str], hands: int, seed: int = 0, *,
               workers: int = 1, ray: str | bool | None = None,
               options: dict[str, Any] | None = None, streams: bool = False,
               progress: Progress | None = None) -> dict[str, Any]:
     tasks = arena_tasks(variant, bots, hands, seed, options, streams=streams)
     results = run_tasks(tasks, workers=workers, ray=ray, progress=progress)
-    summary = summarise(results)
-    summary["variant"] = variant
-    summary["bots"] = fill_bots(bots, get_variant(variant).seats)
-    summary["seeds"] = len({t.seed for t in tasks})
-    summary["streams"] = streams
-    return summary
+    return arena_summary(variant, tasks, results)
