@@ -210,7 +210,7 @@ def test_search_recovers_from_a_slow_sample() -> None:
     bot's estimate of a sample's cost exceed the whole budget, and it never sampled
     again. Now a decision that could not sample halves the estimate."""
     view, legal = _searched_state()
-    bot = SearchBot(1, budget_ms=85, window=1e9)
+    bot = SearchBot(1, budget_ms=85, window=1e9, procs=1)
     bot._sample_s = 10.0  # as if one sample had taken ten seconds
     bot.choose(view, legal)
     assert bot.last_stats["rollouts"] == 0 and bot._sample_s == 5.0
@@ -689,3 +689,164 @@ def test_coupled_draws_give_each_seat_its_tiles_whatever_the_claims(variant: str
             break
     assert checked >= 8
     assert plain_differs >= 4
+
+
+def _stepped_playout(g: Game, policies: list[FastPolicy]) -> None:
+    """The obviously-correct playout: every decision through ``legal_actions``, every
+    action through the checking ``apply``."""
+    while not g.over:
+        s = g.to_act()[0]
+        legal = g.legal_actions(s)
+        if not legal:
+            return
+        a = policies[s].act(g, s)
+        assert a in legal
+        g.apply(a)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_playout_is_the_stepped_playout(variant: str) -> None:
+    """``playout`` decides plain turns from the state and skips the legality checks; on
+    sampled worlds of every variant (the bot's seat valuing waits, kongs, flowers and
+    claims included) it must end in exactly the state the stepped playout reaches, and
+    on plain turns ``turn_action`` must be ``act``."""
+    from laizi.bots.rollout import turn_action
+
+    plain = FastPolicy(variant)
+    waits = FastPolicy(variant, value_waits=True)
+    checked = turns = 0
+    for seed in (3, 4, 5):
+        for game, seat in _states(variant, seed, every=4)[:10]:
+            view = game.view(seat)
+            world = sample_world(view, random.Random(seed))
+            world.keep_log = False
+            policies = [plain] * world.n
+            policies[seat] = waits
+            a, b = clone_world(world), clone_world(world)
+            playout(a, policies)
+            _stepped_playout(b, policies)
+            assert a.to_json() == b.to_json()
+            checked += 1
+            # and decision by decision along the stepped playout
+            c = clone_world(world)
+            while not c.over and c.legal_actions(c.to_act()[0]):
+                s = c.to_act()[0]
+                if c.phase == TURN and c.variant.plain_turn(c, s):
+                    assert turn_action(c, s, policies[s]) is policies[s].act(c, s)
+                    turns += 1
+                c.apply(policies[s].act(c, s))
+    assert checked >= 20 and turns > 100
+
+
+def _taiwan_histories(g: Game, s: int) -> Iterator[None]:
+    """Taiwan's variant facts in the states a random hand seldom reaches: the seat
+    declared (locked) or declaring, before its first discard (地听 possible), holding
+    a flower win. Each is set for one step and put back."""
+    import copy
+
+    x = g.extra
+    saved = copy.deepcopy(x)
+    drawn = g.last_tile
+    for change in ("declared", "declaring", "first", "flowers"):
+        if change == "declared":
+            x["declared"][s] = "earthly"
+        elif change == "declaring":
+            x["declared"][s] = "earthly"
+            x["declaring"] = s
+        elif change == "first":
+            x["discards"][s] = 0
+        else:
+            x["flower_ready"] = {"seat": s, "kind": "eight_immortals", "on_deal": False}
+        g._legal = [None] * g.n
+        yield
+        x.clear()
+        x.update(copy.deepcopy(saved))
+        g.last_tile = drawn
+    g._legal = [None] * g.n
+
+
+def test_plain_turn_is_what_the_engine_offers() -> None:
+    """Where a variant calls a turn plain, its legal actions are exactly the engine's
+    core turn actions (``turn_actions`` adds none, ``restrict`` removes none); Taiwan's
+    rarer histories (locks, 地听, flower wins) are posed on its states as well."""
+
+    def check(g: Game, s: int) -> bool:
+        v = g.variant
+        if not v.plain_turn(g, s):
+            return False
+        legal = g.legal_actions(s)
+        assert v.turn_actions(g, s) == []
+        v.restrict = lambda game, seat, acts: acts  # type: ignore[method-assign]
+        try:
+            unfiltered = g._turn_actions(s)
+        finally:
+            del v.restrict
+        assert unfiltered == legal
+        return True
+
+    for variant in VARIANTS:
+        seen = posed = 0
+        for seed in range(3):
+            g = Game(variant, seed=seed)
+            rng = random.Random(seed)
+            while not g.over:
+                s = g.to_act()[0]
+                if g.phase == TURN:
+                    seen += check(g, s)
+                    if variant == "taiwan" and g.extra.get("declared"):
+                        for _ in _taiwan_histories(g, s):
+                            posed += 1
+                            check(g, s)
+                g.apply(rng.choice(g.legal_actions(s)))
+        assert seen > 20, variant
+        assert variant != "taiwan" or posed > 100
+
+
+def test_dropping_covered_rule_sets_keeps_the_best_shanten() -> None:
+    """A profile drops a rule set another one covers (MCR's closed shapes include its
+    open ones); the best shanten over what is left must be the best over them all."""
+    from laizi.bots.profiles import PROFILES, _undominated
+
+    rng = random.Random(7)
+    sets = [r for p in PROFILES.values()
+            for r in (*p.rules_open, *p.rules_closed, *p.pung_rules)]
+    checked = 0
+    for _ in range(300):
+        rules = rng.sample(sets, rng.randint(1, 4))
+        kept = _undominated(rules)
+        assert kept and set(kept) <= set(rules)
+        for _ in range(5):
+            c = _near_complete(rng)
+            w = 0 if sum(c) % 3 else 1
+            assert (min(shanten(c, w, r) for r in kept)
+                    == min(shanten(c, w, r) for r in rules))
+            checked += 1
+    assert checked == 1500
+
+
+def _near_complete(rng: random.Random) -> list[int]:
+    """A 13- or 14-tile hand one to three tiles off a complete hand of random sets (a
+    pung, a chow or, as 七对 has them, pairs) and a random pair."""
+    while True:
+        c = [0] * 34
+        if rng.random() < 0.2:
+            for t in rng.sample(range(34), 7):
+                c[t] += 2
+        else:
+            for _ in range(4):
+                t = rng.randrange(34)
+                if t < 27 and t % 9 < 7 and rng.random() < 0.5:
+                    for x in (t, t + 1, t + 2):
+                        c[x] += 1
+                else:
+                    c[t] += 3
+            c[rng.randrange(34)] += 2
+        if max(c) > 4:
+            continue
+        for _ in range(rng.randint(1, 3)):
+            c[rng.choice([t for t in range(34) if c[t]])] -= 1
+        while sum(c) < 13 + rng.randint(0, 1):
+            t = rng.randrange(34)
+            if c[t] < 4:
+                c[t] += 1
+        return c

@@ -25,7 +25,7 @@ from laizi.records import record_from_json, record_to_json
 from laizi.settlement import net
 from laizi.variants._gb_common import TILE_SET, GBOptions
 from laizi.variants._gb_scoring import MCR_RULES
-from laizi.variants._gb_variant import ready
+from laizi.variants._gb_variant import ready, wait_mask
 
 PUBLIC_KEYS = {
     "variant", "options", "seat", "seats", "dealer", "phase", "turn", "hand", "drawn",
@@ -157,3 +157,20 @@ def test_ready_shortcut_agrees_with_the_win_check(hand: tuple[list[int], int | N
             wilds, c[golden] = c[golden], 0
         completes = completes or is_win(c, wilds, MCR_RULES)
     assert ready(counts, golden) == completes
+
+
+@settings(max_examples=300, deadline=None)
+@given(_thirteen())
+def test_wait_mask_is_the_win_check_per_tile(hand: tuple[list[int], int | None]) -> None:
+    """Plain MCR keeps each hand's waits as a mask (the win-shape check of every discard
+    and self-draw reads it): a tile is marked exactly when it completes the hand, and
+    the mask is empty exactly when the hand is not ready."""
+    counts, _ = hand
+    mask = wait_mask(counts)
+    assert (mask != b"") == ready(counts, None)
+    for t in range(34):
+        if counts[t] >= 4:
+            continue
+        c = list(counts)
+        c[t] += 1
+        assert bool(mask and mask[t]) == is_win(c, 0, MCR_RULES), t

@@ -211,3 +211,49 @@ def test_score_record_cache_answers_like_the_calculator() -> None:
                 assert first == direct
                 checked += 1
     assert checked >= 9
+
+
+def test_judging_a_win_from_the_winner_alone_is_scoring_its_record() -> None:
+    """The engine judges every win it offers from the winner's part of the state (its
+    tiles, melds, flowers and the moment); that must be exactly the fan of the hand
+    record the win would write, scored as ``laizi score`` scores it."""
+    import dataclasses
+    import random
+
+    from laizi.bots.greedy import GreedyBot
+    from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
+    from laizi.variants._gb_scoring import score_record
+
+    checked = 0
+    for variant in ("mcr", "golden"):
+        v = get(variant)
+        assert isinstance(v, GBVariant)
+        for seed in range(8):
+            g = Game(variant, seed=seed)
+            bots = [GreedyBot(s) for s in range(4)]
+            rng = random.Random(seed)
+            while not g.over:
+                cases = []
+                if g.phase == "turn" and g.turn_kind != "claimed" and g.last_tile is not None:
+                    cases.append((g.turn, g.last_tile, SELF_DRAW))
+                elif g.phase in (CLAIM, ROB) and g.last_tile is not None:
+                    how = DISCARD_WIN if g.phase == CLAIM else ROBBED_KONG
+                    cases += [(s, g.last_tile, how) for s in range(4) if s != g.turn]
+                for seat, t, how in cases:
+                    counts = list(g.hands[seat])
+                    if how != SELF_DRAW:
+                        counts[t] += 1
+                    if sum(counts) % 3 != 2 or max(counts) > 4:
+                        continue
+                    extra = v._extra(g, how, t, in_pool=how == DISCARD_WIN)
+                    source = None if how == SELF_DRAW else g.turn
+                    record = dataclasses.replace(g.make_record([seat], how, source, t),
+                                                 extra=extra)
+                    want = score_record(record, seat)
+                    assert v._judge(g, seat, t, how, extra) == want
+                    checked += 1
+                s = g.to_act()[0]
+                legal = g.legal_actions(s)
+                a = bots[s].choose(g.view(s), legal) if rng.random() < 0.8 else rng.choice(legal)
+                g.apply(a)
+    assert checked > 1000

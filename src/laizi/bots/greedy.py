@@ -60,13 +60,21 @@ their rule sets), then by counts + wildcards as bytes. Shared by every decision 
 greedy bot and the search's playouts in the process. Big caches keep to bytes, strings
 and numbers, which the garbage collector does not track, so they add nothing to its
 pauses."""
+_SHANTEN_OLD: dict[int, dict[bytes, int]] = {}
+"""The previous generation of :data:`SHANTEN_CACHE`: a full cache becomes the old one
+and a fresh one starts, and a hand found only in the old one moves back. So the hands in
+use stay cached (a full clear threw them away every dozen searched hands) and at most
+two generations are held."""
 _SHANTEN_MAX = 500_000
 
 
 def trim_shanten_cache() -> None:
-    """Empty :data:`SHANTEN_CACHE` once it holds more than half a million hands."""
+    """Start a new generation of :data:`SHANTEN_CACHE` once it holds more than half a
+    million hands (the old generation is dropped)."""
+    global SHANTEN_CACHE, _SHANTEN_OLD
     if sum(len(t) for t in SHANTEN_CACHE.values()) > _SHANTEN_MAX:
-        SHANTEN_CACHE.clear()
+        _SHANTEN_OLD = SHANTEN_CACHE
+        SHANTEN_CACHE = {}
 
 
 _WILD_BYTE = tuple(bytes((w,)) for w in range(256))
@@ -82,8 +90,16 @@ def best_shanten(counts: list[int], wilds: int, rules: tuple[WinRules, ...]) -> 
     key = bytes(counts) + _WILD_BYTE[wilds]
     got = table.get(key)
     if got is None:
-        got = table[key] = min(shanten(counts, wilds, r) for r in rules)
+        old = _SHANTEN_OLD.get(id(rules))
+        if old is not None:
+            got = old.get(key)
+        if got is None:
+            got = (shanten(counts, wilds, rules[0]) if len(rules) == 1
+                   else min(shanten(counts, wilds, r) for r in rules))
+        table[key] = got
     return got
+
+
 @contextmanager
 def posed_self_draws(g: Game, seat: int) -> Iterator[Callable[[list[int], int], str | None]]:
     """``refusal(hand, tile)``: the variant's ``win_refusal`` for ``seat`` self-drawing

@@ -78,8 +78,29 @@ class Profile:
             out.extend(self.rules_closed)
         if self.pung_rules and "chow" not in set_kinds and (set_kinds or not self.rules_closed):
             out.extend(self.pung_rules)
-        got = _RULES_CACHE[key] = tuple(out)
+        got = _RULES_CACHE[key] = _undominated(out)
         return got
+
+
+def _covers(a: WinRules, b: WinRules) -> bool:
+    """Every hand complete under ``b`` is complete under ``a`` (so ``a``'s shanten is
+    never above ``b``'s)."""
+    pairs = a.pair_tiles is None or (b.pair_tiles is not None and a.pair_tiles >= b.pair_tiles)
+    return (pairs and a.chow_suits >= b.chow_suits and (a.seven_pairs or not b.seven_pairs)
+            and (a.thirteen_orphans or not b.thirteen_orphans) and (a.knitted or not b.knitted))
+
+
+def _undominated(rules: Sequence[WinRules]) -> tuple[WinRules, ...]:
+    """``rules`` without those another one covers: the best shanten over them is the
+    same, for half the work where a closed hand's shapes include the open ones (MCR's
+    七对 and 十三幺 besides four sets and a pair)."""
+    out: list[WinRules] = []
+    for i, r in enumerate(rules):
+        if any(_covers(o, r) and (not _covers(r, o) or j < i)
+               for j, o in enumerate(rules) if j != i):
+            continue
+        out.append(r)
+    return tuple(out)
 
 
 _RULES_CACHE: dict[tuple[str, tuple[str, ...]], tuple[WinRules, ...]] = {}

@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterable
 
 from laizi import tiles as T
-from laizi.analysis import WinRules
+from laizi.analysis import WinRules, waits
 from laizi.bots.greedy import best_shanten, posed_self_draws, trim_shanten_cache
 from laizi.bots.profiles import Profile, profile
 from laizi.engine.actions import (
@@ -30,10 +30,11 @@ from laizi.engine.actions import (
     WIN,
     Action,
 )
-from laizi.engine.game import TURN, Game
+from laizi.engine.game import CLAIMED, OVER, TURN, Game, interned
 from laizi.engine.melds import OPEN_KINDS
+from laizi.engine.variant import SELF_DRAW
 
-__all__ = ["FastPolicy", "playout"]
+__all__ = ["FastPolicy", "playout", "playout_together", "same_future", "turn_action"]
 
 
 class FastPolicy:
@@ -185,31 +186,47 @@ class FastPolicy:
                 return a
         if len(legal) == 1:
             return legal[0]
-        prof = self.profile
-        kinds = tuple(m.kind for m in g.melds[seat])
-        rules = prof.rules_for_kinds(kinds)
         if g.phase == TURN:
-            counts, w = self._split(g, seat)
-            kong = self._kong(g, legal, counts, w, kinds, rules)
-            if kong is not None:
-                return kong
+            kongs: list[Action] = []
             tiles: dict[int, Action] = {}
             wild_discard: Action | None = None
             for a in legal:
-                if a.type != DISCARD:
-                    continue
-                assert a.tile is not None
-                if a.tile == g.wildcard:
-                    wild_discard = a
-                else:
-                    tiles[a.tile] = a
-            t = self.pick_discard(counts, w, rules, tiles)
-            if t is not None:
-                if self.value_waits:
-                    t = self._winnable_discard(g, seat, counts, w, rules, tiles, t)
-                return tiles[t]
-            return wild_discard if wild_discard is not None else legal[0]
-        # claim phase
+                if a.type == DISCARD:
+                    assert a.tile is not None
+                    if a.tile == g.wildcard:
+                        wild_discard = a
+                    else:
+                        tiles[a.tile] = a
+                elif a.type in (SPECIAL_KONG, CONCEALED_KONG, ADDED_KONG):
+                    kongs.append(a)
+            return self.turn_choice(g, seat, kongs, tiles, wild_discard, legal[0])
+        return self.claim_choice(g, seat, legal)
+
+    def turn_choice(self, g: Game, seat: int, kongs: list[Action], tiles: dict[int, Action],
+                    wild_discard: Action | None, fallback: Action) -> Action:
+        """The turn's action when it is not a win: a kong (``kongs`` in the engine's
+        order), else a discard (``tiles``: the non-wildcard ones by tile); ``fallback``
+        if there is neither."""
+        prof = self.profile
+        kinds = tuple(m.kind for m in g.melds[seat])
+        rules = prof.rules_for_kinds(kinds)
+        counts, w = self._split(g, seat)
+        if kongs:
+            kong = self._kong(g, kongs, counts, w, kinds, rules)
+            if kong is not None:
+                return kong
+        t = self.pick_discard(counts, w, rules, tiles)
+        if t is not None:
+            if self.value_waits:
+                t = self._winnable_discard(g, seat, counts, w, rules, tiles, t)
+            return tiles[t]
+        return wild_discard if wild_discard is not None else fallback
+
+    def claim_choice(self, g: Game, seat: int, legal: list[Action]) -> Action:
+        """A claim (chow, pung, kong) or pass on the pending discard."""
+        prof = self.profile
+        kinds = tuple(m.kind for m in g.melds[seat])
+        rules = prof.rules_for_kinds(kinds)
         counts, w = self._split(g, seat)
         s0 = self._sh(counts, w, rules)
         opened = any(k in OPEN_KINDS for k in kinds)
@@ -268,14 +285,14 @@ def _has_legal_wait(g: Game, seat: int, c: list[int], w: int,
             if x < T.NUM_KINDS:
                 held[x] += 1
     got = False
+    # The tiles that complete the shape under some rule set: one waits() call per rule
+    # set instead of a shanten look-up per tile (most of these hands are new).
+    completing = set()
+    for r in rules:
+        completing.update(waits(c, w, r))
     with posed_self_draws(g, seat) as refusal:
-        for t in range(T.NUM_KINDS):
+        for t in sorted(completing):
             if held[t] >= 4 or t == g.wildcard:
-                continue
-            c[t] += 1
-            complete = best_shanten(c, w, rules) < 0
-            c[t] -= 1
-            if not complete:
                 continue
             h = list(hand)
             h[t] += 1
@@ -306,23 +323,168 @@ def _connected(counts: list[int], t: int) -> float:
     return v
 
 
+_DISCARD_ACTIONS = [[interned(DISCARD, s, t) for t in range(T.NUM_KINDS)] for s in range(8)]
+
+
+def turn_action(g: Game, seat: int, policy: FastPolicy) -> Action | None:
+    """``policy.act(g, seat)`` for a turn whose options are the engine's core ones
+    (``g.variant.plain_turn``), without building the list of legal actions: the same
+    options in the same order, the same choice (a test holds it to ``act``). ``None``
+    if the seat has no legal action."""
+    v = g.variant
+    hand = g.hands[seat]
+    drawn = g.turn_kind != CLAIMED
+    kongs: list[Action] = []
+    if drawn:
+        t = g.last_tile
+        assert t is not None
+        if v.win_refusal(g, seat, t, SELF_DRAW) is None:
+            return interned(WIN, seat, t)
+        for m in g.melds[seat]:
+            if m.kind == PUNG and hand[m.tiles[0]]:
+                kongs.append(interned(ADDED_KONG, seat, m.tiles[0]))
+    for x in v.special_kongs(g):
+        if hand[x]:
+            kongs.append(interned(SPECIAL_KONG, seat, x))
+    refused = v.undiscardable(g, seat)
+    blocked = v.meld_blocked(g)
+    wild = g.wildcard
+    tiles: dict[int, Action] = {}
+    wild_discard: Action | None = None
+    first = kongs[0] if kongs else None
+    count = len(kongs)
+    discards = _DISCARD_ACTIONS[seat]
+    for x in range(T.NUM_KINDS):
+        c = hand[x]
+        if not c:
+            continue
+        if x not in refused:
+            a = discards[x]
+            if x == wild:
+                wild_discard = a
+            else:
+                tiles[x] = a
+            count += 1
+            if first is None:
+                first = a
+        if c == 4 and drawn and x not in blocked:
+            k = interned(CONCEALED_KONG, seat, x)
+            kongs.append(k)
+            count += 1
+            if first is None:
+                first = k
+    if first is None:
+        return None
+    if count == 1:
+        return first
+    return policy.turn_choice(g, seat, kongs, tiles, wild_discard, first)
+
+
+def _next_action(g: Game, policies: list[FastPolicy]) -> Action | None:
+    """The action the game's next decision gets (``None``: the seat to act has no legal
+    action, a rules bug in a sampled state)."""
+    if g.phase == TURN and g.variant.plain_turn(g, g.turn):
+        return turn_action(g, g.turn, policies[g.turn])
+    s = g.to_act()[0]
+    return policies[s].act(g, s) if g.legal_actions(s) else None
+
+
 def playout(g: Game, policies: list[FastPolicy], limit: int = 2000,
             deadline: float | None = None) -> bool:
-    """Play ``g`` to the end with ``policies[seat]`` choosing for each seat. A playout
-    that reaches a seat with a decision but no legal action (a rules bug in a sampled
-    state) stops there and counts as no result (every ``net`` zero).
+    """Play ``g`` to the end with ``policies[seat]`` choosing for each seat, exactly as
+    stepping through ``legal_actions`` / ``policies[seat].act`` / ``apply`` would (a test
+    holds it to that), but faster: a plain turn (``Variant.plain_turn``) is decided from
+    the state without its list of legal actions, and every action is applied without
+    the legality check (``Game.apply_trusted``). A playout that reaches a seat with a
+    decision but no legal action (a rules bug in a sampled state) stops there and counts
+    as no result (every ``net`` zero).
 
     With ``deadline`` (a ``time.perf_counter()`` value) the playout gives up once the
     clock passes it (checked every few actions) and returns ``False``; otherwise
     ``True``."""
     trim_shanten_cache()
     steps = 0
-    while not g.over and steps < limit:
-        s = g.to_act()[0]
-        if not g.legal_actions(s):
+    while g.phase != OVER and steps < limit:
+        a = _next_action(g, policies)
+        if a is None:
             return True
-        g.apply(policies[s].act(g, s))
+        g.apply_trusted(a)
         steps += 1
         if deadline is not None and not steps & 7 and time.perf_counter() > deadline:
             return False
     return True
+
+
+def same_future(a: Game, b: Game) -> bool:
+    """Do ``a`` and ``b`` hold the same state, but for the order of the discard pools?
+    Nothing in the rules or the playout policy reads that order (only what lies in the
+    pools, e.g. 和绝张's visible copies), so two such games played on by the same
+    deterministic policies end alike."""
+    if (a.turn != b.turn or a.head != b.head or a.tail != b.tail or a.phase != b.phase
+            or a.turn_kind != b.turn_kind or a.last_tile != b.last_tile
+            or a.after_kong != b.after_kong):
+        return False
+    if (a.hands != b.hands or a.melds != b.melds or a.flowers != b.flowers
+            or a.passed_win != b.passed_win or a.seat_streams != b.seat_streams):
+        return False
+    # With per-seat streams they decide every draw; the wall list's order follows them.
+    if a.seat_streams is None and a.wall[a.head:a.tail] != b.wall[b.head:b.tail]:
+        return False
+    if (a.extra != b.extra or a.pending != b.pending or a.responses != b.responses
+            or a.taken != b.taken or a.scores != b.scores or a.suspended != b.suspended
+            or a.wildcard != b.wildcard or a.indicators != b.indicators):
+        return False
+    return all(x == y or sorted(x) == sorted(y)
+               for x, y in zip(a.discards, b.discards, strict=True))
+
+
+def playout_together(games: list[Game], policies: list[FastPolicy], limit: int = 2000,
+                     deadline: float | None = None) -> list[list[int]] | None:
+    """Every game's ``net`` once played to the end by ``policies`` (as :func:`playout`
+    plays each), for the candidates of one sample. The games go on a turn at a time,
+    side by side, and a game that comes to the same state as another
+    (:func:`same_future`) ends as that one does, so it is not played further: two
+    discards often meet again a turn later (the seat throws the other tile), and with
+    the sample's draws shared the rest of the hand is the same. ``None`` if the clock
+    ran out first."""
+    trim_shanten_cache()
+    k = len(games)
+    merged = list(range(k))  # the game each one ends as (itself while it plays)
+    steps = [0] * k
+    playing = [i for i in range(k) if games[i].phase != OVER]
+    while playing:
+        still: list[int] = []
+        for i in playing:
+            g = games[i]
+            done = False
+            while True:  # act until the next turn begins (or the end)
+                if g.phase == OVER or steps[i] >= limit:
+                    done = True
+                    break
+                a = _next_action(g, policies)
+                if a is None:
+                    done = True  # no result: every net zero, as in playout()
+                    break
+                g.apply_trusted(a)
+                steps[i] += 1
+                if (deadline is not None and not steps[i] & 7
+                        and time.perf_counter() > deadline):
+                    return None
+                if g.phase == TURN:
+                    break
+            if done or g.phase == OVER:
+                continue
+            for j in still:
+                if same_future(g, games[j]):
+                    merged[i] = j
+                    break
+            else:
+                still.append(i)
+        playing = still
+    out = []
+    for i in range(k):
+        j = i
+        while merged[j] != j:
+            j = merged[j]
+        out.append(games[j].net)
+    return out

@@ -36,13 +36,12 @@ import random
 import time
 import zlib
 from collections.abc import Sequence
+from multiprocessing.connection import Connection
 
-from laizi.bots.determinize import DeterminizeError, clone_world, sample_world
 from laizi.bots.greedy import GreedyBot
+from laizi.bots.helpers import Decision, default_procs, helpers, run_share
 from laizi.bots.profiles import profile
 from laizi.bots.protocol import View
-from laizi.bots.reading import claim_limits, replay_draws
-from laizi.bots.rollout import FastPolicy, playout
 from laizi.engine.actions import DISCARD, PASS, WIN, Action
 
 __all__ = ["SearchBot"]
@@ -57,9 +56,11 @@ class SearchBot:
                  k: int = 2, margin: float | None = None, min_rollouts: int = 4,
                  window: float = 40.0, read: bool = True, guard: bool = False,
                  decline: bool = True, discards: bool | None = None,
-                 value_waits: bool | None = None, coupled: bool = True) -> None:
-        if budget_ms < 0 or rollouts < 1 or k < 1:
-            raise ValueError("budget_ms >= 0, rollouts >= 1 and k >= 1 are required")
+                 value_waits: bool | None = None, coupled: bool = True,
+                 procs: int | None = None) -> None:
+        if budget_ms < 0 or rollouts < 1 or k < 1 or (procs is not None and procs < 1):
+            raise ValueError("budget_ms >= 0, rollouts >= 1, k >= 1 and procs >= 1 are "
+                             "required")
         self.seed = seed
         self.budget_ms = budget_ms
         self.rollouts = rollouts
@@ -97,9 +98,10 @@ class SearchBot:
         (once ``min_rollouts`` samples were taken) ``z``, the best rival's mean paired
         gain over its standard error (the choice switches only above ``margin``).
         Empty when nothing was searched."""
-        self._policies: dict[str, FastPolicy] = {}
-        """One playout policy per variant (its shanten cache is the greedy bot's, shared
-        by the whole process: the bulk of a playout's cost)."""
+        self.procs = procs
+        """Processes a searched decision uses, this one included (helpers take a share
+        of the samples, :mod:`laizi.bots.helpers`); ``None``: one per core
+        (:func:`~laizi.bots.helpers.default_procs`), 1 inside a worker of a pool."""
         self._sample_s = 0.0
         """Running estimate of one sample's duration (all candidates), across decisions,
         so the clock is respected from the first sample on."""
@@ -165,85 +167,59 @@ class SearchBot:
                  and (not self.guard or risk.get(a, 0.0) <= top_risk + 1e-9)]
         return cands
 
+    def _procs(self) -> int:
+        return self.procs if self.procs is not None else default_procs()
+
     def _search(self, view: View, cands: list[Action], start: float) -> Action:
         """Greedy's choice ``cands[0]`` unless a rival beats it on the samples."""
         top = cands[0]
         # Stable per-decision seed: the same view and bot seed give the same samples.
         rng = random.Random((self.seed * 1_000_003) ^ zlib.crc32(repr(sorted(
             (k, str(v)) for k, v in view.items())).encode()))
-        seat = int(view["seat"])
-        # The policy is stateless, so every seat shares one.
-        variant = view["variant"]
-        pol = self._policies.get(variant)
-        if pol is None:
-            pol = self._policies[variant] = FastPolicy(variant)
-        policies = [pol] * int(view["seats"])
-        if self._value_waits(variant):
-            own = self._policies.get(variant + "/waits")
-            if own is None:
-                own = self._policies[variant + "/waits"] = FastPolicy(variant,
-                                                                      value_waits=True)
-            policies[seat] = own
-        condition = (replay_draws(view, pol, claim_limits(view))
-                     if self.read else None)
-        sums = [0.0] * len(cands)
-        diff = [0.0] * len(cands)  # paired differences to candidate 0 (common numbers)
-        dsq = [0.0] * len(cands)
-        n = 0
-        values: list[tuple[float, ...]] = []
+        seeds = [rng.getrandbits(64) for _ in range(self.rollouts)]
+        settings = {"read": self.read, "value_waits": self._value_waits(view["variant"]),
+                    "coupled": self.coupled}
+        decision = Decision(view, cands, **settings)
         timed = self.budget_ms > 0
         deadline = start + self.budget_ms / 1000.0 if timed else math.inf
-        stop = deadline if timed else None
-        done = False
-        while n < self.rollouts and not done:
-            t_sample = time.perf_counter()
-            if t_sample + self._sample_s > deadline:
-                if n == 0:
-                    # The estimate kept this decision from sampling at all: let it
-                    # shrink, so one slow sample cannot stop every later search.
-                    self._sample_s *= 0.5
-                break
-            sample_seed = rng.getrandbits(64)
-            vals: list[float] = []
+        pool = helpers()
+        conns = pool.get(self._procs() - 1) if self._procs() > 1 else []
+        width = 1 + len(conns)
+        # Sample i goes to process i mod width: without a clock every index is run, so
+        # the merged samples are exactly one process's.
+        shares = [[(i, seeds[i]) for i in range(k, self.rollouts, width)]
+                  for k in range(width)]
+        ident = pool.next_ident()
+        sent: list[Connection] = []
+        for conn, share in zip(conns, shares[1:], strict=True):
+            until = time.time() + (deadline - time.perf_counter()) if timed else math.inf
             try:
-                world = sample_world(view, random.Random(sample_seed),
-                                     condition=condition)
-                world.keep_log = False
-                if self.coupled:
-                    world.split_wall()
-                for a in cands:
-                    g = clone_world(world)
-                    g.apply(a)
-                    if not playout(g, policies, deadline=stop):
-                        done = True  # an unfinished sample is dropped (common numbers)
-                        break
-                    vals.append(float(g.net[seat]))
-            except DeterminizeError:
-                break
-            if done:
-                break
-            values.append(tuple(vals))
-            for i, v in enumerate(vals):
-                sums[i] += v
-                d = v - vals[0]
-                diff[i] += d
-                dsq[i] += d * d
-            n += 1
-            took = time.perf_counter() - t_sample
-            if self._sample_s == 0.0:
-                self._sample_s = took
-            else:
-                # A sample slowed by something else (the OS, a cold table) counts at
-                # most twice the estimate, so the estimate follows real trends only.
-                took = min(took, 2.0 * self._sample_s)
-                self._sample_s = 0.7 * self._sample_s + 0.3 * took
-        self.last_stats = {"rollouts": n, "candidates": len(cands),
+                conn.send((ident, view, cands, settings, share, until))
+            except OSError:
+                continue
+            sent.append(conn)
+        got, self._sample_s = run_share(decision, shares[0], deadline, self._sample_s)
+        merged = dict(got)
+        for conn in sent:
+            merged.update(_collect(conn, ident, deadline if timed else None))
+        values = [merged[i] for i in sorted(merged)]
+        n = len(values)
+        self.last_stats = {"rollouts": n, "candidates": len(cands), "procs": width,
                            "ms": (time.perf_counter() - start) * 1000, "values": values}
         if n < self.min_rollouts:
             return top
         margin = (profile(view["variant"]).search_margin if self.margin is None
                   else self.margin)
-        means = [s / n for s in sums]
+        sums = [0.0] * len(cands)
+        diff = [0.0] * len(cands)  # paired differences to candidate 0 (common numbers)
+        dsq = [0.0] * len(cands)
+        for vals in values:
+            for i, v in enumerate(vals):
+                sums[i] += v
+                d = v - vals[0]
+                diff[i] += d
+                dsq[i] += d * d
+        means = [x / n for x in sums]
         best = 0
         zs = []
         for i in range(1, len(cands)):
@@ -255,3 +231,25 @@ class SearchBot:
                 best = i
         self.last_stats["z"] = max(zs)
         return cands[best]
+
+
+GRACE_S = 0.004
+"""How long past the deadline a helper's samples are waited for (its playouts look at the
+clock every few actions, so it answers within about a millisecond)."""
+
+
+def _collect(conn: Connection, ident: int, deadline: float | None
+             ) -> list[tuple[int, tuple[float, ...]]]:
+    """The helper's samples for decision ``ident`` (``deadline``: perf_counter value past
+    which, with :data:`GRACE_S`, they are given up; ``None``: wait). Answers to earlier
+    decisions that came too late are skipped."""
+    while True:
+        wait = None if deadline is None else max(0.0, deadline + GRACE_S - time.perf_counter())
+        try:
+            if not conn.poll(wait):
+                return []
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return []
+        if msg[0] == ident:
+            return list(msg[1])

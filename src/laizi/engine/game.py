@@ -48,7 +48,7 @@ from laizi.settlement import Payment, net
 if TYPE_CHECKING:
     from laizi.records import HandRecord
 
-__all__ = ["CLAIM", "DECIDE", "OVER", "ROB", "TURN", "Game"]
+__all__ = ["CLAIM", "CLAIMED", "DECIDE", "OVER", "ROB", "TURN", "Game", "interned"]
 
 TURN, CLAIM, ROB, OVER = "turn", "claim", "rob", "over"
 DECIDE = "decide"  # a variant's own decision phase (Variant.resolve ends it)
@@ -58,13 +58,19 @@ DEALT, DRAWN, REPLACED, CLAIMED = "dealt", "drawn", "replaced", "claimed"
 _ACTIONS: dict[tuple[str, int, int | None, tuple[int, ...]], Action] = {}
 
 
-def _act(kind: str, seat: int, tile: int | None = None, tiles: tuple[int, ...] = ()) -> Action:
-    """Interned actions: legal-action lists reuse the same objects (fast membership)."""
+def interned(kind: str, seat: int, tile: int | None = None,
+             tiles: tuple[int, ...] = ()) -> Action:
+    """The engine's own copy of an action: legal-action lists reuse the same objects
+    (fast membership), and code that builds actions itself (the search's playouts) gets
+    those objects too."""
     key = (kind, seat, tile, tiles)
     a = _ACTIONS.get(key)
     if a is None:
         a = _ACTIONS[key] = Action(kind, seat, tile, tiles)
     return a
+
+
+_act = interned
 
 
 _CORE_TURN = frozenset({DISCARD, WIN, CONCEALED_KONG, ADDED_KONG, SPECIAL_KONG})
@@ -337,6 +343,13 @@ class Game:
         else:
             if action not in legal:
                 raise IllegalActionError(self._why_illegal(action))
+        self.apply_trusted(action)
+
+    def apply_trusted(self, action: Action) -> None:
+        """:meth:`apply` without the legality check, for callers that built ``action``
+        from the rules themselves (the search's playouts, which skip the legal-action
+        lists). An illegal action corrupts the state: anything else uses :meth:`apply`."""
+        seat = action.seat
         if self.keep_log:
             self.log.append({"type": "action", "action": action.to_json()})
         self._legal = [None] * self.n

@@ -162,6 +162,15 @@ class Variant(ABC):
         tile."""
         return actions
 
+    def plain_turn(self, game: Game, seat: int) -> bool:
+        """Whether ``seat``'s turn options now are exactly the engine's core ones
+        (:meth:`turn_actions` adds none, :meth:`restrict` removes none). The search's
+        playouts then choose without building the list of legal actions; ``False``,
+        always a safe answer, makes them ask the engine. Default: true when the variant
+        overrides neither hook."""
+        cls = type(self)
+        return cls.turn_actions is Variant.turn_actions and cls.restrict is Variant.restrict
+
     def action_refusal(self, game: Game, action: Action) -> str | None:
         """The rule an illegal ``action`` breaks, when the variant knows it better than the
         engine (e.g. "locked hand: discard the tile you drew"); ``None``: engine message."""

@@ -34,6 +34,7 @@ __all__ = [
     "payments",
     "score_record",
     "win_context",
+    "win_facts",
 ]
 
 BASE = 8
@@ -55,19 +56,28 @@ def win_context(record: HandRecord, seat: int) -> WinContext:
     """The situational facts of the win (自摸, 妙手回春, 海底捞月, 杠上开花, 抢杠和, 和绝张,
     winds, flowers) from the record; ``record.extra`` holds ``last_tile`` and
     ``last_copy``."""
-    how = record.how
-    last = bool(record.extra.get("last_tile", False))
+    return win_facts(record.how, seat, record.dealer,
+                     bool(record.extra.get("last_tile", False)), record.after_kong,
+                     bool(record.extra.get("last_copy", False)),
+                     record.options.prevalent_wind, len(record.seats[seat].flowers))
+
+
+def win_facts(how: str | None, seat: int, dealer: int, last: bool, after_kong: bool,
+              last_copy: bool, prevalent: str, flowers: int) -> WinContext:
+    """:func:`win_context` from plain facts: ``last`` (the win was on the wall's last
+    tile), ``after_kong`` (a self-draw on a kong's replacement), ``last_copy`` (the other
+    copies were visible), the prevalent wind's letter and the winner's flowers."""
     return WinContext(
         self_drawn=how == SELF_DRAW,
         last_tile_of_wall=last and how == SELF_DRAW,
         last_discard=last and how == DISCARD_WIN,
-        kong_replacement=record.after_kong and how == SELF_DRAW,
+        kong_replacement=after_kong and how == SELF_DRAW,
         robbed_kong=how == ROBBED_KONG,
         # 抢杠和不计和绝张 (the calculator's context refuses nothing here; we drop it).
-        last_copy=bool(record.extra.get("last_copy", False)) and how != ROBBED_KONG,
-        seat_wind=seat_wind(seat, record.dealer),
-        prevalent_wind=wind_tile(record.options.prevalent_wind),
-        flowers=len(record.seats[seat].flowers),
+        last_copy=last_copy and how != ROBBED_KONG,
+        seat_wind=seat_wind(seat, dealer),
+        prevalent_wind=wind_tile(prevalent),
+        flowers=flowers,
     )
 
 

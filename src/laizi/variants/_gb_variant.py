@@ -14,13 +14,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from laizi import tiles as T
-from laizi.analysis import is_win, shanten
+from laizi.analysis import is_win, shanten, waits
 from laizi.analysis.core import knitted_straight_possible
 from laizi.engine.actions import CHOW, KONG, PUNG, Action
 from laizi.engine.melds import STANDARD_KINDS
 from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
 from laizi.records import HandRecord, RecordError
-from laizi.scoring.mcr import FanResult, HandError
+from laizi.scoring.mcr import FanResult, HandError, score_hand
 from laizi.settlement import Payment
 from laizi.variants._gb_common import (
     FLOWER_SET,
@@ -34,9 +34,11 @@ from laizi.variants._gb_common import (
 )
 from laizi.variants._gb_scoring import (
     MCR_RULES,
+    mcr_melds,
     minimum_refusal,
     payments,
     score_record,
+    win_facts,
 )
 
 if TYPE_CHECKING:
@@ -85,6 +87,31 @@ def ready(hand: Sequence[int], golden: int | None) -> bool:
         if len(_READY) > 200_000:
             _READY.clear()
         _READY[key] = got
+    return got
+
+
+_WAIT_MASKS: dict[bytes, bytes] = {}
+"""The waits of plain MCR 3n+1 concealed hands, by counts, as a 34-byte mask (empty
+when the hand is not ready). Bytes, so the garbage collector does not track them."""
+
+
+def wait_mask(hand: Sequence[int]) -> bytes:
+    """``mask[t]`` is 1 when tile ``t`` completes the 3n+1 concealed ``hand`` (no golden
+    tile): :func:`laizi.analysis.waits` over MCR's shapes, kept per hand. A seat's hand
+    stays the same while the other three discard, so one answer replaces the win-shape
+    check of every discard it is asked about, and of its own self-draws."""
+    key = bytes(hand)
+    got = _WAIT_MASKS.get(key)
+    if got is None:
+        got = b""
+        if ready(hand, None):
+            mask = bytearray(T.NUM_KINDS)
+            for t in waits(list(hand), 0, MCR_RULES):
+                mask[t] = 1
+            got = bytes(mask)
+        if len(_WAIT_MASKS) > 200_000:
+            _WAIT_MASKS.clear()
+        _WAIT_MASKS[key] = got
     return got
 
 
@@ -197,6 +224,10 @@ class GBVariant(Variant):
             out.append(a)
         return out
 
+    def plain_turn(self, game: Game, seat: int) -> bool:
+        # restrict() only filters other seats' claims; there are no variant actions.
+        return True
+
     def win_order(self, game: Game, seats: Sequence[int]) -> list[int]:
         """Seats that declared a win on one tile, best first: the nearest after the
         discarder, or (option ``priority = "dealer"``) the first counted from the dealer."""
@@ -207,18 +238,28 @@ class GBVariant(Variant):
     def win_refusal(self, game: Game, seat: int, tile: int, how: str) -> str | None:
         if how == DISCARD_WIN and tile == game.wildcard:
             return "a golden tile thrown away is dead: nobody wins on it"
-        # Plain MCR only: with golden tiles wild, readiness is dearer to settle than the
-        # win check itself (random golden play: 30.0 against 21.8 µs an action).
-        if how != SELF_DRAW and game.wildcard is None and not ready(game.hands[seat], None):
-            return _NOT_A_WIN
-        counts, wilds = _golden_out(game.hands[seat], game.wildcard)
-        if how != SELF_DRAW:
-            if tile == game.wildcard:
-                wilds += 1
+        hand = game.hands[seat]
+        if game.wildcard is None:
+            # Plain MCR: the hand's waits, kept per hand. With golden tiles wild they
+            # are dearer to settle than the win check itself (random golden play: 30.0
+            # against 21.8 µs an action).
+            if how == SELF_DRAW:
+                before = list(hand)
+                before[tile] -= 1
+                mask = wait_mask(before)
             else:
-                counts[tile] += 1
-        if not is_win(counts, wilds, MCR_RULES):
-            return _NOT_A_WIN
+                mask = wait_mask(hand)
+            if not mask or not mask[tile]:
+                return _NOT_A_WIN
+        else:
+            counts, wilds = _golden_out(hand, game.wildcard)
+            if how != SELF_DRAW:
+                if tile == game.wildcard:
+                    wilds += 1
+                else:
+                    counts[tile] += 1
+            if not is_win(counts, wilds, MCR_RULES):
+                return _NOT_A_WIN
         # Everything the fan of this win depends on (what judge_candidate's record
         # holds for the winner), as plain values.
         extra = self._extra(game, how, tile, in_pool=how == DISCARD_WIN)
@@ -229,7 +270,7 @@ class GBVariant(Variant):
                     extra["last_copy"], opts.minimum, opts.prevalent_wind))
         if key in _VERDICTS:
             return _VERDICTS[key]
-        why = minimum_refusal(self.judge_candidate(game, seat, tile, how), opts.minimum)
+        why = minimum_refusal(self._judge(game, seat, tile, how, extra), opts.minimum)
         if len(_VERDICTS) > 200_000:
             _VERDICTS.clear()
         _VERDICTS[key] = why
@@ -237,12 +278,32 @@ class GBVariant(Variant):
 
     def judge_candidate(self, game: Game, seat: int, tile: int, how: str) -> FanResult:
         """The fan ``seat`` would score winning with ``tile`` now (for the UI too)."""
-        source = None if how == SELF_DRAW else game.turn
-        record = game.make_record([seat], how, source, tile)
         # During the claim the discard still lies in the pool: it is not one of the
         # "other" copies for 和绝张.
-        extra = self._extra(game, how, tile, in_pool=how == DISCARD_WIN)
-        return score_record(dataclasses.replace(record, extra=extra), seat)
+        return self._judge(game, seat, tile, how,
+                           self._extra(game, how, tile, in_pool=how == DISCARD_WIN))
+
+    @staticmethod
+    def _judge(game: Game, seat: int, tile: int, how: str, extra: dict[str, Any]
+               ) -> FanResult:
+        """What :func:`~laizi.variants._gb_scoring.score_record` answers for the record
+        of this win (``game.make_record`` with ``extra``), from the winner's part alone:
+        the engine judges every win it offers, and the other seats' tiles, which the
+        record would copy, change nothing (a test holds the two to each other)."""
+        counts = list(game.hands[seat])
+        if how != SELF_DRAW:
+            counts[tile] += 1
+        concealed = T.from_counts(counts)
+        golden = game.wildcard
+        n_golden = concealed.count(golden) if golden is not None else 0
+        # The winning tile goes last: the calculator reads it from there as well.
+        concealed.remove(tile)
+        concealed.append(tile)
+        ctx = win_facts(how, seat, game.dealer, bool(extra["last_tile"]),
+                        how == SELF_DRAW and game.after_kong, bool(extra["last_copy"]),
+                        game.options.prevalent_wind, len(game.flowers[seat]))
+        return score_hand(concealed, mcr_melds(game.melds[seat]), tile, ctx, golden=n_golden,
+                          golden_face=golden)
 
     def record_extra(
         self, game: Game, winners: Sequence[int], how: str | None, source: int | None

@@ -223,6 +223,19 @@ class Taiwan(Variant):
                 or (a.type == CONCEALED_KONG and a.tile == drawn
                     and self._kong_keeps_waits(game, seat, drawn))]
 
+    def plain_turn(self, game: Game, seat: int) -> bool:
+        # No variant action and no lock: not a seat that holds a flower win (八仙过海,
+        # 七抢一), nor one that may still declare 地听 (before its first discard), nor a
+        # declared or declaring hand.
+        x = game.extra
+        declared = x.get("declared")
+        if not declared:
+            return False
+        ready = x.get("flower_ready")
+        return ((ready is None or ready["seat"] != seat)
+                and (x["discards"][seat] > 0 or game.turn_kind == _CLAIMED)
+                and declared[seat] is None and x["declaring"] != seat)
+
     def _kong_keeps_waits(self, game: Game, seat: int, t: int) -> bool:
         """A locked hand may 暗杠 the tile it drew only if its waits stay the same."""
         before = game.hands[seat].copy()
