@@ -221,6 +221,19 @@ def test_search_recovers_from_a_slow_sample() -> None:
     assert bot.last_stats["rollouts"] > 0 and bot._sample_s < 0.085
 
 
+@pytest.mark.parametrize("variant", ["mcr", "taiwan"])
+def test_helper_processes_give_the_samples_of_one_process(variant: str) -> None:
+    """Without a clock, samples split over helper processes (sample i on process
+    i mod procs) and merged by index are exactly those one process takes."""
+    view, legal = _searched_state(variant)
+    alone = SearchBot(1, budget_ms=0, rollouts=7, min_rollouts=1, window=1e9, procs=1)
+    shared = SearchBot(1, budget_ms=0, rollouts=7, min_rollouts=1, window=1e9, procs=3)
+    assert alone.choose(view, legal) == shared.choose(view, legal)
+    assert shared.last_stats["procs"] == 3 and shared.last_stats["rollouts"] == 7
+    assert shared.last_stats["values"] == alone.last_stats["values"]
+    assert len(set(alone.last_stats["values"])) > 1  # the samples differ: a real check
+
+
 def test_search_holds_off_the_garbage_collector_only_while_it_decides() -> None:
     """A full collection can take tens of milliseconds; the timed search holds it off
     and gives it back, and leaves a collector the caller switched off alone."""

@@ -81,6 +81,21 @@ def test_ray_missing_is_a_clear_error() -> None:
         assert run_tasks(tasks, ray=True) == run_tasks(tasks)
 
 
+def test_a_ray_worker_keeps_search_to_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ray already runs a worker per core; helpers on top would oversubscribe the cores.
+    from laizi.bots.helpers import ENV, default_procs
+    from laizi.sim.parallel import _ray_batch
+
+    monkeypatch.setenv(ENV, "0")  # recorded, so the undo also removes what _ray_batch sets
+    monkeypatch.delenv(ENV)
+    tasks = simulate_tasks("jingzhou", ["random"], 1)
+    assert _ray_batch(tasks) == run_tasks(tasks)
+    assert default_procs() == 1
+    monkeypatch.setenv(ENV, "3")  # the user's own count stands
+    _ray_batch([])
+    assert default_procs() == 3
+
+
 def test_plot_labels_have_english_names_for_every_variant_term() -> None:
     from laizi.sim.report import english_item_name
 

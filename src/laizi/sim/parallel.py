@@ -7,9 +7,11 @@ for ``workers=1``, ``workers=K`` and ``ray`` given the same tasks (and determini
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from laizi.bots.helpers import ENV as PROCS_ENV
 from laizi.sim.hands import HandTask, play_hand
 
 __all__ = ["RayMissingError", "run_tasks"]
@@ -24,6 +26,13 @@ class RayMissingError(RuntimeError):
 
 def _batch(tasks: Sequence[HandTask]) -> list[dict[str, Any]]:
     return [play_hand(t) for t in tasks]
+
+
+def _ray_batch(tasks: Sequence[HandTask]) -> list[dict[str, Any]]:
+    # Ray runs one worker per core already; a search bot there must not start a helper
+    # process per core as well (laizi.bots.helpers), unless the user set the count.
+    os.environ.setdefault(PROCS_ENV, "1")
+    return _batch(tasks)
 
 
 def _chunks(tasks: Sequence[HandTask], size: int) -> list[list[HandTask]]:
@@ -78,7 +87,7 @@ def _run_ray(tasks: Sequence[HandTask], address: str | bool, tick: Progress,
             ray_mod.init(ignore_reinit_error=True, log_to_driver=False)
         else:
             ray_mod.init(address=str(address), ignore_reinit_error=True, log_to_driver=False)
-    remote = ray_mod.remote(_batch)
+    remote = ray_mod.remote(_ray_batch)
     size = chunk or max(1, min(32, len(tasks) // 64 or 1))
     batches = _chunks(tasks, size)
     refs = [remote.remote(b) for b in batches]
