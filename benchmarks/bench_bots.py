@@ -1,10 +1,17 @@
-"""Per-variant speed: random-agent hands (µs per applied action, hands/s, full scoring)
-and bot decision times (greedy µs per decision, search ms per decision and samples per
-searched decision).
+"""Per-variant speed: random-agent hands (µs per applied action, µs per hand, hands/s, full
+scoring) and bot decision times (greedy µs per decision, search ms per decision and samples
+per searched decision).
 
     .venv/bin/python benchmarks/bench_bots.py                     # every variant
     .venv/bin/python benchmarks/bench_bots.py --variant jingzhou --hands 2000
     .venv/bin/python benchmarks/bench_bots.py --profile jingzhou  # hot spots, random agents
+
+Every hand is played as ``laizi simulate`` plays it: the first hand of its own table in
+the public seed mode (``Table(variant, seed=seed, dealer=…)``, its deal included) through
+the driver loop (``laizi.table.driver.play_hand``). Claim windows are uniform: every other
+seat answers every discard, most of them with their only legal action, ``pass``; such a
+decision is answered without asking the agent (as ``BotController`` does), and it still
+counts as an applied action. So compare µs per *hand* as well as per action.
 
 Hand-analysis tables fill lazily on first use, so ``--warmup`` hands (other seeds) are
 played first; the cold figure is printed too. Agents' choices are included in the random
@@ -23,28 +30,43 @@ import time
 from typing import Any
 
 from laizi.bots import make_bot
-from laizi.engine import Game
+from laizi.engine import Action
+from laizi.table.driver import BotController, Decision, play_hand
+from laizi.table.table import Table
 from laizi.variants import BUILTIN, get
 
 STUCK: dict[str, list[int]] = {}
 """Seeds whose hand reached a seat with a decision but no legal action (a rules bug)."""
 
 
+class RandomAgent:
+    """A seat controller choosing uniformly among the legal actions (``rng.choice``); a
+    decision with one legal action is answered at once, as ``BotController`` does."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.steps = 0
+
+    def decide(self, decision: Decision) -> Action:
+        self.steps += 1
+        legal = decision.legal
+        return legal[0] if len(legal) == 1 else self.rng.choice(legal)
+
+
 def random_hands(variant: str, seeds: range) -> tuple[int, int, float]:
     """(hands, applied actions, seconds) with uniformly random legal actions."""
     steps = 0
+    n = get(variant).seats
     t0 = time.perf_counter()
     for seed in seeds:
-        g = Game(variant, seed=seed, dealer=seed % get(variant).seats)
-        rng = random.Random(seed)
-        while not g.over:
-            s = g.to_act()[0]
-            legal = g.legal_actions(s)
-            if not legal:
-                STUCK.setdefault(variant, []).append(seed)
-                break
-            g.apply(rng.choice(legal))
-            steps += 1
+        table = Table(variant, seed=seed, dealer=seed % n)
+        agent = RandomAgent(random.Random(seed))
+        table.start_hand()
+        try:
+            play_hand(table, [agent] * n)
+        except RuntimeError:
+            STUCK.setdefault(variant, []).append(seed)
+        steps += agent.steps
     return len(seeds), steps, time.perf_counter() - t0
 
 
@@ -56,26 +78,41 @@ OVER: dict[str, int] = {}
 """Per bot spec: decisions that took more than 100 ms (the default budget's promise)."""
 
 
+class TimedBot(BotController):
+    """Seat 0's bot: times every decision it is asked (more than one legal action; the
+    view is made before the clock starts)."""
+
+    def __init__(self, bot: Any, times: list[float], samples: list[int] | None) -> None:
+        super().__init__(bot)
+        self.times = times
+        self.samples = samples
+
+    def decide(self, decision: Decision) -> Action | None:
+        if len(decision.legal) == 1:
+            return decision.legal[0]
+        view = decision.view()
+        t0 = time.perf_counter()
+        a = self.bot.choose(view, decision.legal)
+        self.times.append(time.perf_counter() - t0)
+        stats = getattr(self.bot, "last_stats", None)
+        if self.samples is not None and stats:
+            self.samples.append(int(stats["rollouts"]))
+        return a
+
+
 def bot_decisions(variant: str, spec: str, seeds: range, others: str = "greedy"
                   ) -> tuple[int, float, float]:
     """(decisions, mean seconds, max seconds) of ``spec`` in seat 0 (others: ``others``),
     fresh bots every hand as in the arena."""
     times: list[float] = []
     samples = SAMPLES.setdefault(variant, []) if spec.startswith("search") else None
+    n = get(variant).seats
     for seed in seeds:
-        g = Game(variant, seed=seed)
-        bots = [make_bot(spec if s == 0 else others, seed * 10 + s) for s in range(g.n)]
-        while not g.over:
-            s = g.to_act()[0]
-            view, legal = g.view(s), g.legal_actions(s)
-            t0 = time.perf_counter()
-            a = bots[s].choose(view, legal)
-            if s == 0:
-                times.append(time.perf_counter() - t0)
-                stats = getattr(bots[0], "last_stats", None)
-                if samples is not None and stats:
-                    samples.append(int(stats["rollouts"]))
-            g.apply(a)
+        table = Table(variant, seed=seed)
+        seats: list[BotController] = [TimedBot(make_bot(spec, seed * 10), times, samples)]
+        seats += [BotController(make_bot(others, seed * 10 + s)) for s in range(1, n)]
+        table.start_hand()
+        play_hand(table, seats)
     OVER[spec] = OVER.get(spec, 0) + sum(1 for t in times if t > 0.1)
     return len(times), sum(times) / max(1, len(times)), max(times, default=0.0)
 
@@ -108,6 +145,7 @@ def main() -> None:
             "variant": v,
             "random_us_per_action_cold": cold_s / max(1, cold_steps) * 1e6,
             "random_us_per_action": secs / steps * 1e6,
+            "random_us_per_hand": secs / hands * 1e6,
             "random_hands_per_s": hands / secs,
             "actions_per_hand": steps / hands,
         }
@@ -116,6 +154,7 @@ def main() -> None:
             if not args.json:
                 print(f"{v:10s} random {row['random_us_per_action']:8.1f} µs/action "
                       f"(cold {row['random_us_per_action_cold']:8.1f}), "
+                      f"{row['random_us_per_hand']:8.0f} µs/hand, "
                       f"{row['random_hands_per_s']:7.1f} hands/s, "
                       f"{row['actions_per_hand']:5.1f} actions/hand", flush=True)
             continue
@@ -130,6 +169,7 @@ def main() -> None:
         if not args.json:
             print(f"{v:10s} random {row['random_us_per_action']:8.1f} µs/action "
                   f"(cold {row['random_us_per_action_cold']:8.1f}), "
+                  f"{row['random_us_per_hand']:8.0f} µs/hand, "
                   f"{row['random_hands_per_s']:7.1f} hands/s, "
                   f"{row['actions_per_hand']:5.1f} actions/hand | greedy "
                   f"{row['greedy_us_per_decision']:9.0f} µs/decision (max "

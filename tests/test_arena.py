@@ -128,3 +128,25 @@ def test_ray_flag_without_ray(capsys: pytest.CaptureFixture[str]) -> None:
     except ImportError:
         assert main(["simulate", "jingzhou", "--hands", "2", "--ray", "--no-progress"]) == 2
         assert "laizi[cluster]" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("streams", [False, True])
+def test_every_rotation_of_a_seed_is_dealt_the_same_hand(streams: bool) -> None:
+    """Duplicate play: the rotations of one seed sit at tables dealt the same wall (the
+    public seed mode), per-seat streams included; the deal shows in every task's log."""
+    from laizi.sim.hands import hand_table
+    from laizi.table.table import Table
+
+    tasks = arena_tasks("taiwan", ["greedy", "random"], 8, seed=4, streams=streams)
+    walls: dict[int, set[str]] = {}
+    for task in tasks:
+        table = hand_table(task)
+        assert table.streams is streams and table.seed == task.seed
+        game = table.start_hand()
+        assert bool(game.log[0].get("streams")) is streams
+        assert ("streams" in table.log[0]) is streams
+        walls.setdefault(task.seed, set()).add(json.dumps(game.wall))
+        if streams:  # the table log replays with its streams
+            assert Table.from_log(table.dumps().splitlines()).to_json() == table.to_json()
+    assert sorted(walls) == [4, 5] and all(len(w) == 1 for w in walls.values())
+    assert walls[4] != walls[5]

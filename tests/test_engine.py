@@ -24,6 +24,8 @@ from laizi.engine import (
 )
 from laizi.engine.variant import SELF_DRAW, Variant
 from laizi.engine.walls import arrange_wall
+from laizi.errors import ErrorCode, MalformedActionError
+from laizi.reasons import Reason
 from laizi.records import HandRecord
 from laizi.settlement import Payment
 from laizi.variants import register
@@ -73,7 +75,7 @@ class Toy(Variant):
                 if s == w:
                     continue
                 amount = 2 if s == record.source else 1
-                out.append(Payment(s, w, amount, ("toy",)))
+                out.append(Payment(s, w, amount, (Reason.of("note", text="toy"),)))
         return out
 
 
@@ -157,14 +159,17 @@ def test_pung_beats_chow_and_claims_are_simultaneous() -> None:
     g = Game("toy", wall=wall)
     g.apply(Action("discard", 0, T.parse_tile("5p")))
     assert g.phase == CLAIM
-    assert sorted(g.to_act()) == [1, 2]
+    assert sorted(g.to_act()) == [1, 2, 3]  # every other seat is asked
+    assert g.legal_actions(3) == (Action("pass", 3),)  # seat 3 has nothing to claim
     chows = [a for a in g.legal_actions(1) if a.type == "chow"]
     assert {a.tiles for a in chows} == {tuple(T.parse(x)) for x in ("345p", "456p", "567p")}
     assert not any(a.type == "chow" for a in g.legal_actions(2))  # only the next seat
     g.apply(chows[0])
-    assert g.phase == CLAIM and g.to_act() == [2]  # nothing resolves before all answer
+    assert g.phase == CLAIM and g.to_act() == [2, 3]  # nothing resolves before all answer
     assert g.melds[1] == []
     g.apply(Action("pung", 2, 13, (13, 13, 13)))
+    assert g.phase == CLAIM and g.to_act() == [3] and g.melds[2] == []
+    g.apply(Action("pass", 3))
     assert g.phase == TURN and g.turn == 2
     assert g.melds[2][0].kind == "pung" and g.melds[2][0].source == 0
     assert g.melds[1] == [] and g.discards[0] == []
@@ -176,7 +181,7 @@ def test_win_beats_pung() -> None:
                   2: "11s 22s 33s 44s 55s 66s 7s"}, avoid="7s")
     g = Game("toy", wall=wall)
     g.apply(Action("discard", 0, T.parse_tile("7s")))
-    assert sorted(g.to_act()) == [1, 2]
+    assert sorted(g.to_act()) == [1, 2, 3]
     _answer(g, s1="pung", s2="win")
     assert g.over and g.record is not None
     assert g.record.winners == (2,) and g.record.how == "discard" and g.record.source == 0
@@ -207,13 +212,21 @@ def test_passing_a_win_blocks_discard_wins_until_own_draw() -> None:
                   2: "11s 22s 33s 44s 11p 66p 7s"}, draws="9p", avoid="7s")
     g = Game("toy", wall=wall)
     g.apply(Action("discard", 0, T.parse_tile("7s")))
-    assert g.to_act() == [2]
+    assert g.to_act() == [1, 2, 3]
     assert [a.type for a in g.legal_actions(2)] == ["win", "pass"]
-    g.apply(Action("pass", 2))
+    assert g.legal_actions(1) == (Action("pass", 1),)
+    assert g.legal_actions(3) == (Action("pass", 3),)
+    _answer(g)
     assert g.passed_win[2]
-    assert g.turn == 1 and g.last_tile == T.parse_tile("9p")
+    assert not g.passed_win[1] and not g.passed_win[3]  # they had no win to pass
+    assert g.phase == TURN and g.turn == 1 and g.last_tile == T.parse_tile("9p")
     g.apply(Action("discard", 1, T.parse_tile("7s")))
-    # seat 2 would win on this 7s but passed a win since its last draw: not asked
+    # seat 2 would win on this 7s but passed a win since its last draw: it may only pass
+    assert g.phase == CLAIM and g.to_act() == [2, 3, 0]
+    assert g.legal_actions(2) == (Action("pass", 2),)
+    with pytest.raises(IllegalActionError, match="过水"):
+        g.apply(Action("win", 2, T.parse_tile("7s")))
+    _answer(g)
     assert g.phase == TURN and g.turn == 2
     assert not g.passed_win[2]  # its own draw ends 过水
 
@@ -249,10 +262,12 @@ def test_views_and_redaction_hide_other_hands() -> None:
 def test_actions_round_trip_through_json() -> None:
     for a in (Action("discard", 0, 12), Action("chow", 1, 12, (11, 12, 13)), Action("pass", 2)):
         assert Action.from_json(a.to_json()) == a
-    with pytest.raises(IllegalActionError, match="unknown action type"):
+    with pytest.raises(MalformedActionError, match="unknown action type") as info:
         Action.from_json({"type": "riichi", "seat": 0})
-    with pytest.raises(IllegalActionError, match="malformed"):
+    assert info.value.code == ErrorCode.UNKNOWN_TYPE
+    with pytest.raises(MalformedActionError, match="malformed") as info:
         Action.from_json({"seat": 0})
+    assert info.value.code == ErrorCode.MALFORMED
 
 
 def test_replay_detects_a_tampered_log() -> None:
@@ -277,15 +292,19 @@ def test_claim_errors_name_the_rule() -> None:
     with pytest.raises(IllegalActionError, match="only for the next seat"):
         g.apply(Action("chow", 2, 13, (12, 13, 14)))
     with pytest.raises(IllegalActionError, match="no decision"):
-        g.apply(Action("pass", 3))
+        g.apply(Action("pass", 0))  # the discarder is not asked about its own discard
     with pytest.raises(IllegalActionError, match="cannot win"):
         g.apply(Action("win", 1, 13))
+    with pytest.raises(IllegalActionError, match="cannot pung"):
+        g.apply(Action("pung", 3, 13, (13, 13, 13)))  # a pass-only seat
     assert state_json(g) == before
     g.apply(Action("pass", 1))
     with pytest.raises(IllegalActionError, match="already answered"):
         g.apply(Action("pass", 1))
-    assert g.to_act() == [2]
+    assert g.to_act() == [2, 3]
     g.apply(Action("pass", 2))
+    assert g.phase == CLAIM and g.to_act() == [3]
+    g.apply(Action("pass", 3))
     assert g.phase == TURN and g.turn == 1
 
 
@@ -304,6 +323,10 @@ def test_answers_to_a_discard_are_secret_until_resolved() -> None:
     seen_by_2 = [redact(e, 2) for e in g.log]
     assert not any(e and e["type"] == "action" and e["action"]["seat"] == 1 for e in seen_by_2)
     g.apply(Action("pung", 2, 13, (13, 13, 13)))
+    g.apply(Action("pass", 3))  # a pass-only seat's answer is as secret as any other
+    for seat in (0, 1, 2):
+        seen = [redact(e, seat) for e in g.log]
+        assert not any(e and e["type"] == "action" and e["action"]["seat"] == 3 for e in seen)
     seen_by_1 = [redact(e, 1) for e in g.log]
     claims = [e for e in seen_by_1 if e and e["type"] == "claim"]
     assert claims and claims[0]["seat"] == 2  # the resolution is public

@@ -180,3 +180,122 @@ def test_action_index_ignores_the_seat(action: Action, seat: int) -> None:
     moved = Action(action.type, seat, action.tile, action.tiles)
     assert action_index(moved) == action_index(action)
     assert legal_by_index([moved])[action_index(action)] == moved
+
+
+def _swapped_deal(variant: str, seed: int, seat: int
+                  ) -> tuple[list[int], list[int]] | None:
+    """The wall of hand 0 of ``Table(variant, seed=seed)`` (dealer 0) and a copy that
+    differs only in ``seat``'s concealed tiles: one of its dealt tiles is swapped with a
+    tile deep in the live wall (nobody draws it for 40 turns), so that ``seat`` holds a
+    pair of the dealer's first discard (its 14th tile) in one deal and not in the other.
+    ``None`` if the seed's deal does not allow it."""
+    from laizi.table.table import Table
+
+    table = Table(variant, seed=seed)
+    table.start_hand()
+    game = table.game
+    assert game is not None and game.dealer == 0 != seat
+    wall = list(game.log[0]["wall"])
+    n, size = get(variant).seats, get(variant).hand_size
+    first, head = seat * size, n * size + 1
+    ordinary = {t for t in range(27) if t != game.wildcard}
+    d = wall[n * size]  # the dealer's 14th tile: its first discard
+    if d not in ordinary or game.flowers[0] or game.phase == "over":
+        return None
+    mine = range(first, first + size)
+    copies = [i for i in mine if wall[i] == d]
+    deep = range(head + 50, len(wall))
+    if len(copies) == 2:  # a pair: swap one copy away
+        i = copies[0]
+        j = next((j for j in deep if wall[j] in ordinary and wall[j] != d), None)
+    elif len(copies) == 1:  # a single one: swap another tile for a second copy
+        i = next((i for i in mine if wall[i] in ordinary and wall[i] != d), -1)
+        j = next((j for j in deep if wall[j] == d), None)
+    else:
+        return None
+    if i < 0 or j is None:
+        return None
+    other = list(wall)
+    other[i], other[j] = other[j], other[i]
+    return wall, other
+
+
+def _lockstep(variant: str, walls: tuple[list[int], list[int]], hidden: int,
+              monkeypatch: pytest.MonkeyPatch, turns: int = 25) -> tuple[int, int]:
+    """Play the two deals side by side with the same public actions (every window passed;
+    on a turn the drawn tile, else the first discard legal in both deals) until
+    ``turns`` discards or the end. Asserts at every step that ``agent_selection`` and every
+    agent's observation and mask but ``hidden``'s are equal. Returns (steps, windows in
+    which ``hidden``'s own options differed between the deals)."""
+    import laizi.table.deals as deals
+    from laizi.env.aec import LaiziAEC
+
+    envs = []
+    for wall in walls:
+        monkeypatch.setattr(deals, "deal_wall", lambda *a, wall=wall, **k: list(wall))
+        env = LaiziAEC(variant)
+        env.reset(seed=3)
+        envs.append(env)
+    a, b = envs
+    assert a.table is not None and b.table is not None
+    ta, tb = a.table, b.table
+    ga, gb = ta.game, tb.game
+    assert ga is not None and gb is not None
+    steps = differ = discards = 0
+    while discards < turns:
+        assert a.agent_selection == b.agent_selection
+        assert a.terminations == b.terminations
+        if ga.over or gb.over:
+            assert ga.over and gb.over
+            break
+        for agent in a.possible_agents:
+            if agent == f"player_{hidden}":
+                continue
+            oa, ob = a.observe(agent), b.observe(agent)
+            assert np.array_equal(oa["observation"], ob["observation"]), (steps, agent)
+            assert np.array_equal(oa["action_mask"], ob["action_mask"]), (steps, agent)
+        agent = a.agent_selection
+        seat = int(agent.split("_")[1])
+        la = legal_by_index(ta.legal_actions(seat))
+        lb = legal_by_index(tb.legal_actions(seat))
+        if seat != hidden:
+            assert la.keys() == lb.keys()
+        elif ga.phase != "turn":
+            differ += la.keys() != lb.keys()
+        common = [i for i in la if i in lb and la[i].type in ("pass", "discard")]
+        if ga.phase != "turn":
+            choice = next(i for i in common if la[i].type == "pass")
+        else:
+            drawn = ga.last_tile if seat != hidden else None
+            discard = [i for i in common if la[i].type == "discard"]
+            if not discard:
+                break
+            choice = drawn if drawn in discard else discard[0]
+            discards += 1
+        a.step(choice)
+        b.step(choice)
+        steps += 1
+    return steps, differ
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_agent_selection_and_observations_hide_other_seats_tiles(
+        variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two deals that differ only in one seat's concealed tiles — in one it can pung the
+    dealer's first discard, in the other not — played with the same public actions, give
+    the same agent_selection sequence and the same observations (and masks) to every
+    other agent until something is revealed: with uniform windows every seat but the
+    discarder is selected in every claim window, whether or not it could claim."""
+    hidden = get(variant).seats - 1
+    runs = differ = 0
+    for seed in range(200):
+        walls = _swapped_deal(variant, seed, hidden)
+        if walls is None:
+            continue
+        steps, d = _lockstep(variant, walls, hidden, monkeypatch)
+        assert steps >= 4 * get(variant).seats  # several windows were compared
+        runs, differ = runs + 1, differ + d
+        if runs == 3:
+            break
+    assert runs == 3
+    assert differ >= runs  # the hidden seat's options differed in the first window

@@ -49,13 +49,21 @@ def _check_state(g: Game) -> None:
                 assert all(t == gold for t in g.concealed(s))
 
 
+def _step(g: Game, rng: random.Random) -> None:
+    """One random answer. A seat asked with nothing but ``pass`` (every claim window asks
+    every other seat) passes without drawing a random number, so a seed plays the very
+    game it played when only seats with an option were asked."""
+    s = g.to_act()[0]
+    legal = g.legal_actions(s)
+    g.apply(legal[0] if legal == (Action("pass", s),) else rng.choice(legal))
+
+
 def _random_game(vid: str, seed: int) -> Game:
     g = Game(vid, seed=seed, dealer=seed % 4)
     rng = random.Random(seed)
     while not g.over:
         _check_state(g)
-        s = g.to_act()[0]
-        g.apply(rng.choice(g.legal_actions(s)))
+        _step(g, rng)
     return g
 
 
@@ -82,12 +90,13 @@ def test_all_golden_hand_may_throw_a_golden_tile_and_it_is_dead() -> None:
         legal = g.legal_actions(s)
         if g.phase == TURN and g.concealed(s) == [gold, gold]:
             break
-        g.apply(rng.choice(legal))
-    assert legal == [Action("discard", s, gold)]
+        _step(g, rng)
+    assert legal == (Action("discard", s, gold),)
     assert g.variant.discard_refusal(g, s, gold) is None
     g.apply(legal[0])
-    # Dead: no seat is asked to claim it, and no seat could win on it.
-    assert g.phase != CLAIM
+    # Dead: every other seat is asked but may only pass, and no seat could win on it.
+    assert g.phase == CLAIM and sorted(g.to_act()) == sorted({0, 1, 2, 3} - {s})
+    assert all(g.legal_actions(o) == (Action("pass", o),) for o in g.to_act())
     for other in range(4):
         if other != s:
             assert g.variant.win_refusal(g, other, gold, DISCARD_WIN) is not None

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from laizi import tiles
+from laizi.reasons import Reason
 from laizi.settlement import Payment
 from laizi.table.horses import (
     Horse,
@@ -48,14 +49,18 @@ def test_horse_seats_count_from_the_dealer() -> None:
     assert horse_seat(tiles.WHITE, dealer=3) == 2  # 白 = 4
 
 
+WIN_DISCARD = Reason.of("win_times", how="discard", times=1)
+WIN_SELF_DRAW = Reason.of("win_times", how="self_draw", times=2)
+
+
 def discard_win() -> list[Payment]:
     """Seat 1 wins on seat 3's discard for 4."""
-    return [Payment(3, 1, 4, ("放胡",))]
+    return [Payment(3, 1, 4, (WIN_DISCARD,))]
 
 
 def self_draw() -> list[Payment]:
     """Seat 0 wins by 自摸 for 2 from each."""
-    return [Payment(s, 0, 2, ("自摸",)) for s in (1, 2, 3)]
+    return [Payment(s, 0, 2, (WIN_SELF_DRAW,)) for s in (1, 2, 3)]
 
 
 def simple(ps: list[PersonPayment]) -> list[tuple[str, str, int]]:
@@ -66,7 +71,11 @@ def test_horse_on_the_winner_collects_from_the_discarder() -> None:
     # Dealer 0; 2m names seat 1, the winner. E waits and holds it.
     out = horse_payments(discard_win(), SEATS, [Horse("E", T("2m"))], dealer=0)
     assert simple(out) == [("D", "E", 4)]
-    assert "放胡" in out[0].reasons and any("买马" in r for r in out[0].reasons)
+    assert out[0].reasons == (
+        Reason.of("horse", tile="2m", value=2, seat=1, payer=3, payee=1), WIN_DISCARD)
+    assert [r.text() for r in out[0].reasons] == [
+        "买马 二万 = 2 → 1号位: 跟随 3号位 → 1号位", "放胡 ×1"]
+    assert PersonPayment.from_json(out[0].to_json()) == out[0]
 
 
 def test_horse_on_the_loser_pays_the_winner() -> None:

@@ -133,7 +133,10 @@ def test_discarded_laizi_is_dead_and_doubles_the_payments() -> None:
     g = hh_game({0: "5p 111m 999m 111s 999s 7z", 1: "123m 456m 789m 55p 23s"},
                 draws="4s", tail="4p")
     do(g, 0, "discard", "5p")
-    assert g.phase == "turn" and g.turn == 1  # nobody had an option
+    assert g.phase == CLAIM and g.to_act() == [1, 2, 3]  # every other seat is asked ...
+    assert all(types(g, s) == {"pass"} for s in (1, 2, 3))  # ... and nobody has an option
+    pass_all(g)
+    assert g.phase == "turn" and g.turn == 1
     # Seat 1 draws 4s: 门清 self-draw, the laizi pair read as itself (硬): 大刀 × 硬.
     do(g, 1, "win", "4s")
     rec = g.record
@@ -158,8 +161,10 @@ def test_one_winner_per_discard_the_nearest_after_the_discarder() -> None:
     g = hh_game({0: "7s 111m 999m 111s 999s 7z", 1: "123m 456m 789m 234s 7s",
                  3: "111p 678p 999p 22m 77s"}, horses=(1, 4))
     do(g, 0, "discard", "7s")
-    assert "win" in types(g, 1) and "win" in types(g, 3)
+    assert "win" in types(g, 1) and "win" in types(g, 3) and types(g, 2) == {"pass"}
     answer(g, 3, "win")
+    answer(g, 2, "pass")
+    assert g.record is None
     answer(g, 1, "win")
     rec = g.record
     assert rec is not None and rec.winners == (1,) and rec.source == 0

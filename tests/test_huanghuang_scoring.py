@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from laizi import tiles
+from laizi.reasons import Reason
 from laizi.settlement import net
 from laizi.variants.huanghuang_scoring import (
     TILE_KINDS,
@@ -62,14 +63,20 @@ def test_seed_example_menqing_kong_bloom_soft_each_pays_8() -> None:
 
 # ------------------------------------------------------------------ settlement rows
 
-SMALL_SOFT = HandValue(1, 1, ("小刀 ×1", "软胡 ×1"))
-BIG_HARD = HandValue(2, 2, ("大刀 ×2 (七对)", "硬胡 ×2"))
+SMALL_SOFT = HandValue(1, 1, (
+    Reason.of("dao", times=1, menqing=False, all_pungs=False, seven_pairs=False),
+    Reason.of("ying", hard=False, times=1)))
+BIG_HARD = HandValue(2, 2, (
+    Reason.of("dao", times=2, menqing=False, all_pungs=False, seven_pairs=True),
+    Reason.of("ying", hard=True, times=2)))
 
 
 def test_row_discard_win_the_discarder_alone_pays() -> None:
     pays = payments(WinKind.DISCARD, winner=0, loser=2, value=BIG_HARD, base=3)
     assert [(p.payer, p.payee, p.amount) for p in pays] == [(2, 0, 3 * 2 * 2)]
-    assert "放胡 ×1" in pays[0].reasons
+    assert Reason.of("win_times", how="discard", times=1) in pays[0].reasons
+    assert [r.text() for r in pays[0].reasons] == ["底分 3", "大刀 ×2 (七对)", "硬胡 ×2",
+                                                   "放胡 ×1"]
 
 
 def test_row_self_draw_all_three_pay_double() -> None:
@@ -93,7 +100,8 @@ def test_each_discarded_laizi_doubles_every_payment(k: int) -> None:
     pays = payments(WinKind.SELF_DRAW, winner=0, loser=None, value=SMALL_SOFT,
                     laizi_discarded=k)
     assert all(p.amount == 2 * 2**k for p in pays)
-    assert any(f"打出癞子 {k} 张" in r for r in pays[0].reasons) == (k > 0)
+    assert (Reason.of("laizi_discarded", count=k, times=2**k) in pays[0].reasons) == (k > 0)
+    assert any(f"打出癞子 {k} 张" in r.text() for r in pays[0].reasons) == (k > 0)
 
 
 def test_payment_arguments_checked() -> None:
@@ -115,7 +123,7 @@ PLAIN = P("123m 456m 789m 234s 77s")  # no laizi, chows
 
 def test_menqing_self_draw_is_big_blade() -> None:
     v = evaluate(PLAIN, [], LZ, WinKind.SELF_DRAW)
-    assert (v.dao, v.ying) == (2, 2) and "门清" in v.reasons[0]
+    assert (v.dao, v.ying) == (2, 2) and "门清" in v.reasons[0].items()
 
 
 def test_same_tiles_on_a_discard_are_small_blade() -> None:
@@ -134,13 +142,13 @@ def test_concealed_kong_keeps_menqing_but_exposed_kong_or_chow_breaks_it() -> No
 
 def test_seven_pairs_is_big_blade_even_on_a_discard() -> None:
     v = evaluate(P("1133m 4477p 2299s 66s"), [], LZ, WinKind.DISCARD)
-    assert (v.dao, v.ying) == (2, 2) and "七对" in v.reasons[0]
+    assert (v.dao, v.ying) == (2, 2) and "七对" in v.reasons[0].items()
 
 
 def test_all_pungs_is_big_blade_with_exposed_pungs() -> None:
     v = evaluate(P("333m 777s 88p"), [Meld(PG, T("1m")), Meld(KG, tiles.RED)], LZ,
                  WinKind.DISCARD)
-    assert (v.dao, v.ying) == (2, 2) and "碰碰胡" in v.reasons[0]
+    assert (v.dao, v.ying) == (2, 2) and "碰碰胡" in v.reasons[0].items()
 
 
 def test_all_pungs_with_an_exposed_chow_is_small_blade() -> None:
@@ -152,7 +160,7 @@ def test_all_pungs_with_an_exposed_chow_is_small_blade() -> None:
 def test_big_blade_counts_once() -> None:
     # 门清 + 七对 + self-draw: still ×2, not ×4.
     v = evaluate(P("1133m 4477p 2299s 66s"), [], LZ, WinKind.SELF_DRAW)
-    assert v.dao == 2 and "门清" in v.reasons[0] and "七对" in v.reasons[0]
+    assert v.dao == 2 and "门清" in v.reasons[0].items() and "七对" in v.reasons[0].items()
 
 
 # ------------------------------------------------------------------ 硬 / 软
@@ -167,14 +175,14 @@ def test_laizi_standing_for_itself_is_hard() -> None:
 def test_laizi_as_wild_is_soft() -> None:
     # 5p must stand for 3s: 12s + laizi.
     v = evaluate(P("123m 456m 789m 5p 12s 77s"), [], LZ, WinKind.DISCARD)
-    assert (v.dao, v.ying) == (1, 1) and "软胡 ×1" in v.reasons
+    assert (v.dao, v.ying) == (1, 1) and Reason.of("ying", hard=False, times=1) in v.reasons
 
 
 def test_best_reading_counts() -> None:
     # Laizi 5p as 9s: 111 222 333m can be read as three chows (小刀) or three pungs; the
     # pung reading makes 碰碰胡 (大刀), and that is what the hand is worth.
     v = evaluate(P("111222333m 5p 77s 99s"), [], LZ, WinKind.DISCARD)
-    assert (v.dao, v.ying) == (2, 1) and "碰碰胡" in v.reasons[0]
+    assert (v.dao, v.ying) == (2, 1) and "碰碰胡" in v.reasons[0].items()
     # A hard 小刀 (2) beats the soft 小刀 reading (1) of the same tiles.
     v = evaluate(P("123m 456m 789m 46p 5p 77s"), [], LZ, WinKind.DISCARD)
     assert v.value == 2
@@ -204,7 +212,7 @@ def test_two_laizi_refused_even_if_they_stand_for_themselves() -> None:
 def test_two_laizi_may_win_as_all_pungs_on_a_discard() -> None:
     # Laizi 5p twice completing 22s and 33s into pungs.
     v = evaluate(P("111m 444m 22s 33s 55p 99s"), [], LZ, WinKind.DISCARD)
-    assert v.dao == 2 and "碰碰胡" in v.reasons[0] and v.ying == 1
+    assert v.dao == 2 and "碰碰胡" in v.reasons[0].items() and v.ying == 1
 
 
 def test_dead_laizi_cannot_be_won_on() -> None:

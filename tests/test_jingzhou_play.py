@@ -66,6 +66,15 @@ def pass_all(g: Game) -> None:
         g.apply(Action("pass", s))
 
 
+def nobody_claims(g: Game) -> None:
+    """The window after a discard (or an added kong) asks every other seat; here each has
+    nothing but ``pass``, and all pass."""
+    assert g.phase in (CLAIM, ROB) and len(g.to_act()) == 2
+    for s in g.to_act():
+        assert g.legal_actions(s) == (Action("pass", s),), (s, g.legal_actions(s))
+    pass_all(g)
+
+
 def test_laizi_follows_the_indicator() -> None:
     pairs = {"2p": "3p", "9p": "1p", "9s": "1s", "5s": "6s", "2z": "3z", "3z": "4z",
              "4z": "6z", "6z": "5z", "5z": "2z", "7z": "6z"}
@@ -119,8 +128,11 @@ def test_unopened_hand_cannot_win_but_seven_pairs_can() -> None:
     g = jz_game({0: "4z 9p 9p 9p 2z 3z 5z 6z 8s 8s 1p 1p 3z 7p",
                  1: "22p 33p 55s 66s 77s 99s 4z"})
     do(g, 0, "discard", "4z")
+    assert g.to_act() == [1, 2]
     assert any(a.type == "win" for a in g.legal_actions(1))
     do(g, 1, "win")
+    assert g.record is None  # seat 2 has not answered yet
+    do(g, 2, "pass")
     assert g.record is not None and g.record.how == "discard"
     # 七对 10 + 点炮 10 = 20 × 2 (硬胡) = 40 from seat 0; 10 × 2 = 20 from seat 2.
     assert g.net == [-40, 60, -20]
@@ -143,17 +155,25 @@ def test_robbing_an_added_kong() -> None:
                 draws="1p 7p 5p")
     do(g, 0, "discard", "4s")
     do(g, 1, "chow", "456s")
+    pass_all(g)
     do(g, 1, "discard", "5p")
     do(g, 0, "pung", "555p")
+    pass_all(g)
     do(g, 0, "discard", "4z")
+    nobody_claims(g)
     assert g.turn == 1
     do(g, 1, "discard", "1p")
+    nobody_claims(g)
     assert g.turn == 2
     do(g, 2, "discard", "7p")
+    nobody_claims(g)
     assert g.turn == 0 and g.last_tile == tile("5p")
     do(g, 0, "added_kong", "5p")
-    assert g.phase == ROB and g.to_act() == [1]
+    assert g.phase == ROB and g.to_act() == [1, 2]  # every other seat is asked
+    assert g.legal_actions(2) == (Action("pass", 2),)
     do(g, 1, "win")
+    assert g.record is None
+    do(g, 2, "pass")
     r = g.record
     assert r is not None and r.how == "robbed_kong" and r.source == 0 and r.win_tile == tile("5p")
     # 抢杠 10 + 10 (as 自摸); winner 开口 + 硬胡 = 2; seat 0 opened: 20 × 8 = 160,
@@ -169,12 +189,19 @@ def test_added_kong_not_robbed_draws_a_replacement() -> None:
                 draws="1p 7p 5p", tail="9s 6z")
     do(g, 0, "discard", "4s")
     do(g, 1, "chow", "456s")
+    pass_all(g)
     do(g, 1, "discard", "5p")
     do(g, 0, "pung", "555p")
+    pass_all(g)
     do(g, 0, "discard", "4z")
+    nobody_claims(g)
     do(g, 1, "discard", "1p")
+    nobody_claims(g)
     do(g, 2, "discard", "7p")
+    nobody_claims(g)
     do(g, 0, "added_kong", "5p")
+    assert g.phase == ROB and g.to_act() == [1, 2]
+    nobody_claims(g)  # nobody can rob
     assert g.phase == "turn" and g.turn == 0 and g.after_kong
     assert g.melds[0][-1].kind == "added_kong" and g.last_tile == tile("6z")
 
@@ -243,9 +270,12 @@ def test_pihu_under_8_points_is_not_offered_in_play() -> None:
                  2: "5s 1p 1p 4p 4p 9s 9s 2s 2s 8s 8s 6p 6p"}, draws="2z")
     do(g, 0, "discard", "4s")
     do(g, 1, "chow", "456s")
+    pass_all(g)
     do(g, 1, "discard", "9p")
+    nobody_claims(g)
     assert g.turn == 2 and g.phase == "turn"
     why = JZ.win_refusal(g, 1, tile("5s"), "discard")
     assert why is not None and "at least 8" in why
     do(g, 2, "discard", "5s")
-    assert g.phase == "turn" and g.turn == 0  # seat 1 was not asked
+    nobody_claims(g)  # seat 1 is offered no win on the 5s, only pass
+    assert g.phase == "turn" and g.turn == 0

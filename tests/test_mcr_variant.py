@@ -14,7 +14,8 @@ from laizi.bots.simple import SimpleBot
 from laizi.engine import CLAIM, ROB, Action, Game
 from laizi.engine.walls import arrange_wall
 from laizi.settlement import net
-from laizi.table.match import Match
+from laizi.table.driver import BotController, play
+from laizi.table.table import Table
 from laizi.variants import get
 from laizi.variants._gb_common import MATCH_HANDS, GBOptions, schedule
 from laizi.variants._gb_variant import GBVariant, visible_copies
@@ -42,9 +43,11 @@ def _kong_game(**opts: Any) -> Game:
                         options=GBOptions(**opts))
     g = Game(MCR, GBOptions(**opts), seed=0, wall=wall)
     g.apply(Action("discard", 0, tile("3s")))
-    assert set(g.to_act()) == {1, 3}
+    assert set(g.to_act()) == {1, 2, 3}  # every other seat is asked
+    assert g.legal_actions(2) == (Action("pass", 2),)  # seat 2 waits on 5z only
     assert Action("win", 3, tile("3s")) in g.legal_actions(3)
     g.apply(Action("pass", 3))  # 过水 until seat 3's next draw
+    g.apply(Action("pass", 2))
     g.apply(Action("pung", 1, tile("3s"), (tile("3s"),) * 3))
     g.apply(Action("discard", 1, tile("9s")))
     _pass_all(g)
@@ -61,8 +64,14 @@ def test_robbing_an_added_kong_needs_readiness_for_exactly_that_tile() -> None:
     assert visible_copies(g, tile("3s")) == 3  # the pung
     g.apply(Action("added_kong", 1, tile("3s")))
     assert g.phase == ROB
-    assert g.to_act() == [3]  # seat 2 is ready, but for 5z only
+    assert g.to_act() == [2, 3, 0]  # every other seat is asked ...
+    assert Action("win", 3, tile("3s")) in g.legal_actions(3)
+    # ... but seat 2 is ready for 5z only, and seat 0 not at all: they may only pass
+    assert g.legal_actions(2) == (Action("pass", 2),)
+    assert g.legal_actions(0) == (Action("pass", 0),)
     g.apply(Action("win", 3, tile("3s")))
+    assert g.record is None
+    _pass_all(g)
     rec = g.record
     assert rec is not None and rec.how == "robbed_kong" and rec.source == 1
     assert rec.extra == {"last_tile": False, "last_copy": False}  # 抢杠和不计和绝张
@@ -79,6 +88,8 @@ def test_declined_rob_completes_the_kong_and_the_replacement_wins_gang_shang_kai
     g = _kong_game()
     g.apply(Action("added_kong", 1, tile("3s")))
     g.apply(Action("pass", 3))
+    assert g.phase == ROB  # until every asked seat passed
+    _pass_all(g)
     assert g.turn == 1 and g.last_tile == tile("9s") and g.after_kong
     assert [m.kind for m in g.melds[1]] == ["added_kong"]
     assert Action("win", 1, tile("9s")) in g.legal_actions(1)
@@ -109,24 +120,29 @@ def test_schedule_of_a_match() -> None:
 
 
 def test_match_of_sixteen_hands_rotates_dealer_and_winds() -> None:
-    match = Match(MCR, GBOptions(), seed=11)
-    bots = [SimpleBot() for _ in range(4)]
-    for _ in range(MATCH_HANDS):
-        match.play_hand(bots)
-    assert [h.dealer for h in match.hands] == [k % 4 for k in range(16)]
-    winds = "".join(h.record.options.prevalent_wind for h in match.hands)
+    table = Table(MCR, GBOptions(), seed=11)
+    records = []
+    assert table.max_hands == MATCH_HANDS
+    play(table, [BotController(SimpleBot()) for _ in range(4)],
+         after_hand=lambda t: records.append(t.game.record if t.game else None))
+    assert table.over and table.number == MATCH_HANDS == len(records)
+    hands = [e for e in table.log if e["type"] == "hand"]
+    ends = [e for e in table.log if e["type"] == "hand_end"]
+    assert [h["dealer"] for h in hands] == [k % 4 for k in range(16)]
+    winds = "".join(r.options.prevalent_wind for r in records)
     assert winds == "EEEESSSSWWWWNNNN"
-    assert sum(match.ledger) == 0
-    assert match.ledger == [sum(h.net[s] for h in match.hands) for s in range(4)]
-    for h in match.hands:  # the dealer sits 东 in every hand's description
-        if h.record.outcome == "win" and h.record.winners[0] == h.dealer:
-            assert "门风 东" in MCR.describe(h.record)
+    assert sum(table.ledger.values()) == 0
+    assert table.ledger == {p: sum(e["net"][p] for e in ends) for p in table.people}
+    for r in records:  # the dealer sits 东 in every hand's description
+        if r.outcome == "win" and r.winners[0] == r.dealer:
+            assert "门风 东" in MCR.describe(r)
 
 
 def test_laizi_score_settles_golden_and_mcr_records(tmp_path: Path) -> None:
     g = _kong_game()
     g.apply(Action("added_kong", 1, tile("3s")))
     g.apply(Action("win", 3, tile("3s")))
+    _pass_all(g)
     assert g.record is not None
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(g.log[-1]["record"]), encoding="utf-8")

@@ -30,7 +30,8 @@ def test_person_plays_by_numbers(monkeypatch: pytest.MonkeyPatch,
                        monkeypatch, capsys)
     assert code == 0
     assert "your choice" in out and "1)" in out
-    assert "hand 2 · seed 6" in out and "after 2 hand(s)" in out
+    assert "hand 2 · dealer" in out and "after 2 hand(s)" in out
+    assert "seed 6" not in out  # no per-hand seeds: the table deals from its own key
 
 
 def test_bad_input_is_asked_again_and_end_of_input_leaves(

@@ -11,7 +11,7 @@ import pytest
 
 from laizi.engine import Action, Game, dumps, loads, redact, replay, state_json
 from laizi.engine.actions import CHOW, DISCARD, PASS, PUNG
-from laizi.engine.game import CLAIM
+from laizi.engine.game import CLAIM, DECIDE
 from laizi.variants import BUILTIN
 
 FLOWERLESS = [v for v in BUILTIN if all(t < 34 for t in Game(v, seed=0).wall)]
@@ -76,6 +76,9 @@ def test_without_claims_streams_deal_as_the_shared_wall(variant: str) -> None:
     for seed in range(4):
         a = Game(variant, seed=seed, streams=True)
         b = Game(variant, seed=seed)
+        for g in (a, b):  # a decision window at the start (Taiwan's 天听): nobody declares
+            while g.phase == DECIDE:
+                g.apply(Action(PASS, g.to_act()[0]))
         start_a, start_b = len(a.log), len(b.log)
         while not a.over and a.phase == b.phase == "turn" \
                 and a.turn_kind == b.turn_kind and a.turn_kind in ("dealt", "drawn"):

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from laizi.reasons import Reason
 from laizi.scoring.taiwan import (
     HandError,
     TaiResult,
@@ -50,7 +51,10 @@ def test_discarder_pays_alone() -> None:
     assert r.tai == 3
     ps = settle_win(r, winner=1, dealer=0, discarder=2)
     assert amounts(ps) == {2: 100 + 3 * 20}
-    assert ps[0].reasons[0] == "底 100" and "门清 1台" in ps[0].reasons
+    assert ps[0].reasons[0] == Reason.of("tai_base", points=100)
+    assert ps[0].reasons[0].text() == "底 100" and "门清 1台" in ps[0].texts()
+    assert Reason.of("tai", id="concealed_hand", item="门清", tai=1) in ps[0].reasons
+    assert ps[0].reasons[-1] == Reason.of("tai_total", tai=3, value=20, amount=60)
     assert check_zero_sum(ps) == [0, 160, -160, 0]
 
 
@@ -73,7 +77,9 @@ def test_dealer_wins_with_lian_3_la_3_every_payer_adds_7() -> None:
     assert r.dealer_tai == 1 + 6
     ps = settle_win(r, winner=0, dealer=0)
     assert amounts(ps) == {1: 100 + (3 + 7) * 20, 2: 300, 3: 300}
-    assert any("连3拉3 6台" in reason for reason in ps[0].reasons)
+    assert any(reason.text() == "连3拉3 6台" for reason in ps[0].reasons)
+    assert any(r.code == "tai" and r.param("id") == "dealer_streak" and r.items() == ("连N拉N",)
+               for r in ps[0].reasons)
     assert check_zero_sum(ps) == [900, -300, -300, -300]
     ps = settle_win(win(0, dealer_streak=3), winner=0, dealer=0, discarder=2)
     assert amounts(ps) == {2: 300}
@@ -183,7 +189,8 @@ def test_false_win_pays_each_player_as_for_a_self_draw() -> None:
     assert shown.tai == 3 and shown.self_drawn  # read as a self-draw: 门清 + 不求自摸
     ps = settle_false_win(1, shown, dealer=0)
     assert {p.payee: p.amount for p in ps} == {0: 100 + (3 + 5) * 20, 2: 160, 3: 160}
-    assert all(p.payer == 1 and "诈胡" in p.reasons[0] for p in ps)
+    assert all(p.payer == 1 and p.reasons[0] == Reason.of("false_win") for p in ps)
+    assert ps[0].reasons[0].text() == "诈胡 包赔"
     assert check_zero_sum(ps)[1] == -(260 + 320)
 
 
@@ -211,7 +218,8 @@ def test_dead_hand_pays_for_self_draws_within_eight_draws() -> None:
         assert sum(p.amount for p in ps) == sum(p.amount for p in ordinary)
         assert check_zero_sum(ps) == [-sum(p.amount for p in ordinary), 0, 0,
                                       sum(p.amount for p in ordinary)]
-        assert any("相公代付 for seat 1" in p.reasons[0] for p in ps)
+        assert any(p.reasons[0] == Reason.of("dead_hand", seat=1) for p in ps)
+        assert any(p.reasons[0].text("en") == "dead hand (相公) pays for seat 1" for p in ps)
     assert settle_dead_hand_self_draw(ordinary, dead=0, draws_since_penalty=9) == ordinary
     with pytest.raises(HandError, match="cannot win"):
         settle_dead_hand_self_draw(ordinary, dead=3, draws_since_penalty=2)

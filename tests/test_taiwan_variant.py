@@ -10,6 +10,7 @@ import pytest
 from laizi import tiles as T
 from laizi.engine import Action, Game, IllegalActionError, replay, state_json
 from laizi.engine.walls import arrange_wall
+from laizi.errors import MalformedActionError
 from laizi.records import record_from_json, record_to_json
 from laizi.scoring.taiwan import SEED
 from laizi.variants import get
@@ -43,7 +44,7 @@ def game_with(hands: Sequence[Sequence[int]], draws: Sequence[int] = (),
     return Game(V, seed=0, dealer=dealer, wall=wall, context=dict(ctx) or None)
 
 
-def drive(game: Game, choose: Callable[[Game, int, list[Action]], Action | None],
+def drive(game: Game, choose: Callable[[Game, int, Sequence[Action]], Action | None],
           until: Callable[[Game], bool] = lambda g: g.over) -> None:
     """Apply ``choose``'s pick (None: discard the drawn tile / pass) until ``until``."""
     while not until(game):
@@ -55,7 +56,7 @@ def drive(game: Game, choose: Callable[[Game, int, list[Action]], Action | None]
         game.apply(a)
 
 
-def passive(game: Game, seat: int, acts: list[Action]) -> Action:
+def passive(game: Game, seat: int, acts: Sequence[Action]) -> Action:
     for a in acts:
         if a.type == "pass":
             return a
@@ -65,7 +66,7 @@ def passive(game: Game, seat: int, acts: list[Action]) -> Action:
     return next(a for a in acts if a.type == "discard")
 
 
-def never(game: Game, seat: int, acts: list[Action]) -> Action | None:
+def never(game: Game, seat: int, acts: Sequence[Action]) -> Action | None:
     return None
 
 
@@ -79,6 +80,16 @@ def claim(game: Game, action: Action) -> None:
 
 def types(acts: Sequence[Action]) -> set[str]:
     return {a.type for a in acts}
+
+
+def nobody_declares(game: Game) -> None:
+    """Close a decision window (天听 at the start of every hand) that asks every seat,
+    each with nothing but ``pass``: all pass and the hand goes on."""
+    assert game.phase == "decide" and game.to_act() == list(range(game.n))
+    for seat in range(game.n):
+        assert game.legal_actions(seat) == (Action("pass", seat),), seat
+        game.apply(Action("pass", seat))
+    assert game.phase != "decide"
 
 
 # a plain, unready 16-tile hand per seat (no flowers, no pairs to speak of)
@@ -109,6 +120,7 @@ def test_deal_sizes_and_dealt_flower_replacement_in_seat_order() -> None:
 def test_flower_drawn_in_play_is_replaced_at_once() -> None:
     draws = [37]  # seat 1's first draw is a flower
     g = game_with([H0, H1, H2, H3], draws=draws, tail=tiles("5z"))
+    nobody_declares(g)
     g.apply(Action("discard", 0, 33))
     drive(g, never, until=lambda g: g.phase == "turn" and g.turn == 1)
     assert g.flowers[1] == [37] and g.last_tile == T.parse_tile("5z")
@@ -123,7 +135,7 @@ def test_reserve_and_haidi_self_draw() -> None:
     draws = [*filler([*used, 13], 62, avoid=[13]), 13]
     g = game_with([H0, H1, H2, h3], draws=draws)
 
-    def pick(game: Game, seat: int, acts: list[Action]) -> Action | None:
+    def pick(game: Game, seat: int, acts: Sequence[Action]) -> Action | None:
         if game.live_tiles == 16 and seat == 3:
             return next(a for a in acts if a.type == "win")
         return None
@@ -131,7 +143,7 @@ def test_reserve_and_haidi_self_draw() -> None:
     drive(g, pick)
     assert g.record is not None and g.record.winners == (3,) and g.live_tiles == 16
     assert g.record.extra["last_tile"] is True
-    assert any("海底捞月" in r for p in g.payments for r in p.reasons)
+    assert any("海底捞月" in r.items() for p in g.payments for r in p.reasons)
     # one more draw would have come from the 16-tile reserve: that hand is drawn instead
     g2 = game_with([H0, H1, H2, h3], draws=draws)
     drive(g2, never)
@@ -144,9 +156,14 @@ def test_heavenly_ready_declared_and_locked() -> None:
     used = [*H0, *h1, *H2, *H3]
     draws = [13, *filler([*used, 13], 10, avoid=[18, 21, 13, 0, 5])]  # seat 1 draws 5p first
     g = game_with([H0, h1, H2, H3], draws=draws)
-    assert g.phase == "decide" and g.to_act() == [1]
+    assert g.phase == "decide" and g.to_act() == [0, 1, 2, 3]  # the window asks everyone
     assert types(g.legal_actions(1)) == {"declare", "pass"}
+    assert all(g.legal_actions(s) == (Action("pass", s),) for s in (0, 2, 3))
     g.apply(Action("declare", 1))
+    assert g.phase == "decide" and g.extra["declared"][1] is None  # not before all answer
+    for seat in (0, 2, 3):
+        g.apply(Action("pass", seat))
+    assert g.log[-1] == {"type": "revealed", "actions": [Action("declare", 1).to_json()]}
     assert g.phase == "turn" and g.turn == 0 and g.extra["declared"][1] == "heavenly"
     g.apply(Action("discard", 0, 18))  # 1s: seat 1 holds 11s but, locked, may only win
     assert types(g.pending[1]) == {"win", "pass"}
@@ -185,7 +202,8 @@ def test_earthly_ready_by_the_dealer_and_human_win() -> None:
     used = [*h0, *h1, *H2, *H3]
     draws = filler(used, 8, avoid=[18, 21, 33])
     g = game_with([h0, h1, H2, H3], draws=draws)
-    assert g.phase == "turn"  # nobody else is ready: no 天听 decision
+    nobody_declares(g)  # nobody else is ready: nobody may declare 天听
+    assert g.phase == "turn" and g.turn == 0
     assert Action("declare", 0) in g.legal_actions(0)
     g.apply(Action("declare", 0))
     # the discard must keep the hand ready: only 7z (or 1s/2s/3s breaking... not ready)
@@ -201,18 +219,21 @@ def test_earthly_ready_by_the_dealer_and_human_win() -> None:
     assert rec.extra["first_go_round_after_declaration"] is True
     assert rec.extra["discarders_first_discard"] is True  # 地胡 needs a non-dealer winner
     reasons = [r for p in g.payments for r in p.reasons]
-    assert any("人胡" in r for r in reasons) and not any("地胡" in r for r in reasons)
+    items = [item for r in reasons for item in r.items()]
+    assert "人胡" in items and "地胡" not in items
     assert [(p.payer, p.payee) for p in g.payments] == [(1, 0)]
 
 
 def test_heavenly_win_of_the_dealer() -> None:
     h0 = tiles("123m456m789m123p456p11s")
     g = game_with([h0, H1, H2, H3])
+    nobody_declares(g)
     win = Action("win", 0, g.last_tile)
     assert win in g.legal_actions(0)
     g.apply(win)
     assert g.record is not None and g.record.extra["first_draw"] is True
-    assert all(any("天胡" in r for r in p.reasons) for p in g.payments)
+    assert all(any(r.code == "tai" and r.param("item") == "天胡" for r in p.reasons)
+               for p in g.payments)
     assert len(g.payments) == 3
 
 
@@ -221,13 +242,15 @@ def test_earthly_win_on_the_dealers_first_discard() -> None:
     h0 = [*H0[:16], tiles("6p")[0]]
     h0 = [*[t for t in H0 if t != tiles("6p")[0]][:16], tiles("6p")[0]]
     g = game_with([h0, h1, H2, H3])
-    g.apply(Action("pass", 1)) if g.phase == "decide" else None
+    assert g.phase == "decide" and types(g.legal_actions(1)) == {"declare", "pass"}
+    for seat in g.to_act():  # seat 1 is ready but does not declare 天听
+        g.apply(Action("pass", seat))
     g.apply(Action("discard", 0, tiles("6p")[0]))
     assert Action("win", 1, 14) in g.legal_actions(1)
     claim(g, Action("win", 1, 14))
     rec = g.record
     assert rec is not None and rec.extra["discarders_first_discard"] is True
-    assert any("地胡" in r for r in g.payments[0].reasons)
+    assert any("地胡" in r.text() for r in g.payments[0].reasons)
     assert [(p.payer, p.payee) for p in g.payments] == [(0, 1)]
 
 
@@ -236,6 +259,7 @@ def test_eight_immortals_in_play_all_three_pay() -> None:
     tail = filler([*H0, *h1, *H2, *H3], 7, avoid=[])
     draws = [41]  # seat 1 draws the eighth
     g = game_with([H0, h1, H2, H3], draws=draws, tail=tail, dealer=0)
+    nobody_declares(g)
     g.apply(Action("discard", 0, H0[0]))
     drive(g, never, until=lambda g: g.phase == "turn" and g.turn == 1)
     assert len(g.flowers[1]) == 8
@@ -263,10 +287,15 @@ def test_seven_robs_one_robbed_drawer_pays_alone(dealer: int) -> None:
     n_before = (2 - first) % 4
     draws = [*filler([t for h in hands for t in h] + tail, n_before, avoid=range(27, 34)), 41]
     g = game_with(hands, draws=draws, tail=tail, dealer=dealer)
+    nobody_declares(g)
     drive(g, never, until=lambda g: g.phase == "decide")
-    assert g.to_act() == [1]
+    assert g.to_act() == [0, 1, 2, 3]  # the 七抢一 window asks every seat
     assert set(g.legal_actions(1)) == {Action("rob_flower", 1, 41), Action("pass", 1)}
+    assert all(g.legal_actions(s) == (Action("pass", s),) for s in (0, 2, 3))
     g.apply(Action("rob_flower", 1, 41))
+    assert g.record is None and g.flowers[2] == [41]  # not before every seat answered
+    for seat in (0, 2, 3):
+        g.apply(Action("pass", seat))
     rec = g.record
     assert rec is not None and rec.winners == (1,)
     fw = rec.extra["flower_win"]
@@ -283,16 +312,24 @@ def test_seven_robs_one_passed_lets_the_drawer_keep_the_flower() -> None:
     tail = filler([t for h in hands for t in h], 8)
     draws = [*filler([t for h in hands for t in h] + tail, 1, avoid=range(27, 34)), 41]
     g = game_with(hands, draws=draws, tail=tail)
+    nobody_declares(g)
     drive(g, never, until=lambda g: g.phase == "decide")
-    g.apply(Action("pass", 1))
+    assert types(g.legal_actions(1)) == {"rob_flower", "pass"}
+    for seat in g.to_act():
+        g.apply(Action("pass", seat))
     assert g.phase == "turn" and g.turn == 2 and g.flowers[2] == [41] and g.sizes[2] == 17
 
 
 def test_variant_action_types_are_known_only_to_their_variant() -> None:
-    Game(V, seed=0)
+    # No registration: the built-in variants' types parse before any game exists.
     assert Action.from_json({"type": "declare", "seat": 1}) == Action("declare", 1)
-    with pytest.raises(IllegalActionError, match="unknown action type"):
+    with pytest.raises(MalformedActionError, match="unknown action type"):
         Action.from_json({"type": "teleport", "seat": 1})
+    # ... and a game refuses another variant's type as unknown.
+    jz0 = Game("jingzhou", seed=3)
+    with pytest.raises(MalformedActionError, match="unknown action type") as info:
+        jz0.apply(Action("declare", jz0.turn))
+    assert info.value.code == "unknown_type"
     jz = Game("jingzhou", seed=3)
     assert "context" not in jz.log[0] and "extra" not in jz.view(0)
     assert all(a.type in {"discard", "win", "concealed_kong", "special_kong"}

@@ -1,4 +1,4 @@
-"""Taiwan 将 (match), hand records (诈胡 / 相公 through ``laizi score``) and a long seeded
+"""Taiwan 将 at the table, hand records (诈胡 / 相公 through ``laizi score``) and a long seeded
 run holding the engine invariants after every event."""
 
 from __future__ import annotations
@@ -15,8 +15,10 @@ from laizi import tiles as T
 from laizi.cli import main
 from laizi.engine import Action, Game, replay, state_json
 from laizi.engine.log import dumps, loads
+from laizi.errors import TableError
 from laizi.records import RecordError, record_from_json, record_to_json
-from laizi.table.taiwan_match import TaiwanMatch
+from laizi.table.driver import BotController, play, play_hand
+from laizi.table.table import Table
 from laizi.variants import get
 from laizi.variants.taiwan_records import result_of
 
@@ -55,61 +57,80 @@ class Eager:
         return self.rng.choice(acts)
 
 
-# ------------------------------------------------------------------ the match
+# ------------------------------------------------------------------ the 将 at the table
+
+
+def _hands(t: Table) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(hand, hand_end) entries of the table's log, in order."""
+    starts = [e for e in t.log if e["type"] == "hand"]
+    ends = [e for e in t.log if e["type"] == "hand_end"]
+    return list(zip(starts, ends, strict=False))
 
 
 def test_dealer_streak_3_is_paid_through_the_match() -> None:
-    m = TaiwanMatch(seed=11, first_dealer=1)
-    passive = [Passive()] * 4
+    t = Table("taiwan", seed=11, dealer=1)
+    passive = [BotController(Passive())] * 4
     for n in range(3):
-        assert m.dealer_streak == n
-        r = m.play_hand(passive)
-        assert r.record.outcome == "draw" and r.dealer == 1
-    assert m.dealer_streak == 3 and m.dealer == 1
+        assert t.state.dealer_streak == n
+        play(t, passive, hands=1)
+        hand, end = _hands(t)[-1]
+        assert end["record"]["outcome"] == "draw" and hand["dealer"] == 1
+    assert t.state.dealer_streak == 3 and t.dealer == 1
     from laizi.variants.taiwan_bot import TaiwanBot
 
-    eager = [TaiwanBot()] * 4
+    eager = [BotController(TaiwanBot())] * 4
     while True:
-        game = m.new_hand()
-        assert game.context == {"prevalent_wind": 0, "dealer_streak": m.dealer_streak}
-        while not game.over:
-            for seat in game.to_act():
-                game.apply(eager[seat].choose(game.view(seat), game.legal_actions(seat)))
-        streak = m.dealer_streak
-        r = m.finish_hand(game)
-        if r.record.outcome == "win":
+        streak = t.state.dealer_streak
+        game = t.start_hand()
+        assert game.context == {"prevalent_wind": 0, "dealer_streak": streak}
+        play_hand(t, eager)
+        record = game.record
+        assert record is not None
+        if record.outcome == "win":
             break
     assert streak >= 3
-    result = result_of(r.record)
+    hand, end = _hands(t)[-1]
+    assert hand["context"] == {"prevalent_wind": 0, "dealer_streak": streak}
+    result = result_of(record)
     assert result.dealer_tai == 1 + 2 * streak
-    for p in r.payments:
+    for p in game.payments:
         with_dealer = 1 in (p.payer, p.payee)
-        assert (f"连{streak}拉{streak} {2 * streak}台" in p.reasons) == with_dealer
+        texts = [r.text() for r in p.reasons]
+        assert (f"连{streak}拉{streak} {2 * streak}台" in texts) == with_dealer
         tai = result.flower_tai + result.tai + (result.dealer_tai if with_dealer else 0)
-        if r.record.extra.get("flower_win") is None:
+        if record.extra.get("flower_win") is None:
             assert p.amount == 100 + tai * 20
 
 
 def test_a_full_jiang_rotates_the_deal_through_four_rounds() -> None:
-    m = TaiwanMatch(seed=3, first_dealer=2)
     from laizi.variants.taiwan_bot import TaiwanBot
 
-    m.play([TaiwanBot(), TaiwanBot(declare=False), TaiwanBot(), Eager(3)])
-    assert m.over and m.passes == 16 and m.prevalent_wind == 4
+    t = Table("taiwan", seed=3, dealer=2)
+    bots: list[Any] = [TaiwanBot(), TaiwanBot(declare=False), TaiwanBot(), Eager(3)]
+    play(t, [BotController(b) for b in bots])
+    assert t.over and t.state.passes == 16 and t.state.prevalent_wind == 4
     dealer, streak, wind, passes = 2, 0, 0, 0
-    for h in m.hands:
-        assert (h.dealer, h.dealer_streak, h.prevalent_wind) == (dealer, streak, wind)
-        if h.record.outcome == "draw" or dealer in h.record.winners:
-            streak += 1
+    hands = _hands(t)
+    assert len(hands) == t.number
+    for hand, end in hands:
+        ctx = hand["context"]
+        assert (hand["dealer"], ctx["dealer_streak"], ctx["prevalent_wind"]) == (
+            dealer, streak, wind)
+        record = end["record"]
+        if record["outcome"] == "draw" or dealer in record["winners"]:
+            streak += 1  # 连庄
         else:
             dealer, streak, passes = (dealer + 1) % 4, 0, passes + 1
             wind = passes // 4
-    assert dealer == 2  # the deal came back to the first dealer after four 圈
-    assert sum(m.ledger) == 0
-    assert m.ledger == [sum(h.net[s] for h in m.hands) for s in range(4)]
-    with pytest.raises(ValueError, match="over"):
-        m.new_hand()
-    json.dumps(m.to_json())
+        assert end["dealer"] == dealer
+    assert dealer == 2 == t.dealer  # the deal came back to the first dealer after four 圈
+    assert sum(t.ledger.values()) == 0
+    assert t.ledger == {p: sum(end["net"][p] for _, end in hands) for p in t.people}
+    with pytest.raises(TableError, match="over"):
+        t.start_hand()
+    json.dumps(t.to_json())
+    t.close()
+    assert Table.from_log(t.dumps().splitlines()).to_json() == t.to_json()
 
 
 # ------------------------------------------------------------------ records and laizi score

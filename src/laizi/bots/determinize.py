@@ -35,8 +35,8 @@ from typing import Any
 from laizi import tiles as T
 from laizi.bots.knowledge import unseen_counts
 from laizi.bots.protocol import View
-from laizi.engine.actions import ADDED_KONG, DISCARD, Action
-from laizi.engine.game import CLAIM, OVER, ROB, TURN, Game
+from laizi.engine.actions import ADDED_KONG, DISCARD, PASS, Action
+from laizi.engine.game import CLAIM, DECIDE, OVER, ROB, TURN, Game, interned
 from laizi.engine.melds import Meld
 from laizi.engine.walls import arrange_wall
 from laizi.variants import get as get_variant
@@ -229,6 +229,13 @@ def sample_world(view: View, rng: random.Random, *, enter: bool = True,
     elif phase == ROB:
         r, t = int(view["robbing"]["seat"]), int(view["robbing"]["tile"])
         _reenter(g, r, Action(ADDED_KONG, r, t), enter)
+    elif phase == DECIDE:
+        # A variant's decision window asks every seat; who has answered is secret, so
+        # the sample has every seat still to answer, with pass (its own options are
+        # the bot's business: the sample only plays on after the window).
+        g.phase = DECIDE
+        g.pending = {s: (interned(PASS, s),) for s in range(n)}
+        g.responses = {}
     if phase != TURN and view.get("extra"):
         # Re-entering replayed the discard (or kong) through the variant's hooks, which
         # may count it a second time: the view's facts are the truth.

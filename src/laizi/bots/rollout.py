@@ -12,7 +12,7 @@ to open), and a concealed hand in a variant that rewards it (the profile's
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from laizi import tiles as T
 from laizi.analysis import WinRules, waits
@@ -222,7 +222,7 @@ class FastPolicy:
             return tiles[t]
         return wild_discard if wild_discard is not None else fallback
 
-    def claim_choice(self, g: Game, seat: int, legal: list[Action]) -> Action:
+    def claim_choice(self, g: Game, seat: int, legal: Sequence[Action]) -> Action:
         """A claim (chow, pung, kong) or pass on the pending discard."""
         prof = self.profile
         kinds = tuple(m.kind for m in g.melds[seat])

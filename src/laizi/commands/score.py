@@ -1,7 +1,8 @@
 """``laizi score RECORD.json``: settle a finished hand from its hand record.
 
-Prints every payment with its itemised reasons and the net per seat (``--json``: the
-``{"payments": [...], "net": [...]}`` shape). The record names its variant; the variant's
+Prints every payment with its itemised reasons (``--lang zh``, the default, or ``en``) and
+the net per seat (``--json``: the ``{"payments": [...], "net": [...]}`` shape, each reason
+as ``{"code", "params", "zh", "en"}``). The record names its variant; the variant's
 own settlement is used (``docs/hand-record.md``). An invalid record prints one line to
 stderr and exits with status 2.
 """
@@ -14,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from laizi.reasons import LANGS
 from laizi.records import RecordError, record_from_json
 from laizi.settlement import payments_json
 from laizi.ui.terminal import payments_lines
@@ -29,6 +31,8 @@ def register(subparsers: Any) -> None:
                     "net per seat. RECORD is a hand-record JSON file, or - for stdin.")
     p.add_argument("record", metavar="RECORD", help="hand record JSON file, or - for stdin")
     p.add_argument("--json", action="store_true", help="print the settlement as JSON")
+    p.add_argument("--lang", choices=LANGS, default="zh",
+                   help="language of the reasons: zh (default) or en")
     p.set_defaults(func=run)
 
 
@@ -66,6 +70,6 @@ def run(args: argparse.Namespace) -> int:
     summary = variant.describe(record)
     if summary:
         print(summary)
-    for line in payments_lines(payments, parties):
+    for line in payments_lines(payments, parties, getattr(args, "lang", "zh")):
         print(line)
     return 0

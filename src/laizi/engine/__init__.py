@@ -6,7 +6,7 @@
 True
 """
 
-from laizi.engine.actions import Action, IllegalActionError
+from laizi.engine.actions import Action, IllegalActionError, MalformedActionError
 from laizi.engine.game import CLAIM, OVER, ROB, TURN, Game
 from laizi.engine.log import ReplayError, dumps, loads, redact, replay, state_json
 from laizi.engine.melds import Meld
@@ -23,6 +23,7 @@ __all__ = [
     "Action",
     "Game",
     "IllegalActionError",
+    "MalformedActionError",
     "Meld",
     "ReplayError",
     "Variant",

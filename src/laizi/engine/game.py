@@ -37,18 +37,29 @@ from laizi.engine.actions import (
     PASS,
     PUNG,
     SPECIAL_KONG,
+    TYPES,
     WIN,
     Action,
     IllegalActionError,
+    check_action,
+    short_repr,
 )
 from laizi.engine.melds import Meld
 from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
+from laizi.errors import ErrorCode, LaiziError, MalformedActionError
 from laizi.settlement import Payment, net
 
 if TYPE_CHECKING:
     from laizi.records import HandRecord
 
-__all__ = ["CLAIM", "CLAIMED", "DECIDE", "OVER", "ROB", "TURN", "Game", "interned"]
+__all__ = ["CLAIM", "CLAIMED", "DECIDE", "OVER", "ROB", "RULES_VERSION", "TURN", "Game",
+           "interned"]
+
+RULES_VERSION = 2
+"""The version of the rules a log was written under: raise it whenever a change of the
+rules or of the engine would replay an old log differently. 1 is every log before the
+field existed (claim windows that asked only the seats with an option); 2 asks every seat
+in every window."""
 
 TURN, CLAIM, ROB, OVER = "turn", "claim", "rob", "over"
 DECIDE = "decide"  # a variant's own decision phase (Variant.resolve ends it)
@@ -66,7 +77,11 @@ def interned(kind: str, seat: int, tile: int | None = None,
     key = (kind, seat, tile, tiles)
     a = _ACTIONS.get(key)
     if a is None:
-        a = _ACTIONS[key] = Action(kind, seat, tile, tiles)
+        a = Action(kind, seat, tile, tiles)
+        # The cache is shared by every game: never let a garbage action (seat=True, which
+        # equals 1 as a dict key) stand in for a real one.
+        check_action(a, frozenset((kind,)))
+        a = _ACTIONS[key] = a
     return a
 
 
@@ -74,8 +89,13 @@ _act = interned
 
 
 _CORE_TURN = frozenset({DISCARD, WIN, CONCEALED_KONG, ADDED_KONG, SPECIAL_KONG})
+_CORE_TYPES = frozenset(TYPES)
+_ANSWER_TYPES = frozenset({CHOW, PUNG, KONG})
+_MELD_SIZE = {CHOW: 3, PUNG: 3, KONG: 4}
 
 _DISCARDS = [[_act(DISCARD, s, t) for t in range(T.NUM_KINDS)] for s in range(8)]
+_PASS_ONLY = [(_act(PASS, s),) for s in range(8)]
+"""The options of a seat asked in a window it can do nothing in (uniform windows)."""
 
 
 def _variant(v: Variant | str) -> Variant:
@@ -102,12 +122,13 @@ class Game:
         self,
         variant: Variant | str,
         options: Any = None,
-        seed: int = 0,
+        seed: int | None = 0,
         dealer: int = 0,
         scores: Sequence[int] | None = None,
         wall: Sequence[int] | None = None,
         context: dict[str, Any] | None = None,
         streams: bool = False,
+        uniform: bool = True,
     ) -> None:
         v = _variant(variant)
         self.variant = v
@@ -125,6 +146,8 @@ class Game:
         self.scores = list(scores) if scores is not None else [0] * n
         tiles = sorted(v.tile_set(self.options))
         if wall is None:
+            if seed is None:
+                raise ValueError("a game needs a seed or a wall")
             random.Random(seed).shuffle(tiles)
             self.wall = tiles
         else:
@@ -168,20 +191,28 @@ class Game:
         self.record: HandRecord | None = None
         self.payments: list[Payment] = []
         self.claim_types = v.claim_types(self.options)
+        self.uniform = uniform
+        """Uniform windows (the default): every other seat is asked after every discard and
+        every added kong, and every seat in every ``decide`` phase, ``pass`` being the only
+        answer of a seat without an option. So the phase, ``to_act`` and the number of
+        answers never show who could claim or declare. ``False`` (a bot's private sample
+        worlds only) asks just the seats with an option, which is faster."""
         self.log: list[dict[str, Any]] = [{
-            "type": "start", "variant": v.id, "options": v.options_to_json(self.options),
-            "seed": seed, "dealer": dealer, "scores": list(self.scores),
+            "type": "start", "rules": RULES_VERSION, "variant": v.id,
+            "options": v.options_to_json(self.options), "dealer": dealer,
+            "scores": list(self.scores),
         }]
+        if seed is not None:
+            self.log[0]["seed"] = seed
         if wall is not None:
             self.log[0]["wall"] = list(wall)
         if streams:
             self.log[0]["streams"] = True
+        if not uniform:
+            self.log[0]["uniform"] = False
         if self.context:
             self.log[0]["context"] = dict(self.context)
-        from laizi.engine.actions import register_action_types
-
-        register_action_types(v.action_types())
-        self._legal: list[list[Action] | None] = [None] * n
+        self._legal: list[tuple[Action, ...] | None] = [None] * n
         self._dealt_flowers: dict[int, list[int]] = {}
         self._deal()
         if streams:
@@ -283,22 +314,38 @@ class Game:
             return [s for s in self.pending if s not in self.responses]
         return []
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """Every action ``seat`` may take now (empty if it has no decision)."""
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """Every action ``seat`` may take now (empty if it has no decision), as a tuple:
+        the caller cannot change the engine's cached copy.
+
+        ``seat`` must be an int (not a bool) of this game: else
+        :class:`~laizi.errors.MalformedActionError` (``malformed``) or
+        :class:`~laizi.errors.LaiziError` (``no_such_seat``), and nothing is touched."""
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise self._seat_error(seat, "legal_actions")
         cached = self._legal[seat]
         if cached is None:
             cached = self._legal[seat] = self._compute_legal(seat)
         return cached
 
-    def _compute_legal(self, seat: int) -> list[Action]:
+    def _seat_error(self, seat: object, where: str) -> LaiziError:
+        """The refusal of a seat argument that is not a seat of this game."""
+        if type(seat) is not int:
+            return MalformedActionError(f"{where}: a seat is an int, not {short_repr(seat)}",
+                                        phase=self.phase)
+        return LaiziError(f"{where}: no seat {short_repr(seat)} in {self.variant.id} "
+                          f"(0-{self.n - 1})", code=ErrorCode.NO_SUCH_SEAT,
+                          seat=seat if -2**63 <= seat < 2**63 else None, phase=self.phase)
+
+    def _compute_legal(self, seat: int) -> tuple[Action, ...]:
         phase = self.phase
         if phase == TURN:
-            return self._turn_actions(seat) if seat == self.turn else []
+            return tuple(self._turn_actions(seat)) if seat == self.turn else ()
         if phase in (CLAIM, ROB, DECIDE):
             if seat in self.pending and seat not in self.responses:
-                return list(self.pending[seat])
-            return []
-        return []
+                return self.pending[seat]
+            return ()
+        return ()
 
     def _turn_actions(self, seat: int) -> list[Action]:
         v = self.variant
@@ -332,18 +379,37 @@ class Game:
     # ------------------------------------------------------------------ apply
 
     def apply(self, action: Action) -> None:
-        """Apply one legal action; :class:`IllegalActionError` (state untouched) if not."""
+        """Apply one legal action. Legality is membership in ``legal_actions(seat)`` and
+        nothing else; a refusal leaves the state, the log and the caches untouched and
+        raises one of the typed family (:mod:`laizi.errors`, with ``seat`` and ``phase``):
+
+        * :class:`~laizi.errors.MalformedActionError` — not an :class:`Action`, or one
+          with fields :meth:`Action.from_json` would refuse (``malformed``), or a type this
+          variant does not have (``unknown_type``);
+        * :class:`~laizi.errors.IllegalActionError` — ``no_such_seat``, ``hand_over``,
+          ``not_your_turn``, ``no_decision`` (the seat is not asked in this window),
+          ``already_answered``, or ``illegal`` with the rule broken.
+        """
+        if not isinstance(action, Action):
+            raise MalformedActionError(f"not an Action: {short_repr(action)}",
+                                       phase=self.phase)
         seat = action.seat
-        if not 0 <= seat < self.n:
-            raise IllegalActionError(f"no seat {seat} in {self.variant.id} (0-{self.n - 1})")
-        legal = self.legal_actions(seat)
-        for a in legal:
-            if a is action:
-                break
-        else:
-            if action not in legal:
-                raise IllegalActionError(self._why_illegal(action))
+        if type(seat) is int and 0 <= seat < self.n:
+            legal = self._legal[seat]
+            if legal is None:
+                legal = self._legal[seat] = self._compute_legal(seat)
+            for a in legal:
+                if a is action:  # the engine's own object: well typed by construction
+                    self.apply_trusted(action)
+                    return
+        check_action(action, self.action_types(), self.n, self.phase)
+        if action not in self.legal_actions(seat):
+            raise self._refusal(action)
         self.apply_trusted(action)
+
+    def action_types(self) -> frozenset[str]:
+        """Every action type of this game: the engine's and the variant's own."""
+        return _CORE_TYPES | self.variant.action_types()
 
     def apply_trusted(self, action: Action) -> None:
         """:meth:`apply` without the legality check, for callers that built ``action``
@@ -351,7 +417,11 @@ class Game:
         lists). An illegal action corrupts the state: anything else uses :meth:`apply`."""
         seat = action.seat
         if self.keep_log:
-            self.log.append({"type": "action", "action": action.to_json()})
+            if self.phase == TURN:
+                self.log.append({"type": "action", "action": action.to_json()})
+            else:
+                # An answer in a window: secret from the other seats until it closes.
+                self.log.append({"type": "action", "action": action.to_json(), "answer": True})
         self._legal = [None] * self.n
         kind = action.type
         self.variant.on_action(self, action)
@@ -389,64 +459,180 @@ class Game:
                     responses = self.responses
                     self.pending = {}
                     self.responses = {}
+                    shown = [responses[s].to_json() for s in sorted(responses)
+                             if responses[s].type != PASS]
+                    if shown and self.keep_log:
+                        # A closed decision window makes its declarations public.
+                        self.log.append({"type": "revealed", "actions": shown})
                     self.variant.resolve(self, responses)
 
-    def _why_illegal(self, action: Action) -> str:
-        seat, kind, t = action.seat, action.type, action.tile
-        if self.phase == OVER:
-            return "the hand is over"
-        why_not = self.variant.action_refusal(self, action)
-        if why_not:
-            return why_not
-        if self.phase == TURN:
+    def _refusal(self, action: Action) -> IllegalActionError:
+        """The refusal of a well-typed action that is not among its seat's legal actions.
+
+        Only called once membership has refused the action, so it never decides legality:
+        it names the reason (the code first: the hand is over, not the seat's turn, no
+        decision of the seat in this window, already answered; else ``illegal`` with the
+        rule broken, the variant's :meth:`Variant.action_refusal` first). It reads the
+        state and changes nothing."""
+        seat, phase = action.seat, self.phase
+
+        def refuse(message: str, code: ErrorCode = ErrorCode.ILLEGAL) -> IllegalActionError:
+            return IllegalActionError(message, code=code, seat=seat, phase=phase)
+
+        if phase == OVER:
+            return refuse(f"the hand is over: {action} is not possible", ErrorCode.HAND_OVER)
+        if phase == TURN:
             if seat != self.turn:
-                return f"it is seat {self.turn}'s turn, not seat {seat}'s"
-            if kind in (PASS, CHOW, PUNG, KONG):
-                return f"{kind} answers a discard; there is no discard to answer"
-            if t is None or not 0 <= t < T.NUM_KINDS:
-                return f"{kind} needs a tile"
-            name = T.name(t, "mpsz")
-            if kind == DISCARD:
-                if not self.hands[seat][t]:
-                    return f"cannot discard {name}: not in seat {seat}'s hand"
-                why = self.variant.discard_refusal(self, seat, t)
-                return why or f"cannot discard {name} now"
-            if kind == WIN:
-                if self.turn_kind == CLAIMED:
-                    return "no self-drawn win right after a claim: discard first"
-                if t != self.last_tile:
-                    return f"a self-drawn win is on the drawn tile {T.name(self.last_tile or 0)}"
-                why = self.variant.win_refusal(self, seat, t, SELF_DRAW)
-                return f"cannot win: {why}" if why else "cannot win now"
-            if kind in (CONCEALED_KONG, ADDED_KONG) and self.turn_kind == CLAIMED:
-                return "no kong right after a chow or pung: discard first"
-            if kind == CONCEALED_KONG:
-                return f"concealed kong of {name} needs four {name} in hand (not a blocked tile)"
-            if kind == ADDED_KONG:
-                return f"added kong of {name} needs an exposed pung of {name} and the tile in hand"
-            if kind == SPECIAL_KONG:
-                if t not in self.variant.special_kongs(self):
-                    return f"{name} is not a special-kong tile in {self.variant.id}"
-                return f"cannot play {name} out: not in seat {seat}'s hand"
-            return f"{kind} is not possible now"
-        # claim, rob or decide phase
-        if seat not in self.pending:
-            what = {CLAIM: "discard", ROB: "kong"}.get(self.phase, "decision")
-            return f"seat {seat} has no decision on this {what}"
-        if seat in self.responses:
-            return f"seat {seat} has already answered"
-        if kind == WIN and self.passed_win[seat]:
-            return "过水: a win on a discard was declined; no discard win before your next draw"
-        if kind == WIN:
-            how = DISCARD_WIN if self.phase == CLAIM else ROBBED_KONG
-            why = self.variant.win_refusal(self, seat, self.last_tile or 0, how)
-            return f"cannot win: {why}" if why else "cannot win on this tile"
-        if kind == CHOW and seat != (self.turn + 1) % self.n:
-            return "chow (吃) is only for the next seat after the discarder"
-        if self.phase == ROB:
+                return refuse(f"it is seat {self.turn}'s turn, not seat {seat}'s",
+                              ErrorCode.NOT_YOUR_TURN)
+        elif seat not in self.pending:
+            what = {CLAIM: "discard", ROB: "added kong"}.get(phase, "decision")
+            return refuse(f"seat {seat} has no decision on this {what}", ErrorCode.NO_DECISION)
+        elif seat in self.responses:
+            return refuse(f"seat {seat} has already answered", ErrorCode.ALREADY_ANSWERED)
+        return refuse(self._why_illegal(action))
+
+    def _options_text(self, seat: int) -> str:
+        return ", ".join(str(a) for a in self.legal_actions(seat)) or "none"
+
+    def _why_illegal(self, action: Action) -> str:
+        """The rule a well-typed, illegal action of the seat whose decision it is breaks."""
+        seat, kind, t, phase = action.seat, action.type, action.tile, self.phase
+        v = self.variant
+        core = kind in _CORE_TYPES
+        # 1. the kind of action does not fit the phase
+        if phase == TURN and kind in (PASS, *_ANSWER_TYPES):
+            return f"{kind} answers a discard; there is no discard to answer (seat {seat}'s turn)"
+        if phase != TURN and kind in _CORE_TURN and not (kind == WIN and phase != DECIDE):
+            what = {CLAIM: "a discard", ROB: "an added kong"}.get(phase, "a decision")
+            return (f"{kind} is not an answer to {what}; seat {seat}'s options are "
+                    + self._options_text(seat))
+        if phase == ROB and kind in _ANSWER_TYPES:
             return "only win (抢杠) or pass answer an added kong"
-        return f"{kind} is not possible with seat {seat}'s hand: options are " + ", ".join(
-            str(a) for a in self.pending[seat])
+        if phase == DECIDE and kind in _ANSWER_TYPES:
+            return f"{kind} is not an answer to this decision; seat {seat}'s options are " \
+                   + self._options_text(seat)
+        # 2. the shape of a core action
+        if core:
+            why = self._shape_refusal(action)
+            if why:
+                return why
+        # 3. what the variant knows better
+        why = v.action_refusal(self, action)
+        if why:
+            return why
+        if not core or phase == DECIDE:
+            return f"{kind} is not possible now; seat {seat}'s options are " \
+                   + self._options_text(seat)
+        if phase == TURN:
+            assert t is not None
+            return self._why_not_in_turn(seat, kind, t)
+        return self._why_not_answer(action)
+
+    @staticmethod
+    def _shape_refusal(action: Action) -> str | None:
+        """A core action whose tile or tiles cannot be right whatever the state."""
+        kind, t, tiles = action.type, action.tile, action.tiles
+        if kind == PASS:
+            if t is not None or tiles:
+                return "pass takes no tile and no tiles"
+            return None
+        if t is None:
+            return f"{kind} needs a tile" + (" (the discard)" if kind in _ANSWER_TYPES else "")
+        if t >= T.NUM_KINDS:
+            return (f"{kind} of {T.name(t, 'mpsz')}: a flower is set aside (and replaced) "
+                    "automatically, never played")
+        if kind not in _ANSWER_TYPES:
+            if tiles:
+                return f"{kind} takes one tile, not a list of tiles"
+            return None
+        size = _MELD_SIZE[kind]
+        if len(tiles) != size or t not in tiles or list(tiles) != sorted(tiles):
+            return (f"{kind} needs tiles: the {size} tiles of the meld with the claimed tile, "
+                    "sorted")
+        if kind == CHOW:
+            lo = tiles[0]
+            if lo >= 27 or tiles != (lo, lo + 1, lo + 2) or lo % 9 > 6:
+                return "a chow is three consecutive tiles of one suit"
+        elif tiles != (t,) * size:
+            return f"a {kind} of {T.name(t, 'mpsz')} is {size} × {T.name(t, 'mpsz')}"
+        return None
+
+    def _why_not_in_turn(self, seat: int, kind: str, t: int) -> str:
+        v, hand = self.variant, self.hands[seat]
+        name = T.name(t, "mpsz")
+        claimed = self.turn_kind == CLAIMED
+        if kind == DISCARD:
+            if not hand[t]:
+                return f"cannot discard {name}: not in seat {seat}'s hand"
+            return v.discard_refusal(self, seat, t) or f"cannot discard {name} now"
+        if kind == WIN:
+            if claimed:
+                return "no self-drawn win right after a chow or pung: discard first"
+            if t != self.last_tile:
+                drawn = "?" if self.last_tile is None else T.name(self.last_tile, "mpsz")
+                return f"a self-drawn win is on the drawn tile {drawn}, not {name}"
+            why = v.win_refusal(self, seat, t, SELF_DRAW)
+            return f"cannot win: {why}" if why else "cannot win now"
+        if kind in (CONCEALED_KONG, ADDED_KONG) and claimed:
+            return "no kong right after a chow or pung: discard first"
+        if kind == CONCEALED_KONG:
+            if hand[t] != 4:
+                return (f"concealed kong of {name} needs four {name} in hand "
+                        f"(seat {seat} holds {hand[t]})")
+            if t in v.meld_blocked(self):
+                return f"{name} cannot be konged in {v.id}"
+            return f"concealed kong of {name} is not possible now"
+        if kind == ADDED_KONG:
+            if not any(m.kind == PUNG and m.tiles[0] == t for m in self.melds[seat]):
+                return f"added kong of {name} needs an exposed pung of {name}"
+            if not hand[t]:
+                return f"added kong of {name} needs the fourth {name} in hand"
+            return f"added kong of {name} is not possible now"
+        # SPECIAL_KONG
+        if t not in v.special_kongs(self):
+            return f"{name} is not a special-kong tile in {v.id} now"
+        if not hand[t]:
+            return f"cannot play {name} out: not in seat {seat}'s hand"
+        return f"special kong of {name} is not possible now"
+
+    def _why_not_answer(self, action: Action) -> str:
+        """A core answer (win, chow, pung, kong, pass) in a claim or rob window."""
+        seat, kind, t = action.seat, action.type, action.tile
+        v, x = self.variant, self.last_tile
+        assert x is not None
+        name = T.name(x, "mpsz")
+        what = "the discard" if self.phase == CLAIM else "the added kong's tile"
+        options = f"; seat {seat}'s options are " + self._options_text(seat)
+        if kind != PASS and t != x:
+            return f"{kind} is on {what} {name}, not {T.name(t or 0, 'mpsz')}"
+        if kind == WIN:
+            if self.passed_win[seat]:
+                return ("过水: a win on a discard was declined; no win on a discard or a "
+                        "robbed kong before your next draw")
+            how = DISCARD_WIN if self.phase == CLAIM else ROBBED_KONG
+            why = v.win_refusal(self, seat, x, how)
+            return f"cannot win: {why}" if why else f"cannot win on {name} now" + options
+        if kind in _ANSWER_TYPES:
+            if kind not in self.claim_types:
+                return f"{v.id} has no {kind} on a discard"
+            if kind == CHOW and seat != (self.turn + 1) % self.n:
+                return "chow (吃) is only for the next seat after the discarder"
+            if x in v.meld_blocked(self):
+                return f"{name} takes part in no chow, pung or kong in {v.id}"
+            rest = list(action.tiles)
+            rest.remove(x)
+            hand = self.hands[seat]
+            need = {u: rest.count(u) for u in rest}
+            short = [u for u, c in need.items() if hand[u] < c]
+            if short:
+                return (f"cannot {kind}: seat {seat}'s hand lacks "
+                        + " ".join(T.name(u, "mpsz") for u in short))
+            blocked = [u for u in need if u in v.meld_blocked(self)]
+            if blocked:
+                return (f"cannot {kind}: {' '.join(T.name(u, 'mpsz') for u in blocked)} "
+                        f"takes part in no meld in {v.id}")
+        return f"{action} is not possible now" + options
 
     # ------------------------------------------------------------------ transitions
 
@@ -491,6 +677,8 @@ class Game:
             if opts:
                 opts.append(_act(PASS, s))
                 pending[s] = tuple(opts)
+            elif self.uniform:
+                pending[s] = _PASS_ONLY[s]
         if pending:
             self.phase = CLAIM
             self.pending = pending
@@ -512,6 +700,15 @@ class Game:
         assert t is not None
         discarder = self.turn
         responses = self.responses
+        for answer in responses.values():
+            if answer.type != PASS:
+                break
+        else:  # everybody passed (most windows): nothing to order, the next seat draws
+            self._note_passed_wins()
+            self.pending = {}
+            self.responses = {}
+            self._draw((discarder + 1) % self.n)
+            return
         order = self._nearest_first(list(responses))
         winners = [s for s in order if responses[s].type == WIN]
         self._note_passed_wins()
@@ -568,6 +765,8 @@ class Game:
                 opts = v.restrict(self, s, [_act(WIN, s, t)])
                 if opts:
                     pending[s] = (*opts, _act(PASS, s))
+            if self.uniform and s not in pending:
+                pending[s] = _PASS_ONLY[s]
         self.last_tile = t
         if pending:
             self.phase = ROB
@@ -591,6 +790,15 @@ class Game:
         assert t is not None
         robbed = self.turn
         responses = self.responses
+        for answer in responses.values():
+            if answer.type != PASS:
+                break
+        else:  # nobody robs the kong
+            self._note_passed_wins()
+            self.pending = {}
+            self.responses = {}
+            self._complete_added_kong(robbed, t)
+            return
         winners = [s for s in self._nearest_first(list(responses)) if responses[s].type == WIN]
         self._note_passed_wins()
         self.pending = {}
@@ -701,10 +909,14 @@ class Game:
         """Open a ``decide`` phase (for variant hooks): ``pending[seat]`` are the actions
         ``seat`` may answer with (variant action types or ``pass``). When every asked
         seat has answered, :meth:`Variant.resolve` gets the answers."""
-        if not pending:
+        if not pending and not self.uniform:
             raise ValueError("ask() needs at least one seat to decide")
         self.phase = DECIDE
-        self.pending = {s: tuple(a) for s, a in pending.items()}
+        asked = {s: tuple(a) for s, a in pending.items()}
+        if self.uniform:
+            # Every seat answers, in seat order, so being asked shows nothing.
+            asked = {s: asked.get(s, _PASS_ONLY[s]) for s in range(self.n)}
+        self.pending = asked
         self.responses = {}
         self._legal = [None] * self.n
 
@@ -840,9 +1052,11 @@ class Game:
         }
 
     def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may know: its own concealed tiles and everything public."""
-        if not 0 <= seat < self.n:
-            raise ValueError(f"no seat {seat}")
+        """What ``seat`` may know: its own concealed tiles and everything public.
+
+        ``seat`` must be an int (not a bool) of this game, as for :meth:`legal_actions`."""
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise self._seat_error(seat, "view")
         v = self.variant
         last_discard = None
         if self.phase == CLAIM and self.last_tile is not None:

@@ -13,16 +13,16 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from laizi.engine.actions import CHOW, KONG, PASS, PUNG, WIN, Action
-from laizi.engine.game import Game
-
-_ANSWERS = frozenset({PASS, CHOW, PUNG, KONG, WIN})
+from laizi.engine.actions import Action, short_repr
+from laizi.engine.game import RULES_VERSION, Game
+from laizi.errors import ErrorCode, LaiziError, LogError
 
 __all__ = ["ReplayError", "dumps", "loads", "redact", "replay", "state_json"]
 
 
-class ReplayError(ValueError):
-    """The log does not describe a game the engine can rebuild identically."""
+class ReplayError(LogError):
+    """The log does not describe a game the engine can rebuild identically (a
+    :class:`~laizi.errors.LogError`: code ``bad_log``, or ``rules_version``)."""
 
 
 def dumps(log: Iterable[dict[str, Any]]) -> str:
@@ -32,13 +32,23 @@ def dumps(log: Iterable[dict[str, Any]]) -> str:
 
 
 def loads(text: str) -> list[dict[str, Any]]:
+    """The events of JSON-lines text (blank lines skipped); :class:`ReplayError` if a line
+    is not one JSON object."""
+    if not isinstance(text, str):
+        raise ReplayError(f"a log is text, not {short_repr(text)}")
     out = []
     for no, line in enumerate(text.splitlines(), 1):
         if line.strip():
             try:
-                out.append(json.loads(line))
+                event = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise ReplayError(f"line {no}: not JSON ({exc.msg})") from None
+            except (ValueError, RecursionError) as exc:  # 5000-digit ints, deep nesting
+                raise ReplayError(f"line {no}: not JSON the engine reads ({exc})") from None
+            if not isinstance(event, dict):
+                raise ReplayError(f"line {no}: an event is a JSON object, not "
+                                  f"{short_repr(event)}")
+            out.append(event)
     return out
 
 
@@ -49,29 +59,100 @@ def state_json(game: Game) -> str:
 
 def replay(log: Sequence[dict[str, Any]], *, verify: bool = True) -> Game:
     """Rebuild the game from its log. With ``verify`` the rebuilt log must equal ``log``
-    event for event (else :class:`ReplayError` names the first difference)."""
-    if not log or log[0].get("type") != "start":
-        raise ReplayError("a log starts with a 'start' event")
-    from laizi.variants import get
+    event for event (else :class:`ReplayError` names the first difference).
 
+    Whatever ``log`` holds, the only exception is :class:`ReplayError` (a
+    :class:`~laizi.errors.LogError`): a malformed event, a field of the wrong type, an
+    action the rules refuse (the refusal's seat and phase are kept)."""
+    if isinstance(log, (str, bytes)) or not isinstance(log, Sequence) or not log \
+            or not isinstance(log[0], dict) or log[0].get("type") != "start":
+        raise ReplayError("a log starts with a 'start' event")
     head = log[0]
-    variant = get(str(head["variant"]))
-    game = Game(variant, variant.options_from_json(head.get("options")),
-                seed=head["seed"], dealer=int(head.get("dealer", 0)), scores=head.get("scores"),
-                wall=head.get("wall"), context=head.get("context"),
-                streams=bool(head.get("streams", False)))
-    for ev in log[1:]:
+    rules = head.get("rules", 1)
+    if rules != RULES_VERSION:
+        raise ReplayError(f"the log was written under rules version {short_repr(rules)}; "
+                          f"this laizi plays rules version {RULES_VERSION} and would rebuild "
+                          "it differently (see docs/protocol.md, 'Rules versions')",
+                          code=ErrorCode.RULES_VERSION)
+    game = _start(head)
+    types = game.action_types()
+    for i, ev in enumerate(log[1:], 1):
+        if not isinstance(ev, dict):
+            raise ReplayError(f"event {i}: an event is a JSON object, not {short_repr(ev)}")
         if ev.get("type") == "action":
-            game.apply(Action.from_json(ev["action"]))
+            try:
+                game.apply(Action.from_json(ev.get("action"), types=types))
+            except LaiziError as exc:
+                raise ReplayError(f"event {i}: {exc.message}", seat=exc.seat,
+                                  phase=exc.phase) from None
+            except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+                # A legal action the start event's data (context, options) cannot carry.
+                raise ReplayError(f"event {i}: the hand the start event describes cannot be "
+                                  f"played on ({type(exc).__name__}: {exc})") from None
     if verify:
         new = json.loads(json.dumps(game.log))
-        old = json.loads(json.dumps(list(log)))
+        try:
+            old = json.loads(json.dumps(list(log)))
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise ReplayError(f"the log is not JSON data ({exc})") from None
         for i, (a, b) in enumerate(zip(new, old, strict=False)):
             if a != b:
                 raise ReplayError(f"event {i} differs on replay: {b!r} became {a!r}")
         if len(new) != len(old):
             raise ReplayError(f"replay gives {len(new)} events, the log has {len(old)}")
     return game
+
+
+def _start(head: dict[str, Any]) -> Game:
+    """The fresh game a ``start`` event describes, its fields checked strictly."""
+    from laizi.variants import get
+
+    def bad(field: str, what: str) -> ReplayError:
+        return ReplayError(f"start event: {field} must be {what}, not "
+                           f"{short_repr(head.get(field))}")
+
+    def is_int(x: object) -> bool:
+        return type(x) is int
+
+    vid = head.get("variant")
+    if type(vid) is not str:
+        raise bad("variant", "a variant id")
+    try:
+        variant = get(vid)
+    except KeyError as exc:
+        raise ReplayError(f"start event: {exc.args[0]}") from None
+    options = head.get("options")
+    if options is not None and not isinstance(options, dict):
+        raise bad("options", "an object")
+    seed = head.get("seed")
+    if seed is not None and not is_int(seed):
+        raise bad("seed", "an int")
+    dealer = head.get("dealer", 0)
+    if not is_int(dealer) or not 0 <= dealer < variant.seats:
+        raise bad("dealer", f"a seat 0-{variant.seats - 1}")
+    scores = head.get("scores")
+    if scores is not None and (not isinstance(scores, list) or len(scores) != variant.seats
+                               or not all(is_int(x) for x in scores)):
+        raise bad("scores", f"a list of {variant.seats} ints")
+    wall = head.get("wall")
+    if wall is not None and (not isinstance(wall, list) or not all(is_int(x) for x in wall)):
+        raise bad("wall", "a list of tile ids")
+    context = head.get("context")
+    if context is not None and not isinstance(context, dict):
+        raise bad("context", "an object")
+    streams, uniform = head.get("streams", False), head.get("uniform", True)
+    if type(streams) is not bool:
+        raise bad("streams", "a bool")
+    if type(uniform) is not bool:
+        raise bad("uniform", "a bool")
+    try:
+        return Game(variant, variant.options_from_json(options), seed=seed, dealer=dealer,
+                    scores=scores, wall=wall, context=context, streams=streams,
+                    uniform=uniform)
+    except LaiziError as exc:
+        raise ReplayError(f"start event: {exc.message}") from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+        raise ReplayError(f"start event: not a {vid} hand ({exc})") from None
 
 
 def redact(event: dict[str, Any], seat: int) -> dict[str, Any] | None:
@@ -89,8 +170,7 @@ def redact(event: dict[str, Any], seat: int) -> dict[str, Any] | None:
                                           for i, h in enumerate(hands)]}
     if kind == "draw" and event["seat"] != seat:
         return {**event, "tile": None}
-    if kind == "action" and event["action"]["seat"] != seat \
-            and event["action"]["type"] in _ANSWERS:
+    if kind == "action" and event.get("answer") and event["action"]["seat"] != seat:
         return None
     if kind == "start":
         return {k: v for k, v in event.items() if k not in ("seed", "wall")}

@@ -243,6 +243,34 @@ class Variant(ABC):
         """One line naming the outcome (hand type, …) for people; empty if nothing to add."""
         return ""
 
+    def default_action(self, game: Game, seat: int) -> Action:
+        """What a seat does when its person does not answer (托管): always one of its
+        legal actions. A win when there is one (nobody declines a legal win); otherwise
+        ``pass`` in a window; on its turn the drawn tile if it may go, else the highest
+        discardable tile that is not the wildcard (a wildcard is worth keeping), else
+        whatever is legal (a special kong when nothing may be discarded)."""
+        from laizi.engine.actions import DISCARD, PASS, WIN
+
+        legal = game.legal_actions(seat)
+        if not legal:
+            from laizi.errors import ErrorCode, IllegalActionError
+
+            raise IllegalActionError(f"seat {seat} has no decision now",
+                                     code=ErrorCode.NO_DECISION, seat=seat, phase=game.phase)
+        for kind in (WIN, PASS):
+            for a in legal:
+                if a.type == kind:
+                    return a
+        discards = [a for a in legal if a.type == DISCARD]
+        if discards:
+            if game.turn_kind != "claimed":
+                for a in discards:
+                    if a.tile == game.last_tile:
+                        return a
+            plain = [a for a in discards if a.tile != game.wildcard]
+            return (plain or discards)[-1]
+        return legal[0]
+
     def next_dealer(self, record: HandRecord) -> int:
         """Dealer of the next hand. Default: the dealer keeps the deal on a win by the
         dealer or a draw, otherwise the next seat deals."""

@@ -1,13 +1,18 @@
 """The PettingZoo AEC environment of one laizi variant (extra ``rl``).
 
-Agents ``player_0`` … ``player_{n-1}`` are the seats. The engine's claims are
-simultaneous; here they become sequential turns in a fixed order: after a discard (or an
-added kong that can be robbed) every seat with an option answers in turn, the nearest
-seat after the discarder first. Answers stay hidden from the others (the engine resolves
-them when all are in), so the order gives nobody information.
+Agents ``player_0`` … ``player_{n-1}`` are the seats of a :class:`~laizi.table.table.Table`
+(public seed mode, one hand per episode). The engine's claim windows are uniform: after
+every discard (and every added kong) *every* other seat answers, ``pass`` being the only
+answer of a seat that cannot claim, and Taiwan's 天听 window asks every seat every hand.
+Here the answers become sequential turns in a fixed order, the nearest seat after the
+discarder first (the dealer first in a ``decide`` window): which agent is selected, and
+how many turns a window takes, never depend on who could claim. Answers stay hidden from
+the others until the window closes (the engine resolves them when all are in), so the
+order gives nobody information.
 
-Rewards: each seat's net points of the hand (the variant's settlement) times
-``reward_scale``, given when the hand ends; zero before.
+Rewards: each seat's net points of the hand (the person's result at the table: the
+variant's settlement, 晃晃's 买马 included) times ``reward_scale``, given when the hand
+ends; zero before.
 """
 
 from __future__ import annotations
@@ -20,15 +25,28 @@ from pettingzoo import AECEnv
 
 from laizi.engine import Game
 from laizi.env.encoding import NUM_ACTIONS, OBS_SHAPE, action_mask, encode_view, legal_by_index
+from laizi.table.table import Table
 from laizi.variants import get as get_variant
 
-__all__ = ["LaiziAEC", "ordered_to_act"]
+__all__ = ["LaiziAEC", "hand_net", "ordered_to_act"]
 
 
 def ordered_to_act(game: Game) -> list[int]:
-    """Seats with a decision, the nearest after the current turn first."""
+    """Seats with a decision, the nearest after the current turn first. With uniform
+    windows this is public: every seat but the discarder in a claim or rob window, every
+    seat in a ``decide`` window, the seat whose turn it is otherwise."""
     seats = game.to_act()
     return sorted(seats, key=lambda s: (s - game.turn) % game.n)
+
+
+def hand_net(table: Table) -> list[int]:
+    """The finished hand's result per seat: what each seated person won or lost at the
+    table (the ``hand_end`` line's ``net``; 晃晃's horse bets included)."""
+    game = table.game
+    assert game is not None and game.over, "the hand is not over"
+    end = next(e for e in reversed(table.log) if e["type"] == "hand_end")
+    seats = next(e for e in reversed(table.log) if e["type"] == "hand")["seats"]
+    return [int(end["net"][p]) for p in seats]
 
 
 class LaiziAEC(AECEnv):  # type: ignore[misc]
@@ -63,7 +81,13 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self._np_random = np.random.default_rng()
-        self.game: Game | None = None
+        self.table: Table | None = None
+        """The episode's table (its log replays the hand: ``Table.from_log``)."""
+
+    @property
+    def game(self) -> Game | None:
+        """The hand being played (the table's engine game)."""
+        return None if self.table is None else self.table.game
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -77,30 +101,33 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
         return self.possible_agents.index(agent)
 
     def observe(self, agent: str) -> dict[str, Any]:
-        assert self.game is not None, "call reset() first"
+        table = self.table
+        assert table is not None, "call reset() first"
         seat = self._seat(agent)
-        view = self.game.view(seat)
-        if agent == self.agent_selection and not self.game.over:
-            mask = action_mask(self.game.legal_actions(seat))
+        view = table.view(seat)
+        if agent == self.agent_selection and table.in_hand:
+            mask = action_mask(table.legal_actions(seat))
         else:
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         return {"observation": encode_view(view), "action_mask": mask}
 
     def _select(self) -> None:
-        assert self.game is not None
-        if self.game.over:
+        game = self.game
+        assert game is not None
+        if game.over:
             return
-        self.agent_selection = self.possible_agents[ordered_to_act(self.game)[0]]
+        self.agent_selection = self.possible_agents[ordered_to_act(game)[0]]
 
     # ------------------------------------------------------------------ AEC API
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._np_random = np.random.default_rng(seed)
-        game_seed = int(self._np_random.integers(0, 2**31 - 1))
+        table_seed = int(self._np_random.integers(0, 2**31 - 1))
         n = len(self.possible_agents)
         dealer = self.dealer if self.dealer is not None else int(self._np_random.integers(n))
-        self.game = Game(self.variant, self.game_options, seed=game_seed, dealer=dealer)
+        self.table = Table(self.variant, self.game_options, seed=table_seed, dealer=dealer)
+        self.table.start_hand()
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -108,19 +135,20 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.agents[dealer]
-        if self.game.over:  # e.g. a wall that runs out during the deal's flower draws
+        if not self.table.in_hand:  # e.g. a wall that runs out during the deal's flower draws
             self._finish()
         else:
             self._select()
 
     def _finish(self) -> None:
-        assert self.game is not None
-        net = self.game.net
+        table = self.table
+        assert table is not None and table.game is not None
+        net = hand_net(table)
+        record = table.game.record
         for i, a in enumerate(self.agents):
             self.rewards[a] = float(net[i]) * self.reward_scale
             self.terminations[a] = True
-            self.infos[a] = {"net": int(net[i]), "outcome": self.game.record.outcome
-                             if self.game.record else "draw"}
+            self.infos[a] = {"net": net[i], "outcome": record.outcome if record else "draw"}
         self._accumulate_rewards()
 
     def step(self, action: int | None) -> None:
@@ -128,17 +156,18 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.game is not None
+        table = self.table
+        assert table is not None
         seat = self._seat(agent)
-        legal = legal_by_index(self.game.legal_actions(seat))
+        legal = legal_by_index(table.legal_actions(seat))
         if action is None or int(action) not in legal:
             raise ValueError(f"action {action} is not legal for {agent} now; legal: "
                              f"{sorted(legal)}")
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
-        self.game.apply(legal[int(action)])
-        if self.game.over:
+        table.act(legal[int(action)])
+        if not table.in_hand:
             self._finish()
         else:
             self._select()

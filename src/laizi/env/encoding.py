@@ -38,6 +38,7 @@ empty):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -94,12 +95,12 @@ def action_index(action: Action) -> int:
     raise ValueError(f"unknown action type {kind!r}")
 
 
-def legal_by_index(legal: list[Action]) -> dict[int, Action]:
+def legal_by_index(legal: Sequence[Action]) -> dict[int, Action]:
     """The legal actions keyed by their index (each index names one action)."""
     return {action_index(a): a for a in legal}
 
 
-def action_mask(legal: list[Action]) -> np.ndarray[Any, np.dtype[np.int8]]:
+def action_mask(legal: Sequence[Action]) -> np.ndarray[Any, np.dtype[np.int8]]:
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     for a in legal:
         mask[action_index(a)] = 1

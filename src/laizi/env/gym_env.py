@@ -6,10 +6,17 @@
     obs, reward, terminated, truncated, info = env.step(action)
 
 Observations and actions are those of the AEC environment (``docs/env.md``). One
-episode is one hand; the reward is the seat's net points times ``reward_scale`` at the
-end. An action outside the mask is replaced by the first legal action (lowest index)
-and ``illegal_penalty`` is subtracted; ``info["illegal"]`` says so (the masked agent
-never needs this; it keeps ``gymnasium``'s random-action checks meaningful).
+episode is one hand, the first of a :class:`~laizi.table.table.Table` in the public seed
+mode; the other seats are bots, each behind a :class:`~laizi.table.driver.BotController`.
+The reward is the seat's net points at the table times ``reward_scale`` at the end.
+
+The claim windows are uniform (every other seat answers every discard); a decision of the
+agent's seat with one legal action (``pass`` in a window where it cannot claim) is
+played for it and is not a step: the agent is asked only when it has a choice, which
+shows nothing it does not know (its own options). An action outside the mask is replaced
+by the first legal action (lowest index) and ``illegal_penalty`` is subtracted;
+``info["illegal"]`` says so (the masked agent never needs this; it keeps ``gymnasium``'s
+random-action checks meaningful).
 """
 
 from __future__ import annotations
@@ -23,9 +30,11 @@ from gymnasium import spaces
 
 from laizi.bots.registry import make_bot
 from laizi.engine import Game
-from laizi.env.aec import ordered_to_act
+from laizi.env.aec import hand_net, ordered_to_act
 from laizi.env.encoding import NUM_ACTIONS, OBS_SHAPE, action_mask, encode_view, legal_by_index
 from laizi.sim.hands import bot_seed
+from laizi.table.driver import BotController, Decision
+from laizi.table.table import Table
 from laizi.variants import get as get_variant
 
 __all__ = ["SingleSeatEnv"]
@@ -58,50 +67,66 @@ class SingleSeatEnv(gym.Env):
             "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
         })
         self.action_space = spaces.Discrete(NUM_ACTIONS)
-        self.game: Game | None = None
-        self._bots: dict[int, Any] = {}
+        self.table: Table | None = None
+        """The episode's table (its log replays the hand: ``Table.from_log``)."""
+        self._bots: dict[int, BotController] = {}
+
+    @property
+    def game(self) -> Game | None:
+        """The hand being played (the table's engine game)."""
+        return None if self.table is None else self.table.game
 
     def _obs(self) -> dict[str, Any]:
-        assert self.game is not None
-        view = self.game.view(self.seat)
-        if self.game.over:
+        table = self.table
+        assert table is not None
+        view = table.view(self.seat)
+        if not table.in_hand:
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         else:
-            mask = action_mask(self.game.legal_actions(self.seat))
+            mask = action_mask(table.legal_actions(self.seat))
         return {"observation": encode_view(view), "action_mask": mask}
 
     def _advance(self) -> None:
-        """Let the bots act until our seat has a decision or the hand is over."""
+        """Let the bots act until our seat has a choice or the hand is over; our seat's
+        decisions with one legal action are played for it."""
+        table = self.table
         g = self.game
-        assert g is not None
+        assert table is not None and g is not None
         while not g.over:
-            order = ordered_to_act(g)
-            if self.seat in order and order[0] == self.seat:
-                return
-            s = order[0]
-            g.apply(self._bots[s].choose(g.view(s), g.legal_actions(s)))
+            s = ordered_to_act(g)[0]
+            legal = table.legal_actions(s)
+            if s == self.seat:
+                if len(legal) > 1:
+                    return
+                table.act(legal[0])
+                continue
+            decision = Decision(table, s, table.person_at(s), legal)
+            answer = self._bots[s].decide(decision)
+            table.act(answer if answer is not None else table.default_action(s))
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
         n = self.variant.seats
         while True:
-            game_seed = int(self.np_random.integers(0, 2**31 - 1))
+            table_seed = int(self.np_random.integers(0, 2**31 - 1))
             dealer = self.dealer if self.dealer is not None else int(self.np_random.integers(n))
             others = [s for s in range(n) if s != self.seat]
-            self._bots = {s: make_bot(spec, bot_seed(game_seed, s))
+            self._bots = {s: BotController(make_bot(spec, bot_seed(table_seed, s)))
                           for s, spec in zip(others, self.opponent_specs, strict=True)}
-            self.game = Game(self.variant, self.game_options, seed=game_seed, dealer=dealer)
+            self.table = Table(self.variant, self.game_options, seed=table_seed,
+                               dealer=dealer)
+            self.table.start_hand()
             self._advance()
-            if not self.game.over:  # a hand won before our first decision is skipped
+            if self.table.in_hand:  # a hand won before our first choice is skipped
                 break
         return self._obs(), {}
 
     def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
-        g = self.game
-        if g is None or g.over:
+        table = self.table
+        if table is None or not table.in_hand:
             raise RuntimeError("call reset() before step(): the hand is over")
-        legal = legal_by_index(g.legal_actions(self.seat))
+        legal = legal_by_index(table.legal_actions(self.seat))
         info: dict[str, Any] = {}
         reward = 0.0
         a = int(action)
@@ -109,12 +134,13 @@ class SingleSeatEnv(gym.Env):
             info["illegal"] = True
             reward -= self.illegal_penalty
             a = min(legal)
-        g.apply(legal[a])
+        table.act(legal[a])
         self._advance()
-        terminated = g.over
+        terminated = not table.in_hand
         if terminated:
-            reward += float(g.net[self.seat]) * self.reward_scale
-            info["net"] = list(g.net)
+            net = hand_net(table)
+            reward += float(net[self.seat]) * self.reward_scale
+            info["net"] = net
         return self._obs(), reward, terminated, False, info
 
     def render(self) -> str | None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,8 +21,8 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--ray", nargs="?", const=True, default=None, metavar="ADDRESS",
                    help="spread hands over a Ray cluster (local by default; extra 'cluster')")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="a variant option (JSON value), repeatable")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a table option, e.g. --option cap=200 (repeatable)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -31,8 +30,10 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
 def check_common(args: argparse.Namespace) -> tuple[str, list[str], dict[str, Any]]:
     """(variant id, bot specs padded to the seats, options) or :class:`UserError`."""
     from laizi.bots.registry import BotSpecError, parse_spec
+    from laizi.errors import OptionsError
     from laizi.sim.arena import fill_bots
     from laizi.variants import get as get_variant
+    from laizi.variants.options import parse_option_values
 
     try:
         v = get_variant(args.variant)
@@ -50,19 +51,10 @@ def check_common(args: argparse.Namespace) -> tuple[str, list[str], dict[str, An
         raise UserError(f"--bots: {exc}") from None
     if args.workers < 1:
         raise UserError("--workers must be at least 1")
-    options: dict[str, Any] = {}
-    for item in args.option:
-        key, sep, val = item.partition("=")
-        if not sep:
-            raise UserError(f"--option {item!r}: expected KEY=VALUE")
-        try:
-            options[key] = json.loads(val)
-        except json.JSONDecodeError:
-            options[key] = val
     try:
-        v.options_from_json(options)
-    except (ValueError, TypeError) as exc:
-        raise UserError(str(exc)) from None
+        options = parse_option_values(v, args.option)
+    except OptionsError as exc:
+        raise UserError(exc.message) from None
     if args.ray:
         try:
             import ray  # noqa: F401

@@ -1,20 +1,29 @@
-"""One hand played by bots: the unit of work of the simulator and the arena."""
+"""One hand played by bots: the unit of work of the simulator and the arena.
+
+A task's hand is the first hand of its own table in the public seed mode,
+``Table(variant, options, seed=task.seed, dealer=task.dealer, streams=task.streams)``
+(:func:`hand_table`), played by the one driver loop (:func:`laizi.table.driver.play_hand`)
+with a :class:`~laizi.table.driver.BotController` per seat. So every hand is a pure
+function of its task (for deterministic bots), whichever process plays it, and anyone can
+deal it again with that one line.
+"""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from laizi.bots.registry import make_bot
-from laizi.engine import Game
+from laizi.reasons import Reason
+from laizi.table.driver import BotController, Decision
+from laizi.table.driver import play_hand as drive_hand
+from laizi.table.table import Table
 from laizi.variants import get as get_variant
 
-__all__ = ["HandTask", "hand_items", "play_hand"]
+if TYPE_CHECKING:
+    from laizi.engine.actions import Action
 
-_CJK = re.compile(r"[\u3400-\u9fff]+")
-_NOT_ITEMS = frozenset({"底分"})
-
+__all__ = ["HandTask", "hand_items", "hand_table", "play_hand"]
 
 @dataclass(frozen=True, slots=True)
 class HandTask:
@@ -29,7 +38,7 @@ class HandTask:
     rotation: int = 0
     """Arena bookkeeping: which rotation of the bot list this is."""
     streams: bool = False
-    """Deal with per-seat draw streams (``Game(..., streams=True)``, 分墙)."""
+    """Deal with per-seat draw streams (``Table(..., streams=True)``, 分墙)."""
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -38,57 +47,81 @@ def bot_seed(seed: int, seat: int) -> int:
 
 
 def hand_items(payments: list[dict[str, Any]]) -> list[str]:
-    """The hand types / fan / 台 items named in a settlement's reasons (Chinese terms),
-    each once: e.g. ``["七对", "点炮"]`` from ``["七对 10", "点炮 +10", ...]``."""
+    """The hand types / fan / 台 items named in a settlement's reasons (the payments'
+    JSON form), as Chinese terms, each once in order of appearance: e.g. ``["七对",
+    "点炮"]`` from the reasons ``hand {name: 七对}`` and ``win_bonus {how: discard}``.
+    Read from each reason's code and parameters (:meth:`Reason.items`); bases, totals
+    and formulas name no item."""
     seen: dict[str, None] = {}
     for p in payments:
-        for reason in p.get("reasons", ()):
-            for word in _CJK.findall(str(reason)):
-                if word not in _NOT_ITEMS:
-                    seen.setdefault(word, None)
+        for data in p.get("reasons", ()):
+            for item in Reason.from_json(data).items():
+                seen.setdefault(item, None)
     return list(seen)
+
+
+class CountingBot(BotController):
+    """A :class:`~laizi.table.driver.BotController` that counts the questions put to its
+    seat: ``decisions`` (every one, the passes of windows where the seat could not claim
+    included) and ``choices`` (those with more than one legal action: the bot chose)."""
+
+    def __init__(self, bot: Any) -> None:
+        super().__init__(bot)
+        self.decisions = 0
+        self.choices = 0
+
+    def decide(self, decision: Decision) -> Action | None:
+        self.decisions += 1
+        if len(decision.legal) > 1:
+            self.choices += 1
+        return super().decide(decision)
+
+
+def hand_table(task: HandTask) -> Table:
+    """The table whose first hand is the task's hand (not yet dealt): the public seed
+    mode, so the deal is a pure function of ``(variant, options, seed)``: the rotations
+    of one arena seed all get the same deal."""
+    v = get_variant(task.variant)
+    if len(task.bots) != v.seats:
+        raise ValueError(f"{task.variant} has {v.seats} seats; {len(task.bots)} bots given")
+    return Table(v, dict(task.options) if task.options else None, seed=task.seed,
+                 dealer=task.dealer, streams=task.streams)
 
 
 def play_hand(task: HandTask) -> dict[str, Any]:
     """Play one hand; the result is plain JSON data:
 
-    ``seed``, ``rotation``, ``bots`` (per seat), ``net`` (per seat), ``outcome``,
-    ``winners``, ``how``, ``source``, ``items`` (hand types from the settlement),
-    ``actions`` (applied actions, passes included), ``turns`` (draws), ``decisions``
-    (per seat: actions chosen)."""
-    v = get_variant(task.variant)
-    options = v.options_from_json(dict(task.options)) if task.options else None
-    n = v.seats
-    if len(task.bots) != n:
-        raise ValueError(f"{task.variant} has {n} seats; {len(task.bots)} bots given")
-    bots = [make_bot(spec, bot_seed(task.seed, s)) for s, spec in enumerate(task.bots)]
-    game = Game(v, options, seed=task.seed, dealer=task.dealer, streams=task.streams)
-    actions = 0
-    decisions = [0] * n
-    while not game.over:
-        seat = game.to_act()[0]
-        legal = game.legal_actions(seat)
-        if not legal:
-            raise RuntimeError(f"{task.variant} seed {task.seed}: seat {seat} must act in "
-                               f"phase {game.phase} but has no legal action (a rules bug)")
-        action = bots[seat].choose(game.view(seat), legal)
-        game.apply(action)
-        actions += 1
-        decisions[seat] += 1
-    end = game.log[-1]
+    ``seed``, ``rotation``, ``bots`` (per seat), ``net`` (per seat: the person's result at
+    the table, 晃晃's 买马 included), ``outcome``, ``winners``, ``how``, ``source``,
+    ``items`` (hand types from the settlement), ``actions`` (applied actions, passes
+    included), ``turns`` (ordinary draws), ``decisions`` (per seat: the questions the
+    seat answered, every claim window's pass included, so ``sum(decisions) ==
+    actions``), ``choices`` (per seat: the decisions with more than one legal action,
+    those a bot actually chose)."""
+    table = hand_table(task)
+    seats = [CountingBot(make_bot(spec, bot_seed(task.seed, s)))
+             for s, spec in enumerate(task.bots)]
+    people = table.seats  # seat order of the hand (booking may reseat 晃晃 people)
+    table.start_hand()
+    drive_hand(table, seats)
+    game = table.game
+    assert game is not None and game.over
+    end = game.log[-1]  # the engine's end event: the hand's own settlement
+    booked = table.log[-1]  # the table's hand_end: the people's results
     record = end["record"]
     turns = sum(1 for e in game.log if e["type"] == "draw" and not e.get("replacement"))
     return {
         "seed": task.seed,
         "rotation": task.rotation,
         "bots": list(task.bots),
-        "net": list(end["net"]),
+        "net": [booked["net"][p] for p in people],
         "outcome": record["outcome"],
         "winners": list(record.get("winners", [])),
         "how": record.get("how"),
         "source": record.get("from"),
         "items": hand_items(end["payments"]),
-        "actions": actions,
+        "actions": sum(s.decisions for s in seats),
         "turns": turns,
-        "decisions": decisions,
+        "decisions": [s.decisions for s in seats],
+        "choices": [s.choices for s in seats],
     }

@@ -39,8 +39,10 @@ def print_arena(summary: dict[str, Any], console: Console) -> None:
 def print_summary(summary: dict[str, Any], console: Console, top: int = 25) -> None:
     console.print(f"[bold]{summary['variant']}[/]: {summary['hands']} hands, "
                   f"win rate {summary['win_rate']:.1%}, draw rate {summary['draw_rate']:.1%}, "
-                  f"mean length {summary['mean_actions']:.1f} actions / "
-                  f"{summary['mean_turns']:.1f} turns")
+                  f"mean length {summary['mean_actions']:.1f} actions"
+                  + (f" ({summary['mean_choices']:.1f} with a choice)"
+                     if "mean_choices" in summary else "")
+                  + f" / {summary['mean_turns']:.1f} turns")
     hows = ", ".join(f"{k} {v:.1%}" for k, v in summary["how"].items())
     if hows:
         console.print(f"wins by: {hows}")
@@ -54,7 +56,7 @@ def print_summary(summary: dict[str, Any], console: Console, top: int = 25) -> N
                       f"{s['win_rate']:.1%}", f"{s['deal_in_rate']:.1%}")
     console.print(seats)
     console.print(bot_table(summary, "per bot"))
-    items = Table(title="hand types / fan / 台 items (from the settlements' reasons)")
+    items = Table(title="hand types / fan / 台 items (from the settlements' reason codes)")
     for col in ("item", "wins with it", "share of wins"):
         items.add_column(col, justify="left" if col == "item" else "right")
     for name, d in list(summary["items"].items())[:top]:
@@ -62,33 +64,12 @@ def print_summary(summary: dict[str, Any], console: Console, top: int = 25) -> N
     console.print(items)
 
 
-# Settlement terms of the Jingzhou variants, which have no fan/台 table to take names from.
-_GLOSSARY = {
-    "屁胡": "plain win (pi hu)", "开口": "opened", "红中杠": "red dragon kong",
-    "赖子杠": "laizi kong", "庄家": "dealer", "点炮": "dealt in", "自摸": "self-draw",
-    "硬胡": "hard win", "软胡": "soft win", "封顶": "cap", "金顶": "golden cap",
-    "明杠": "exposed kong", "暗杠": "concealed kong", "杠开": "win on kong replacement",
-    "七对": "seven pairs", "碰碰胡": "all pungs", "清一色": "full flush",
-    "将一色": "all 2-5-8", "风一色": "all honours", "全求人": "all melded",
-    "包牌": "pays for all", "抢杠": "robbed kong", "杠进杠出": "robbed kong (as self-draw)",
-    "大刀": "big win (da dao)", "小刀": "small win (xiao dao)", "放胡": "dealt in",
-    "杠上开花": "win on kong replacement", "门清": "concealed hand", "买马": "horse bet",
-    "底": "base (di)", "底分": "base (di fen)", "台": "tai x value",
-}
-
-
 def english_item_name(name: str) -> str:
-    """An English label for a settlement item (MCR fan, Taiwan 台 item or Jingzhou term)."""
-    from laizi.scoring.mcr.fans import FANS
-    from laizi.scoring.taiwan.items import ITEMS
+    """An English label for a settlement item (MCR fan, Taiwan 台 item or Jingzhou term):
+    :func:`laizi.reasons.english_term`."""
+    from laizi.reasons import english_term
 
-    for fan in FANS:
-        if fan.zh == name:
-            return fan.en
-    for it in ITEMS:
-        if it.zh == name:
-            return it.en
-    return _GLOSSARY.get(name, name)
+    return english_term(name)
 
 
 def plot_summary(summary: dict[str, Any], results: Sequence[dict[str, Any]], path: str,

@@ -82,7 +82,7 @@ def summarise(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
         bots.append({"bot": b, "hands": bot_hands[b], "groups": len(per_group), "mean": m,
                      "sd": sd, "ci95": ci, "win_rate": bot_wins[b] / bot_hands[b],
                      "deal_in_rate": bot_feeds[b] / bot_hands[b]})
-    return {
+    out: dict[str, Any] = {
         "hands": hands,
         "seats": n,
         "win_rate": len(wins) / hands,
@@ -95,3 +95,8 @@ def summarise(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "mean_actions": sum(r["actions"] for r in rows) / hands,
         "mean_turns": sum(r["turns"] for r in rows) / hands,
     }
+    if all("choices" in r for r in rows):
+        # Of the actions, those a bot chose: uniform claim windows ask every other seat
+        # after every discard, most of them with ``pass`` as their only answer.
+        out["mean_choices"] = sum(sum(r["choices"]) for r in rows) / hands
+    return out

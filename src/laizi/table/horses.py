@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from laizi import tiles
-from laizi.settlement import Payment
+from laizi.reasons import Reason
+from laizi.settlement import Payment, read_payment_json
 
 __all__ = [
     "Horse",
@@ -80,20 +81,21 @@ class PersonPayment:
     payer: str
     payee: str
     amount: int
-    reasons: tuple[str, ...] = ()
+    reasons: tuple[Reason, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
             "from": self.payer,
             "to": self.payee,
             "amount": self.amount,
-            "reasons": list(self.reasons),
+            "reasons": [r.to_json() for r in self.reasons],
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PersonPayment:
-        return cls(str(data["from"]), str(data["to"]), int(data["amount"]),
-                   tuple(str(r) for r in data.get("reasons", ())))
+        """Read :meth:`to_json`'s form strictly (see ``Payment.from_json``)."""
+        payer, payee, amount, reasons = read_payment_json(dict(data))
+        return cls(str(payer), str(payee), amount, reasons)
 
 
 def buy_order(seats: Sequence[str], queue: Sequence[str], dealer: int) -> tuple[str, ...]:
@@ -165,11 +167,11 @@ def horse_payments(
     return out
 
 
-def _why(h: Horse, p: Payment, side: str) -> tuple[str, ...]:
+def _why(h: Horse, p: Payment, side: str) -> tuple[Reason, ...]:
     seat = p.payee if side == "on the payee" else p.payer
     return (
-        f"买马 {tiles.name(h.tile)} = {horse_value(h.tile)} → seat {seat}: follows "
-        f"seat {p.payer} → seat {p.payee}",
+        Reason.of("horse", tile=tiles.name(h.tile, "mpsz"), value=horse_value(h.tile),
+                  seat=seat, payer=p.payer, payee=p.payee),
         *p.reasons,
     )
 

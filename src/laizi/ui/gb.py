@@ -1,22 +1,24 @@
-"""``laizi play golden`` / ``laizi play mcr``: the terminal front end of the 81-fan games.
+"""``laizi play golden`` / ``laizi play mcr``: the display hooks of the 81-fan games.
 
-It prints what a player of 黄金麻将 / 国标麻将 needs before the first hand (the golden tile
-rule, flowers, the 8-fan minimum, the winds and the match schedule) and then plays the
-generic session of :mod:`laizi.commands.play`: the panel marks the golden tile with ``*``
-(the seed also calls it 赖子牌) and shows everyone's flowers; after each win the variant's
-``describe`` prints the winner's 门风 / 圈风, the golden tile and the fan table.
+Before the first hand it prints what a player of 黄金麻将 / 国标麻将 needs (the golden tile
+rule, flowers, the 8-fan minimum, the winds and the match schedule); each hand's rule
+names its 圈 and dealer. The panel marks the golden tile with ``*`` (the seed also calls
+it 赖子牌) and shows everyone's flowers; after each win the variant's ``describe`` prints
+the winner's 门风 / 圈风, the golden tile and the fan table. The hands themselves are
+played by the one table loop (:mod:`laizi.ui.player`).
 """
 
 from __future__ import annotations
 
-import argparse
-from typing import IO
+from typing import Any
 
-from laizi.commands.play import register_player, session
-from laizi.variants import get
+from rich.console import RenderableType
+
+from laizi.table.table import Entry, Table
+from laizi.ui.player import Display
 from laizi.variants._gb_common import MATCH_HANDS, WIND_LETTERS
 
-__all__ = ["gb_session", "header", "register"]
+__all__ = ["GBDisplay", "header"]
 
 _WIND_ZH = dict(zip(WIND_LETTERS, "东南西北", strict=True))
 
@@ -39,19 +41,18 @@ def header(variant_id: str, minimum: int, hands: int, dealer: int) -> list[str]:
     return lines
 
 
-def gb_session(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
-    variant = get(args.variant)
-    minimum = 8
-    for pair in args.option:
-        name, _, value = pair.partition("=")
-        if name.strip() == "minimum" and value.strip().isdigit():
-            minimum = int(value)
-    if 0 <= args.dealer < variant.seats and args.hands >= 1:
-        for line in header(variant.id, minimum, args.hands, args.dealer):
-            print(line, file=stdout)
-    return session(args, stdin, stdout)
+class GBDisplay(Display):
+    """Golden / MCR: the rules and the schedule first, the 圈 in every hand's rule."""
+
+    def header(self, table: Table, me: str, hands: int | None) -> list[RenderableType]:
+        minimum: Any = getattr(table.options, "minimum", 8)
+        count = MATCH_HANDS if hands is None else hands
+        return [*super().header(table, me, hands),
+                *header(table.variant.id, int(minimum), count, table.dealer)]
+
+    def hand_title(self, hand: Entry) -> str:
+        wind = _WIND_ZH.get(str(hand["options"].get("prevalent_wind", "E")), "东")
+        return f"{super().hand_title(hand)} · {wind}圈"
 
 
-def register() -> None:
-    register_player("golden", gb_session)
-    register_player("mcr", gb_session)
+DISPLAY = GBDisplay()

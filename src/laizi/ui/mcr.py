@@ -1,5 +1,5 @@
-"""Loaded by ``laizi play mcr``: registers the 81-fan front end (:mod:`laizi.ui.gb`)."""
+"""The display hooks of ``laizi play mcr``: the 81-fan ones (:mod:`laizi.ui.gb`)."""
 
-from laizi.ui.gb import register
+from laizi.ui.gb import DISPLAY
 
-register()
+__all__ = ["DISPLAY"]

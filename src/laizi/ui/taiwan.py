@@ -1,52 +1,35 @@
-"""``laizi play taiwan``: a whole 将 (four 圈) against three Taiwan bots at the terminal.
+"""``laizi play taiwan``: the display hooks of a Taiwan 将 (four 圈) at the terminal.
 
 Shows the 圈 and seat winds, the dealer and 连N, everyone's flowers and declarations,
 offers 天听/地听, 八仙过海 and 七抢一 when they arise, and itemises the 台 of every win.
-``--hands N`` (N > 1) stops after N hands; otherwise the 将 is played to its end.
+The 将 itself — 连庄, the deal passing on, four 圈 — is the table's session
+(:class:`laizi.table.session.TaiwanSession`) played by the one loop (:mod:`laizi.ui.player`);
+without ``--hands`` the whole 将 is played.
 """
 
 from __future__ import annotations
 
-import argparse
-import secrets
-import sys
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import Any
 
-from rich.console import Console
+from rich.console import RenderableType
 
 from laizi import tiles as T
-from laizi.commands.play import play_hand
 from laizi.engine.actions import Action
-from laizi.engine.game import Game
-from laizi.engine.log import redact
 from laizi.records import HandRecord
-from laizi.table.taiwan_match import TaiwanMatch
-from laizi.ui.terminal import (
-    action_label,
-    event_line,
-    ledger_table,
-    settlement_table,
-    tile_label,
-    view_panel,
-)
-from laizi.variants import get
-from laizi.variants.taiwan_bot import TaiwanBot
+from laizi.table.table import Entry, Table
+from laizi.ui.player import Display
+from laizi.ui.terminal import action_label, settlement_table, tile_label, view_panel
 from laizi.variants.taiwan_records import result_of
 from laizi.variants.taiwan_rules import WIND_NAMES
 
-__all__ = ["play_jiang", "table_line", "tai_lines", "taiwan_action_label"]
+__all__ = ["DISPLAY", "TaiwanDisplay", "table_line", "tai_lines", "taiwan_action_label"]
 
 _LABELS = {
     "declare": "宣告听牌 declare ready (天听/地听: the hand is locked)",
     "flower_win": "八仙过海 flower win (all eight flowers)",
 }
-_HELP = ("Type the number of an action and press Enter. A declared hand (天听/地听) is "
-         "locked: it discards what it draws unless it wins. q leaves the table.")
-
-
-class _Quit(Exception):
-    pass
+_SHOUTED = ("declare", "flower_win", "rob_flower")
 
 
 def taiwan_action_label(a: Action) -> str:
@@ -89,113 +72,60 @@ def tai_lines(record: HandRecord, names: Sequence[str]) -> list[str]:
     return out
 
 
-def play_jiang(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
-    from laizi.commands.play import _parse_options
+class TaiwanDisplay(Display):
+    """Taiwan: the 圈 / 连N in every hand's rule, winds, flowers and declarations next to
+    the board, the special actions spelled out, the 台 of every hand after it."""
 
-    variant = get("taiwan")
-    try:
-        options = variant.options_from_json(_parse_options(args.option))
-    except (TypeError, ValueError) as exc:
-        print(f"laizi play: {exc}", file=sys.stderr)
-        return 2
-    for name in ("seat", "dealer"):
-        if not 0 <= getattr(args, name) < 4:
-            print(f"laizi play: --{name} must be 0-3 for taiwan", file=sys.stderr)
-            return 2
-    if args.hands < 1:
-        print("laizi play: --hands must be at least 1", file=sys.stderr)
-        return 2
-    limit = args.hands if args.hands > 1 else None
-    seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
-    console = Console(file=stdout, width=120, highlight=False,
-                      force_terminal=stdout.isatty() if hasattr(stdout, "isatty") else False)
-    me = args.seat
-    names = ["you" if s == me and not args.auto else f"bot {s}" for s in range(4)]
-    bots = [TaiwanBot() for _ in range(4)]
-    match = TaiwanMatch(options, seed=seed, first_dealer=args.dealer)
-    console.print(f"[bold]{variant.name}[/bold] (taiwan) · seed {seed} · one 将 (four 圈) · "
-                  f"you are seat {me}")
-    try:
-        while not match.over and (limit is None or len(match.hands) < limit):
-            game = match.new_hand()
-            console.rule(f"hand {len(match.hands) + 1} · {WIND_NAMES[match.prevalent_wind]}圈 · "
-                         f"dealer {names[match.dealer]} · 连{match.dealer_streak} · "
-                         f"seed {game.seed}")
-            play_hand(game, me, bots, names, console, stdin, auto=args.auto,
-                      show=_show_events, ask=_ask)
-            match.finish_hand(game)
-            assert game.record is not None
-            for line in tai_lines(game.record, names):
-                console.print(line)
-            console.print(settlement_table(game.log[-1], names))
-            console.print(ledger_table(match.ledger, names, len(match.hands)))
-        console.print("The 将 is over." if match.over else "Stopped.")
-    except _Quit:
-        console.print("\nYou leave the table.")
-        if match.hands:
-            console.print(ledger_table(match.ledger, names, len(match.hands)))
-        return 0
-    except KeyboardInterrupt:
-        console.print("\nInterrupted: you leave the table.")
-        return 130
-    return 0
+    help = ("Type the number of an action and press Enter. A declared hand (天听/地听) is "
+            "locked: it discards what it draws unless it wins. q leaves the table.")
+    width = 120
+    default_hands = None
 
+    def count(self, hands: int | None) -> str:
+        return "one 将 (four 圈)" if hands is None else f"{hands} hand(s) of a 将"
 
-def _show_events(game: Game, me: int, names: list[str], console: Console, start: int) -> int:
-    for event in game.log[start:]:
-        seen = redact(event, me)
-        if seen is None:
-            continue
-        if seen.get("type") == "action" and seen["action"]["type"] in ("declare",
-                                                                         "flower_win",
-                                                                         "rob_flower"):
-            a = Action.from_json(seen["action"])
-            console.print(f"{names[a.seat]}: {taiwan_action_label(a)}", style="bold")
-            continue
-        line = event_line(seen, names, me, None)
-        if line:
-            console.print(line, style="dim")
-    return len(game.log)
+    def hand_title(self, hand: Entry) -> str:
+        ctx = hand.get("context") or {}
+        return (f"hand {hand['number'] + 1} · {WIND_NAMES[ctx.get('prevalent_wind', 0)]}圈 · "
+                f"dealer {hand['seats'][hand['dealer']]} · 连{ctx.get('dealer_streak', 0)}")
+
+    def board(self, view: dict[str, Any], names: Sequence[str]) -> list[RenderableType]:
+        return [view_panel(view, names), table_line(view, names)]
+
+    def notes(self, view: dict[str, Any], legal: Sequence[Action],
+              names: Sequence[str]) -> list[str]:
+        out = []
+        if view["phase"] == "decide":
+            if any(a.type == "rob_flower" for a in legal):
+                out.append("The eighth flower is out and you hold seven: rob it (七抢一)?")
+            else:
+                out.append("Your dealt hand is ready: declare 天听 (8 台; the hand is "
+                           "locked)?")
+        return [*out, *super().notes(view, legal, names)]
+
+    def action_label(self, action: Action, wildcard: int | None) -> str:
+        return taiwan_action_label(action)
+
+    def event(self, event: Entry, names: Sequence[str], me: int | None,
+              wildcard: int | None) -> tuple[str, str] | None:
+        if event.get("type") == "action" and event["action"]["type"] in _SHOUTED:
+            a = Action.from_json(event["action"])
+            return f"{names[a.seat]}: {taiwan_action_label(a)}", "bold"
+        return super().event(event, names, me, None)
+
+    def settlement(self, table: Table, end: Entry, names: Sequence[str]
+                   ) -> list[RenderableType]:
+        game = table.game
+        out: list[RenderableType] = []
+        if game is not None and game.record is not None:
+            out.extend(tai_lines(game.record, names))
+        # The table's own settlement, without describe (the 台 lines say it all).
+        if game is not None and game.log and game.log[-1].get("type") == "end":
+            out.append(settlement_table(game.log[-1], names))
+        return out
+
+    def farewell(self, table: Table) -> list[str]:
+        return ["The 将 is over." if table.over else "Stopped."]
 
 
-def _ask(game: Game, me: int, names: list[str], console: Console, stdin: IO[str]) -> Action:
-    view = game.view(me)
-    acts = game.legal_actions(me)
-    console.print(view_panel(view, names))
-    console.print(table_line(view, names))
-    if view["phase"] == "decide":
-        if any(a.type == "rob_flower" for a in acts):
-            console.print("The eighth flower is out and you hold seven: rob it (七抢一)?")
-        else:
-            console.print("Your dealt hand is ready: declare 天听 (8 台; the hand is locked)?")
-    if view["last_discard"]:
-        d = view["last_discard"]
-        console.print(f"{names[d['seat']]} discarded {tile_label(d['tile'])}")
-    if view["robbing"]:
-        r = view["robbing"]
-        console.print(f"{names[r['seat']]} adds a kong of {tile_label(r['tile'])}: rob it (抢杠)?")
-    for i, a in enumerate(acts, 1):
-        console.print(f"  {i:>2}) {taiwan_action_label(a)}")
-    while True:
-        console.print("your choice: ", end="")
-        line = stdin.readline()
-        if not line:
-            raise _Quit
-        text = line.strip().lower()
-        if text in ("q", "quit", "exit"):
-            raise _Quit
-        if text in ("?", "h", "help"):
-            console.print(_HELP)
-            continue
-        if text.isdigit() and 1 <= int(text) <= len(acts):
-            return acts[int(text) - 1]
-        console.print(f"Please type a number from 1 to {len(acts)} (? for help, q to leave).")
-
-
-def _register() -> None:
-    from laizi.commands.play import register_player
-
-    register_player("taiwan", play_jiang)
-
-
-_register()
+DISPLAY = TaiwanDisplay()

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from laizi import tiles as T
 from laizi.engine.actions import Action
+from laizi.reasons import Lang
 from laizi.settlement import Payment, net
 
 __all__ = [
@@ -169,8 +170,9 @@ def event_line(
     return None
 
 
-def settlement_table(end: dict[str, Any], names: Sequence[str]) -> Table:
-    """The settlement of a hand (the engine's ``end`` event)."""
+def settlement_table(end: dict[str, Any], names: Sequence[str], lang: Lang = "zh") -> Table:
+    """The settlement of a hand (the engine's ``end`` event); the reasons in ``lang``
+    (their JSON form carries the text in every language)."""
     record = end["record"]
     if record["outcome"] == "draw":
         title = "黄庄 — the wall ran down to the reserve: no winner, no payments"
@@ -188,7 +190,7 @@ def settlement_table(end: dict[str, Any], names: Sequence[str]) -> Table:
     table.add_column("reasons")
     for p in end["payments"]:
         table.add_row(names[p["from"]], names[p["to"]], str(p["amount"]),
-                      "\n".join(p["reasons"]))
+                      "\n".join(r[lang] for r in p["reasons"]))
     nets = end["net"]
     table.add_row("net", "", "", "  ".join(f"{names[s]} {v:+d}" for s, v in enumerate(nets)))
     return table
@@ -203,12 +205,13 @@ def ledger_table(ledger: Sequence[int], names: Sequence[str], hands: int) -> Tab
     return table
 
 
-def payments_lines(payments: Sequence[Payment], parties: int) -> list[str]:
-    """Plain-text settlement: one line per payment with its reasons, then the nets."""
+def payments_lines(payments: Sequence[Payment], parties: int, lang: Lang = "zh") -> list[str]:
+    """Plain-text settlement: one line per payment with its reasons (in ``lang``), then
+    the nets."""
     lines = []
     for p in payments:
         lines.append(f"seat {p.payer} pays seat {p.payee} {p.amount}")
-        lines.extend(f"    {r}" for r in p.reasons)
+        lines.extend(f"    {r.text(lang)}" for r in p.reasons)
     lines.append("net: " + "  ".join(f"seat {s} {v:+d}" for s, v in
                                      enumerate(net(payments, parties))))
     return lines

@@ -18,6 +18,7 @@ from laizi.analysis import WinRules
 from laizi.engine.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, OPEN_KINDS, PUNG
 from laizi.engine.melds import Meld as EngineMeld
 from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
+from laizi.reasons import Reason
 from laizi.scoring.mcr import FanResult, Meld, WinContext, score_hand
 from laizi.settlement import Payment
 from laizi.variants._gb_common import seat_wind, wind_tile
@@ -143,18 +144,23 @@ def payments(record: HandRecord, result: FanResult, golden: bool) -> list[Paymen
     how = record.how
     d_winner = doublings(record.seats[winner].melds) if golden else 0
     out: list[Payment] = []
-    label = {SELF_DRAW: "自摸", DISCARD_WIN: "点炮", ROBBED_KONG: "被抢杠"}[how or SELF_DRAW]
+    full_reasons = (
+        Reason.of("fan_win", how=how or SELF_DRAW, base=BASE, fan=v),
+        *(Reason.of("fan", id=f.key, name=f.zh, fan=f.points, count=f.count)
+          for f in result.fans),
+    )
     for payer in range(len(record.seats)):
         if payer == winner:
             continue
         full = how == SELF_DRAW or payer == record.source
         base = BASE + v if full else BASE
-        reasons = [f"{label} {BASE} + {v} fan" if full else f"底分 {BASE}"]
+        reasons = [*full_reasons] if full else [Reason.of("base", points=BASE)]
         amount = base
         if golden:
             d_payer = doublings(record.seats[payer].melds)
             factor = 2 ** (d_winner + d_payer)
             amount = base * factor
-            reasons.append(f"×2^({d_winner}+{d_payer}) = ×{factor} (开口/杠)")
+            reasons.append(Reason.of("golden_factor", winner=d_winner, payer=d_payer,
+                                     factor=factor))
         out.append(Payment(payer, winner, amount, tuple(reasons)))
     return out

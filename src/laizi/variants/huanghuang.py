@@ -286,7 +286,8 @@ class HuanghuangVariant(Variant):
             return ""
         k = int(record.extra.get("laizi_discarded", 0))
         laizi = f", {k} laizi discarded (×{2**k})" if k else ""
-        return (f"seat {w} wins by {kind.chinese}: {' '.join(value.reasons)}{laizi}; "
+        value_text = " ".join(r.text() for r in value.reasons)
+        return (f"seat {w} wins by {kind.chinese}: {value_text}{laizi}; "
                 f"laizi {T.name(record.wildcard)}")
 
     def settle(self, record: HandRecord) -> list[Payment]:

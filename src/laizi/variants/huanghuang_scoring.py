@@ -32,6 +32,7 @@ from typing import Any
 from laizi import tiles
 from laizi.analysis import is_win
 from laizi.analysis.types import SUITED_SUITS, WinRules
+from laizi.reasons import Reason
 from laizi.settlement import Payment
 
 __all__ = [
@@ -117,11 +118,11 @@ class Meld:
 
 @dataclass(frozen=True, slots=True)
 class HandValue:
-    """``dao`` (刀, 1 or 2) × ``ying`` (硬, 1 or 2), with the reasons in words."""
+    """``dao`` (刀, 1 or 2) × ``ying`` (硬, 1 or 2), with the reasons (``dao``, ``ying``)."""
 
     dao: int
     ying: int
-    reasons: tuple[str, ...]
+    reasons: tuple[Reason, ...]
 
     @property
     def value(self) -> int:
@@ -194,19 +195,15 @@ def evaluate(
     for ying, counts, wilds in ((2, hard_counts, 0), (1, soft_counts, n_laizi)):
         if not is_win(counts, wilds, ANY_SHAPE):
             continue
-        big: list[str] = []
-        if menqing:
-            big.append("门清")
-        if no_chow_melds and is_win(counts, wilds, PUNGS_ONLY):
-            big.append("碰碰胡")
-        elif not melds and is_win(counts, wilds, BIG_SHAPE):
-            big.append("七对")
-        dao = 2 if big else 1
+        all_pungs = no_chow_melds and is_win(counts, wilds, PUNGS_ONLY)
+        seven_pairs = not all_pungs and not melds and is_win(counts, wilds, BIG_SHAPE)
+        dao = 2 if menqing or all_pungs or seven_pairs else 1
         if dao == 1 and n_laizi >= 2:
             continue
         reasons = (
-            f"大刀 ×2 ({'、'.join(big)})" if big else "小刀 ×1",
-            "硬胡 ×2" if ying == 2 else "软胡 ×1",
+            Reason.of("dao", times=dao, menqing=menqing, all_pungs=all_pungs,
+                      seven_pairs=seven_pairs),
+            Reason.of("ying", hard=ying == 2, times=ying),
         )
         if best is None or dao * ying > best.value:
             best = HandValue(dao, ying, reasons)
@@ -263,9 +260,11 @@ def payments(
             raise ValueError(f"a {win.chinese} win needs the seat of the player who pays")
         payers = [loser]
     each = base * value.value * win_multiplier(win) * 2**laizi_discarded
-    reasons = [f"底分 {base}", *value.reasons, f"{win.chinese} ×{win_multiplier(win)}"]
+    reasons = [Reason.of("base", points=base), *value.reasons,
+               Reason.of("win_times", how=win.value, times=win_multiplier(win))]
     if laizi_discarded:
-        reasons.append(f"打出癞子 {laizi_discarded} 张 ×{2**laizi_discarded}")
+        reasons.append(Reason.of("laizi_discarded", count=laizi_discarded,
+                                 times=2**laizi_discarded))
     return [Payment(p, winner, each, tuple(reasons)) for p in payers]
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from laizi import tiles as T
 from laizi.engine.melds import ADDED_KONG, CONCEALED_KONG, KONG, OPEN_KINDS, Meld
 from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
+from laizi.reasons import Reason
 from laizi.records import HandRecord
 from laizi.settlement import Payment
 from laizi.variants.jingzhou_rules import (
@@ -41,7 +42,7 @@ class Line:
     """Before the cap."""
     amount: int
     """After the cap / 金顶."""
-    reasons: tuple[str, ...]
+    reasons: tuple[Reason, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +54,8 @@ class Outcome:
     lines: tuple[Line, ...]
     payer: int | None
     """The seat paying every line (包牌), or ``None``."""
-    bao: str | None
-    """Why ``payer`` pays for everyone."""
+    bao: Reason | None
+    """Why ``payer`` pays for everyone (a ``bao`` reason)."""
     base: int
 
     @property
@@ -65,10 +66,12 @@ class Outcome:
         if self.payer is None:
             return [Payment(line.loser, self.winner, line.amount * self.base, line.reasons)
                     for line in self.lines if line.amount]
-        reasons: list[str] = [f"包牌: {self.bao}"]
+        assert self.bao is not None
+        reasons: list[Reason] = [self.bao]
         for line in self.lines:
-            reasons.append(f"for seat {line.loser}'s line of {line.amount * self.base}: "
-                           + "; ".join(line.reasons))
+            reasons.append(Reason.of("bao_line", seat=line.loser,
+                                     amount=line.amount * self.base))
+            reasons.extend(line.reasons)
         return [Payment(self.payer, self.winner, self.total, tuple(reasons))]
 
 
@@ -94,50 +97,63 @@ def doublings(
     return out
 
 
-def _fmt(items: Sequence[tuple[str, int]]) -> str:
-    return ", ".join(f"{label} +{e}" for label, e in items) or "none"
+def _doublings_reason(seat: int, winner: bool, melds: Sequence[Meld], *, kou_kou_fan: bool,
+                      hard: bool = False, dealer: bool = False, dealt_in: bool = False,
+                      self_drawn: bool = False) -> tuple[Reason, int]:
+    """A seat's ``doublings`` reason and its exponent (the same sum as :func:`doublings`
+    plus 庄家, 点炮 and 自摸)."""
+    exp = sum(e for _, e in doublings(melds, kou_kou_fan=kou_kou_fan, hard=hard))
+    exp += dealer + dealt_in + self_drawn
+    reason = Reason.of(
+        "doublings", seat=seat, winner=winner,
+        opened=sum(1 for m in melds if m.kind in OPEN_KINDS), per_meld=kou_kou_fan, hard=hard,
+        red_dragon_kongs=sum(1 for m in melds if m.kind == RED_KONG),
+        kongs=sum(1 for m in melds if m.kind in (KONG, ADDED_KONG)),
+        laizi_kongs=sum(1 for m in melds if m.kind == LAIZI_KONG),
+        concealed_kongs=sum(1 for m in melds if m.kind == CONCEALED_KONG),
+        dealer=dealer, dealt_in=dealt_in, self_drawn=self_drawn)
+    return reason, exp
 
 
-def _lines(record: HandRecord, winner: int, reading: Reading) -> list[tuple[int, int, list[str]]]:
+_WIN_BONUS_HOW = {DISCARD_WIN: "discard", SELF_DRAW: "self_draw", ROBBED_KONG: "robbed_kong"}
+
+
+def _lines(record: HandRecord, winner: int, reading: Reading
+           ) -> list[tuple[int, int, list[Reason]]]:
     """(loser, raw amount, reasons) for every loser, before caps."""
     opts = record.options
     how = record.how
     big = reading.big_hands
-    w_items = doublings(record.seats[winner].melds, kou_kou_fan=opts.kou_kou_fan,
-                        hard=reading.hard)
-    if not big and record.dealer == winner:
-        w_items.append(("庄家", 1))
-    w_exp = sum(e for _, e in w_items)
+    w_reason, w_exp = _doublings_reason(
+        winner, True, record.seats[winner].melds, kou_kou_fan=opts.kou_kou_fan,
+        hard=reading.hard, dealer=not big and record.dealer == winner)
     out = []
     for loser in range(len(record.seats)):
         if loser == winner:
             continue
-        l_items = doublings(record.seats[loser].melds, kou_kou_fan=opts.kou_kou_fan)
-        if not big:
-            if record.dealer == loser:
-                l_items.append(("庄家", 1))
-            if how == DISCARD_WIN and record.source == loser:
-                l_items.append(("点炮", 1))
-            if how == SELF_DRAW:
-                l_items.append(("自摸", 1))
-        exp = w_exp + sum(e for _, e in l_items)
-        reasons: list[str] = []
+        l_reason, l_exp = _doublings_reason(
+            loser, False, record.seats[loser].melds, kou_kou_fan=opts.kou_kou_fan,
+            dealer=not big and record.dealer == loser,
+            dealt_in=not big and how == DISCARD_WIN and record.source == loser,
+            self_drawn=not big and how == SELF_DRAW)
+        exp = w_exp + l_exp
+        reasons: list[Reason] = []
         if big:
             base = 10 * len(big)
-            reasons.append(" + ".join(f"{h} 10" for h in big))
+            reasons.extend(Reason.of("hand", name=h, points=10) for h in big)
             # 抢杠 is settled as if the robbed player had won on the kong (杠进杠出).
             if (how == DISCARD_WIN and record.source == loser) or how in (SELF_DRAW, ROBBED_KONG):
                 base += 10
-                reasons.append({DISCARD_WIN: "点炮 +10", SELF_DRAW: "自摸 +10"}.get(
-                    how or "", "抢杠 settled as 自摸 +10"))
+                reasons.append(Reason.of("win_bonus", how=_WIN_BONUS_HOW[how or SELF_DRAW],
+                                         points=10))
             raw = base << exp
         else:
             base = 1
-            reasons.append("屁胡 1")
+            reasons.append(Reason.of("hand", name="屁胡", points=1))
             raw = 1 << exp
-        reasons.append(f"winner doublings: {_fmt(w_items)}")
-        reasons.append(f"seat {loser} doublings: {_fmt(l_items)}")
-        reasons.append(f"{base} × 2^{exp} = {raw}")
+        reasons.append(w_reason)
+        reasons.append(l_reason)
+        reasons.append(Reason.of("line_total", base=base, exp=exp, amount=raw))
         out.append((loser, raw, reasons))
     return out
 
@@ -156,35 +172,35 @@ def _outcome(record: HandRecord, winner: int, reading: Reading) -> Outcome | str
     for loser, raw, reasons in raw_lines:
         if gold:
             amount = opts.gold
-            reasons = [*reasons, f"金顶 {opts.gold} (将一色 / 风一色)"]
+            reasons = [*reasons, Reason.of("gold_hand", points=opts.gold)]
         elif all_capped:
             amount = opts.gold
-            reasons = [*reasons, f"金顶 {opts.gold} (every line reached the cap {opts.cap})"]
+            reasons = [*reasons, Reason.of("gold_cap", points=opts.gold, cap=opts.cap)]
         elif raw >= opts.cap:
             amount = opts.cap
-            reasons = [*reasons, f"封顶 {opts.cap}"]
+            reasons = [*reasons, Reason.of("cap", points=opts.cap)]
         else:
             amount = raw
         if opts.base != 1:
-            reasons = [*reasons, f"base unit × {opts.base}"]
+            reasons = [*reasons, Reason.of("unit", times=opts.base)]
         lines.append(Line(loser, raw, amount, tuple(reasons)))
     payer, bao = _bao(record, winner, reading)
     return Outcome(winner, reading, tuple(lines), payer, bao, opts.base)
 
 
-def _bao(record: HandRecord, winner: int, reading: Reading) -> tuple[int | None, str | None]:
+def _bao(record: HandRecord, winner: int, reading: Reading
+         ) -> tuple[int | None, Reason | None]:
     big = reading.big_hands
     src = record.source
     if record.how == ROBBED_KONG and QIANGGANG in big and src is not None:
-        return src, f"抢杠: seat {src}'s added kong was robbed; it pays as if seat {winner} " \
-                    "had won on the kong (杠进杠出)"
+        return src, Reason.of("bao", kind="robbed_kong", payer=src, winner=winner)
     if QUAN in big and record.how == DISCARD_WIN and src is not None \
             and record.extra.get("discarder_ready") is False:
-        return src, f"全求人: seat {src} was not ready (未听牌) when it discarded the winning tile"
+        return src, Reason.of("bao", kind="all_melded", payer=src, winner=winner)
     feeder = record.extra.get("qingyise_feeder")
     if QING in big and feeder is not None and feeder != winner:
-        return int(feeder), (f"清一色: seat {feeder} fed seat {winner}'s third exposed meld "
-                             "of the suit")
+        return int(feeder), Reason.of("bao", kind="full_flush", payer=int(feeder),
+                                      winner=winner)
     return None, None
 
 

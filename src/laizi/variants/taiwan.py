@@ -3,8 +3,8 @@
 Play runs on the shared engine; the 台 are counted by :mod:`laizi.scoring.taiwan`. The
 rules and every decision are in ``docs/rules/taiwan.md`` (section "Play"); the record
 section in ``docs/hand-record.md``. Per-hand session facts come from ``Game.context``:
-``{"prevalent_wind": 0-3, "dealer_streak": N}`` (the match, :mod:`laizi.table.taiwan_match`,
-fills them).
+``{"prevalent_wind": 0-3, "dealer_streak": N}`` (the table's 将,
+:class:`laizi.table.session.TaiwanSession`, fills them).
 
 Variant actions (``Variant.action_types``):
 
@@ -133,7 +133,9 @@ class Taiwan(Variant):
             s = (game.dealer + i) % n
             if ready_waits(game.hands[s], self._eight(game, s)):
                 pending[s] = (_act(DECLARE, s), _act(PASS, s))
-        if pending:
+        if pending or game.uniform:
+            # With uniform windows every hand opens the 天听 window, so its opening
+            # does not show that some seat was dealt a ready hand.
             game.extra["asking"] = {"kind": HEAVENLY}
             game.ask(pending)
 
@@ -365,6 +367,7 @@ class Taiwan(Variant):
             "seat_winds": [(s - game.dealer) % game.n for s in range(game.n)],
             "declared": list(x.get("declared", [None] * game.n)),
             "discard_counts": list(x.get("discards", [0] * game.n)),
+            "asking": x.get("asking"),
         }
 
     def restore_extra(self, game: Game, view_extra: dict[str, Any]) -> None:
@@ -373,6 +376,8 @@ class Taiwan(Variant):
         x = game.extra
         x["declared"] = list(view_extra.get("declared", x["declared"]))
         x["discards"] = list(view_extra.get("discard_counts", x["discards"]))
+        # What a decision window asks (天听 at the start, 七抢一) is public.
+        x["asking"] = view_extra.get("asking")
 
 
 VARIANT = Taiwan()

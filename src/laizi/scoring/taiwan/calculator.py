@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from laizi import tiles as T
+from laizi.reasons import Reason
 from laizi.scoring.taiwan.facts import Facts, Part, Reading
 from laizi.scoring.taiwan.hand import HandError, MeldKind, TaiwanHand, WinContext
 from laizi.scoring.taiwan.items import BY_ID, ITEMS, ItemDef, default_value, exclusion_order
@@ -54,6 +55,10 @@ class ScoredItem:
 
     def reason(self) -> str:
         return f"{self.zh} {self.tai}台"
+
+    def as_reason(self) -> Reason:
+        """The settlement reason of this item (code ``tai``)."""
+        return Reason.of("tai", id=self.id, item=self.zh, tai=self.tai)
 
 
 @dataclass(frozen=True, slots=True)

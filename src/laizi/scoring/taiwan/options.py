@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, ClassVar
 
 __all__ = ["COMMON_TABLE", "PRESETS", "SEED", "TaiwanOptions"]
 
@@ -38,6 +38,9 @@ class TaiwanOptions:
     flower_replacement_bloom: bool = True
     tai: tuple[tuple[str, int], ...] = ()
 
+    EXTRA_JSON_KEYS: ClassVar[tuple[str, ...]] = ("preset",)
+    """Keys :meth:`from_json` reads besides the fields (``--option preset=common``)."""
+
     def __post_init__(self) -> None:
         if not isinstance(self.base, int) or self.base < 0:
             raise ValueError(f"base (底) must be an int >= 0, not {self.base!r}")
@@ -63,7 +66,10 @@ class TaiwanOptions:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TaiwanOptions:
         """Read options; a ``preset`` key (``"seed"`` / ``"common"``) sets the starting point."""
-        start = PRESETS[str(data.get("preset", "seed"))]
+        preset = data.get("preset", "seed")
+        if not isinstance(preset, str) or preset not in PRESETS:
+            raise ValueError(f"unknown Taiwan preset {preset!r}; known: {', '.join(PRESETS)}")
+        start = PRESETS[preset]
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known - {"preset"}
         if unknown:

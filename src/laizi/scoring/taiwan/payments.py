@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from laizi.reasons import Reason
 from laizi.scoring.taiwan.calculator import ScoredItem, TaiResult
 from laizi.scoring.taiwan.hand import HandError
 from laizi.scoring.taiwan.options import SEED, TaiwanOptions
@@ -37,16 +38,18 @@ def _check(result: TaiResult, winner: int, dealer: int) -> None:
 
 def payment_for(payer: int, payee: int, items: Sequence[ScoredItem], *, dealer_items:
                 Sequence[ScoredItem] = (), base: bool = True,
-                options: TaiwanOptions = SEED, note: str = "") -> Payment:
-    """One payment of ``(底 if base) + (Σ items + Σ dealer_items) × 台值``, itemised."""
+                options: TaiwanOptions = SEED, note: Reason | None = None) -> Payment:
+    """One payment of ``(底 if base) + (Σ items + Σ dealer_items) × 台值``, itemised
+    (``note`` first, if given)."""
     tai = sum(i.tai for i in items) + sum(i.tai for i in dealer_items)
     amount = (options.base if base else 0) + tai * options.tai_value
-    reasons = [note] if note else []
+    reasons = [note] if note is not None else []
     if base:
-        reasons.append(f"底 {options.base}")
-    reasons.extend(i.reason() for i in items)
-    reasons.extend(i.reason() for i in dealer_items)
-    reasons.append(f"{tai}台 × {options.tai_value} = {tai * options.tai_value}")
+        reasons.append(Reason.of("tai_base", points=options.base))
+    reasons.extend(i.as_reason() for i in items)
+    reasons.extend(i.as_reason() for i in dealer_items)
+    reasons.append(Reason.of("tai_total", tai=tai, value=options.tai_value,
+                             amount=tai * options.tai_value))
     if amount < 0:
         raise HandError(f"a payment cannot be negative ({amount}); check the 台 overrides")
     return Payment(payer, payee, amount, tuple(reasons))

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from laizi.reasons import Reason
 from laizi.scoring.taiwan.calculator import NotAWinError, TaiResult, dealer_items, score_hand
 from laizi.scoring.taiwan.hand import HandError, TaiwanHand, WinContext
 from laizi.scoring.taiwan.options import SEED, TaiwanOptions
@@ -72,7 +73,7 @@ def settle_false_win(offender: int, shown: TaiResult, *, dealer: int,
             continue
         dealer_items = shown.dealer_items if dealer in (p, offender) else ()
         out.append(payment_for(offender, p, shown.items, dealer_items=dealer_items,
-                               options=options, note="诈胡 (false win) 包赔"))
+                               options=options, note=Reason.of("false_win")))
     return [p for p in out if p.amount > 0]
 
 
@@ -105,5 +106,5 @@ def settle_dead_hand_self_draw(payments: Sequence[Payment], *, dead: int,
             out.append(p)
         else:
             out.append(Payment(dead, p.payee, p.amount,
-                               (f"相公代付 for seat {p.payer}", *p.reasons)))
+                               (Reason.of("dead_hand", seat=p.payer), *p.reasons)))
     return out

@@ -1,0 +1,194 @@
+"""``laizi connect URL``: play a room of the hall at the terminal (extra ``server``).
+
+* ``laizi connect http://HOST:PORT --new jingzhou --name 阿明`` creates a room (bots in
+  the other seats), prints the link friends join with, and starts when you press Enter;
+* ``laizi connect 'http://HOST:PORT/r/123456?t=TOKEN'`` comes back to your seat (any
+  device: the token is your seat);
+* ``laizi connect http://HOST:PORT/r/123456 --name 小红`` joins a room as a player (or a
+  spectator with ``--watch``).
+
+The board is the terminal game's (docs/play.md); type the number of an action, ``q`` to
+leave (your seat is played by a bot until you come back). A claim window in which your
+only answer is ``pass`` is answered at once (a convenience of this client: a browser
+shows every window). The server is authoritative: an action is shown only once the
+server has accepted it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import queue
+import sys
+import threading
+from typing import IO, Any
+from urllib.parse import parse_qs, urlparse
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "connect", help="play a room of the hall (laizi serve) at the terminal",
+        description="Play a room of the hall at the terminal: create one (--new VARIANT), "
+                    "come back with your link, or join with --name.")
+    p.add_argument("url", metavar="URL", help="the hall (http://HOST:PORT) or a room link")
+    p.add_argument("--new", metavar="VARIANT", default=None, help="create a room")
+    p.add_argument("--name", default=None, help="your name (to create or join)")
+    p.add_argument("--watch", action="store_true", help="join as a spectator")
+    p.add_argument("--bots", default="greedy", help="bots' strength: greedy, search, random")
+    p.add_argument("--hands", type=int, default=None, help="hands to play")
+    p.add_argument("--clock", type=float, default=None,
+                   help="seconds per decision (default: no clock)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a table option (repeatable)")
+    p.set_defaults(func=run)
+
+
+def _fail(message: str) -> int:
+    print(f"laizi connect: {message}", file=sys.stderr)
+    return 2
+
+
+def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    import httpx
+
+    r = httpx.post(url, json=body, timeout=30)
+    data: dict[str, Any] = r.json()
+    if r.status_code >= 400:
+        raise RuntimeError(data.get("error", {}).get("message", r.text))
+    return data
+
+
+def run(args: argparse.Namespace, stdin: IO[str] | None = None,
+        stdout: IO[str] | None = None) -> int:
+    try:
+        import httpx  # noqa: F401
+        from websockets.sync.client import connect
+    except ImportError:
+        return _fail("needs the server extra (pip install 'laizi[server]')")
+    stdin = stdin or sys.stdin
+    out = stdout or sys.stdout
+    parsed = urlparse(args.url)
+    base = f"{parsed.scheme}://{parsed.netloc}"
+    token = parse_qs(parsed.query).get("t", [None])[0]
+    code = parsed.path.rstrip("/").rsplit("/", 1)[-1] if "/r/" in parsed.path else None
+    host = False
+    try:
+        if args.new:
+            if not args.name:
+                return _fail("--new needs --name")
+            from laizi.variants.options import parse_option_values
+
+            options = parse_option_values(args.new, args.option)
+            made = _post(f"{base}/api/rooms", {"name": args.name, "settings": {
+                "variant": args.new, "options": options, "bots": args.bots,
+                "clock": args.clock, "hands": args.hands}})
+            code, token, host = made["code"], made["token"], True
+            print(f"room {code}: friends join with  laizi connect {base}/r/{code} --name "
+                  f"NAME\nyour own link (keep it): {made['link']}", file=out)
+        elif token is None:
+            if code is None or not args.name:
+                return _fail("give a room link with its token, or a room and --name")
+            joined = _post(f"{base}/api/rooms/{code}/join", {
+                "name": args.name, "role": "spectator" if args.watch else "player"})
+            token = joined["token"]
+            print(f"joined room {code} as {joined['role']}; your link: {joined['link']}",
+                  file=out)
+    except (RuntimeError, ValueError) as exc:
+        return _fail(str(exc))
+    except Exception as exc:
+        return _fail(f"cannot reach the hall at {base}: {exc}")
+    ws_url = base.replace("http", "ws", 1) + f"/ws/{code}?token={token}"
+    try:
+        with connect(ws_url, max_size=2**23) as ws:
+            return _play(ws, stdin, out, host)
+    except KeyboardInterrupt:
+        return 130
+    except OSError as exc:
+        return _fail(f"connection lost: {exc}")
+
+
+def _play(ws: Any, stdin: IO[str], out: IO[str], host: bool) -> int:
+    from rich.console import Console
+
+    from laizi.engine.actions import Action
+    from laizi.ui.terminal import action_label, view_panel
+
+    console = Console(file=out, highlight=False)
+    frames: queue.Queue[dict[str, Any] | None] = queue.Queue()
+
+    def reader() -> None:
+        try:
+            for raw in ws:
+                frames.put(json.loads(raw))
+        except Exception:
+            pass
+        frames.put(None)
+
+    threading.Thread(target=reader, daemon=True).start()
+    seq = 0
+
+    def send(msg: dict[str, Any]) -> None:
+        nonlocal seq
+        seq += 1
+        ws.send(json.dumps({**msg, "seq": seq}))
+
+    started = False
+    answered: int | None = None
+    while True:
+        batch = [frames.get()]
+        while not frames.empty():  # act on the newest state only
+            batch.append(frames.get())
+        for f in batch:
+            if f is not None and f.get("op") == "error":
+                console.print(f"[red]refused: {f['error']['message']}[/red]")
+                answered = None
+        if None in batch:
+            console.print("the connection closed")
+            return 0
+        states = [f for f in batch if f is not None and f.get("op") == "state"]
+        if not states:
+            continue
+        frame = states[-1]
+        room = frame["room"]
+        if room["over"]:
+            console.print(f"the match is over. ledger: {room['ledger']}")
+            return 0
+        if host and not room["started"] and not started:
+            console.print("Press Enter to start (friends can still join later, between "
+                          "hands).", end="")
+            if not stdin.readline():
+                return 0
+            send({"op": "start"})
+            started = True
+            continue
+        legal = [Action.from_json(a) for a in frame["legal"]]
+        if not legal or answered == frame["version"]:
+            continue
+        view = frame["view"]
+        if len(legal) == 1 and legal[0].type == "pass":
+            send({"op": "act", "action": legal[0].to_json(), "version": frame["version"]})
+            answered = frame["version"]
+            continue
+        names = [p or "-" for p in room["seats"]]
+        for e in frame["events"][-8:]:
+            if e.get("type") == "hand_end":
+                console.print(f"hand {e['number'] + 1} over: {e['net']}")
+        console.print(view_panel(view, names))
+        wildcard = view.get("wildcard")
+        for i, a in enumerate(legal, 1):
+            console.print(f"  {i:>2}) {action_label(a, wildcard)}")
+        while True:
+            console.print("your choice: ", end="")
+            line = stdin.readline()
+            if not line or line.strip().lower() in ("q", "quit"):
+                console.print("you left; a bot plays your seat until you come back")
+                return 0
+            text = line.strip()
+            if text.isdigit() and 1 <= int(text) <= len(legal):
+                send({"op": "act", "action": legal[int(text) - 1].to_json(),
+                      "version": frame["version"]})
+                answered = frame["version"]
+                break
+            console.print(f"Please type a number from 1 to {len(legal)} (q to leave).")

@@ -1,0 +1,129 @@
+"""One typed error family for everything a caller (or a stranger) can get wrong.
+
+Every refusal the engine, the table or a command gives is a :class:`LaiziError`: a
+``ValueError`` with a machine-readable :class:`ErrorCode`, the seat and the phase it is
+about (when there is one), and a message for people that quotes the input with ``!r``.
+A refused action or query never changes any state. ``error.to_json()`` is what a server
+sends back.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TypedDict
+
+__all__ = [
+    "ErrorCode",
+    "ErrorJSON",
+    "IllegalActionError",
+    "LaiziError",
+    "LogError",
+    "MalformedActionError",
+    "OptionsError",
+    "StaleVersionError",
+    "TableError",
+]
+
+
+class ErrorCode(StrEnum):
+    """Why something was refused (stable strings: clients switch on them)."""
+
+    MALFORMED = "malformed"
+    """Not a well-typed action or query: wrong JSON types, unknown fields, out of range."""
+    UNKNOWN_TYPE = "unknown_type"
+    """An action type that no variant of this table has."""
+    NO_SUCH_SEAT = "no_such_seat"
+    NOT_YOUR_TURN = "not_your_turn"
+    NO_DECISION = "no_decision"
+    """The seat has nothing to decide now (not asked in this claim window / decision)."""
+    ALREADY_ANSWERED = "already_answered"
+    ILLEGAL = "illegal"
+    """Well formed, the seat's decision, but not among its legal actions."""
+    HAND_OVER = "hand_over"
+    STALE_VERSION = "stale_version"
+    """The action answers a version of the view that is no longer the seat's current one."""
+    NO_HAND = "no_hand"
+    """No hand is being played (between hands, or the table is over)."""
+    HAND_IN_PROGRESS = "hand_in_progress"
+    TABLE_OVER = "table_over"
+    TABLE_RULE = "table_rule"
+    """A rule of the table: who may join, leave, sit or buy a horse."""
+    BAD_LOG = "bad_log"
+    """A table log that cannot be rebuilt (or verified) as written."""
+    RULES_VERSION = "rules_version"
+    """A log written under rules this version of laizi does not play."""
+    NOT_YOUR_SEAT = "not_your_seat"
+    """The hall: the action is for a seat the sender does not hold."""
+    NOT_HOST = "not_host"
+    """The hall: only the room's host may do this."""
+    PAUSED = "paused"
+    UNKNOWN_ROOM = "unknown_room"
+    UNKNOWN_TOKEN = "unknown_token"
+    STORAGE = "storage"
+    """The hall could not store the action; nothing was applied."""
+    BAD_OPTION = "bad_option"
+    """A table option that the variant does not have, or a value it refuses."""
+
+
+class ErrorJSON(TypedDict):
+    code: str
+    message: str
+    seat: int | None
+    phase: str | None
+
+
+class LaiziError(ValueError):
+    """The base of the family: ``code``, ``seat`` and ``phase`` say what and where."""
+
+    default_code = ErrorCode.ILLEGAL
+
+    def __init__(self, message: str, *, code: ErrorCode | None = None,
+                 seat: int | None = None, phase: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code if code is not None else self.default_code
+        self.seat = seat
+        self.phase = phase
+
+    def to_json(self) -> ErrorJSON:
+        return {"code": self.code.value, "message": self.message, "seat": self.seat,
+                "phase": self.phase}
+
+
+class MalformedActionError(LaiziError):
+    """The input is not a well-typed action or query (nothing was looked up)."""
+
+    default_code = ErrorCode.MALFORMED
+
+
+class IllegalActionError(LaiziError):
+    """An action the rules do not allow now; the message names the rule broken.
+
+    The game state is left untouched when this is raised.
+    """
+
+    default_code = ErrorCode.ILLEGAL
+
+
+class StaleVersionError(LaiziError):
+    """The action answers an older view than the seat's current one."""
+
+    default_code = ErrorCode.STALE_VERSION
+
+
+class TableError(LaiziError):
+    """A rule of the table (sessions, people, hands) was broken."""
+
+    default_code = ErrorCode.TABLE_RULE
+
+
+class LogError(LaiziError):
+    """A table or hand log that cannot be rebuilt or verified as written."""
+
+    default_code = ErrorCode.BAD_LOG
+
+
+class OptionsError(LaiziError):
+    """A table option (``--option k=v``) the variant does not have, or a value it refuses."""
+
+    default_code = ErrorCode.BAD_OPTION

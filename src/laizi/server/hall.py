@@ -1,0 +1,195 @@
+"""The hall: every room of one server process, its storage and its bots.
+
+Rooms live in memory while they are played and are rebuilt from storage (their table log
+and members) when the server starts again, mid-hand included. Bots decide off the event
+loop when they think hard: the search bot runs in a process pool, so one thinking bot
+never delays another room; greedy and random bots are quick and run inline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import sys
+import traceback
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from laizi.bots.registry import make_bot
+from laizi.engine.actions import Action
+from laizi.errors import ErrorCode, TableError
+from laizi.server.rooms import BOT_PREFIX, Member, Room, RoomSettings
+from laizi.server.storage import Store
+from laizi.table import deals
+from laizi.table.table import Table, canonical
+
+__all__ = ["BotPool", "Hall"]
+
+_NAME_MAX = 24
+
+
+def check_name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip() or len(name) > _NAME_MAX \
+            or not name.isprintable() or name.startswith(BOT_PREFIX.strip()):
+        raise TableError(f"a name is 1-{_NAME_MAX} printable characters (not a bot's), "
+                         f"got {name!r}", code=ErrorCode.MALFORMED)
+    return name.strip()
+
+
+def _search_worker_init() -> None:
+    os.environ["LAIZI_SEARCH_PROCS"] = "1"  # one process per pool worker, no nested pools
+
+
+_WORKER_BOTS: dict[tuple[str, str], Any] = {}
+
+
+def _decide(spec: str, key: str, view: dict[str, Any], legal: list[dict[str, Any]]
+            ) -> dict[str, Any]:
+    """In a pool worker: one bot decision (the bot is kept per room and seat)."""
+    bot = _WORKER_BOTS.get((spec, key))
+    if bot is None:
+        if len(_WORKER_BOTS) > 256:
+            _WORKER_BOTS.clear()
+        bot = _WORKER_BOTS[(spec, key)] = make_bot(spec, seed=hash(key) & 0xFFFF)
+    acts = [Action.from_json(a) for a in legal]
+    return dict(bot.choose(view, acts).to_json())
+
+
+class BotPool:
+    """Bot decisions for every room: greedy / random inline, search in processes."""
+
+    def __init__(self, processes: int | None = None) -> None:
+        self.processes = processes or max(1, min(2, os.cpu_count() or 1))
+        self._pool: ProcessPoolExecutor | None = None
+        self._bots: dict[tuple[str, str], Any] = {}
+
+    async def choose(self, room: Room, person: str, view: dict[str, Any],
+                     legal: Sequence[Action]) -> Action:
+        level = room.settings.bots
+        key = f"{room.code}/{person}"
+        if level == "search":
+            if self._pool is None:
+                import multiprocessing
+
+                self._pool = ProcessPoolExecutor(
+                    self.processes, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_search_worker_init)
+            loop = asyncio.get_running_loop()
+            data = await loop.run_in_executor(self._pool, _decide, level, key, view,
+                                              [a.to_json() for a in legal])
+            choice = Action.from_json(data)
+        else:
+            bot = self._bots.get((level, key))
+            if bot is None:
+                bot = self._bots[(level, key)] = make_bot(level, seed=len(self._bots))
+            choice = bot.choose(view, legal)
+        return choice if choice in legal else legal[0]
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+class Hall:
+    """All rooms of this process."""
+
+    def __init__(self, store: Store, bots: BotPool | None = None) -> None:
+        self.store = store
+        self.bots = bots or BotPool()
+        self.rooms: dict[str, Room] = {}
+        self.errors = 0
+        self._create = asyncio.Lock()
+
+    async def start(self) -> None:
+        await self.store.setup()
+        for code in await self.store.live_rooms():
+            try:
+                await self.load(code)
+            except Exception as exc:
+                self.report(None, exc)
+
+    async def stop(self) -> None:
+        for room in self.rooms.values():
+            await room.stop()
+        self.bots.close()
+        await self.store.close()
+
+    def report(self, room: Room | None, exc: BaseException) -> None:
+        self.errors += 1
+        where = f"room {room.code}" if room is not None else "hall"
+        print(f"laizi hall: {where}: {exc!r}", file=sys.stderr)
+        traceback.print_exception(exc, file=sys.stderr)
+
+    async def _new_code(self) -> str:
+        while True:
+            code = f"{secrets.randbelow(900000) + 100000}"
+            if code not in self.rooms and await self.store.room(code) is None:
+                return code
+
+    async def create(self, settings: RoomSettings, host_name: str) -> tuple[Room, Member]:
+        """A new room: the host sits at seat 0, bots fill the other seats."""
+        host_name = check_name(host_name)
+        async with self._create:
+            code = await self._new_code()
+            secret = deals.new_secret()
+            from laizi.variants import get
+
+            seats = get(settings.variant).seats
+            people = [host_name, *[f"{BOT_PREFIX}{i}" for i in range(1, seats)]]
+            table = Table(settings.variant, settings.options, people, secret=secret,
+                          max_hands=settings.hands)
+            room = Room(self, code, settings, table, deals.secret_hex(secret), "")
+            await self.store.create_room(code, settings.variant, room._stored_settings(),
+                                         room.secret, [canonical(e) for e in table.log])
+            self.rooms[code] = room
+        async with room.lock:
+            member = await room.add_member(host_name, "player")
+            room.host = member.token
+            await room._store(settings=True)
+        return room, member
+
+    async def room(self, code: str) -> Room:
+        room = self.rooms.get(code)
+        if room is None:
+            if not (isinstance(code, str) and code.isdigit() and len(code) <= 16):
+                raise TableError(f"no room {code!r}", code=ErrorCode.UNKNOWN_ROOM)
+            room = await self.load(code)
+        return room
+
+    async def load(self, code: str) -> Room:
+        """Rebuild a room from storage (after a restart, or a finished room's records)."""
+        stored = await self.store.room(code)
+        if stored is None:
+            raise TableError(f"no room {code!r}", code=ErrorCode.UNKNOWN_ROOM)
+        data = dict(stored.settings)
+        host = str(data.pop("host", ""))
+        paused = bool(data.pop("paused", False))
+        settings = RoomSettings.from_json(data)
+        table = Table.from_log(stored.lines, secret=deals.parse_secret(stored.secret))
+        room = Room(self, code, settings, table, stored.secret, host)
+        room.paused = paused
+        room.closed = table.closed
+        room._status = stored.status
+        room.started = room.started or stored.status in ("playing", "over")
+        for token, name, role in stored.members:
+            room.members[token] = Member(token, name, role)
+        self.rooms[code] = room
+        async with room.lock:
+            await room.advance()
+        return room
+
+    async def join(self, code: str, name: str, role: str) -> tuple[Room, Member]:
+        name = check_name(name)
+        if role not in ("player", "spectator"):
+            raise TableError(f"role is player or spectator, got {role!r}",
+                             code=ErrorCode.MALFORMED)
+        room = await self.room(code)
+        async with room.lock:
+            if room.closed:
+                raise TableError("the room is over", code=ErrorCode.TABLE_OVER)
+            member = await room.add_member(name, role)
+            await room.advance()
+        return room, member

@@ -1,0 +1,290 @@
+"""The score-keeper of a physical table: settle a typed-in hand, keep a session's ledger.
+
+People playing with real tiles tap in each hand at ``/score``; the hall settles it with
+the very code that settles a hand played online (the hand record, docs/hand-record.md):
+``laizi.records.record_from_json`` validates it and the variant's ``settle`` pays it, as
+``laizi score`` does.
+
+==============================================  ========================================
+``POST /api/score``                             ``{"record"}`` → the settlement:
+                                                ``{"payments", "net", "parties",
+                                                "summary", "record"}``; an impossible
+                                                hand is ``400 {"error": {"code":
+                                                "invalid_record", "message"}}``
+``POST /api/score/sessions``                    ``{"variant", "options", "names"}`` → a
+                                                new session (its ``id``)
+``GET /api/score/sessions/{id}``                the session: names, every hand settled,
+                                                the running ledger
+``POST /api/score/sessions/{id}/hands``         ``{"record"}``: settle and store a hand
+``DELETE /api/score/sessions/{id}/hands/last``  take the last hand back
+``GET /api/score/sessions/{id}/export``         the session as a JSON file
+==============================================  ========================================
+
+Sessions live in the hall's database (tables ``score_sessions`` and ``score_hands``,
+migration ``0002_scorekeeper``).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from typing import Any
+
+from sqlalchemy import Float, ForeignKey, Integer, String, Text, delete, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.orm import Mapped, mapped_column
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from laizi.errors import ErrorCode, LaiziError
+from laizi.records import RecordError, record_from_json, record_to_json
+from laizi.server.storage import Base
+from laizi.settlement import payments_json
+
+__all__ = ["ScoreHandRow", "ScoreSessionRow", "routes", "settle_record"]
+
+MAX_BODY = 64 * 1024
+MAX_HANDS = 2000
+INVALID = "invalid_record"
+
+
+class ScoreSessionRow(Base):
+    __tablename__ = "score_sessions"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(32))
+    options: Mapped[str] = mapped_column(Text)
+    names: Mapped[str] = mapped_column(Text)
+    created: Mapped[float] = mapped_column(Float)
+    updated: Mapped[float] = mapped_column(Float)
+
+
+class ScoreHandRow(Base):
+    __tablename__ = "score_hands"
+
+    session: Mapped[str] = mapped_column(ForeignKey("score_sessions.id"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    record: Mapped[str] = mapped_column(Text)
+    settlement: Mapped[str] = mapped_column(Text)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class ScoreError(LaiziError):
+    """A request the score-keeper refuses (the message says why)."""
+
+    default_code = ErrorCode.MALFORMED
+
+
+def settle_record(data: object) -> dict[str, Any]:
+    """Validate a hand record (JSON) and settle it as ``laizi score --json`` does:
+    ``{"payments", "net", "parties", "summary", "record"}`` (``record``: the record as
+    read, tiles in MPSZ). :class:`~laizi.records.RecordError` for an impossible hand."""
+    from laizi.variants import get
+
+    record = record_from_json(data)
+    variant = get(record.variant)
+    settle_parties = getattr(variant, "settle_parties", None)
+    if settle_parties is not None:
+        payments, parties = settle_parties(record)
+    else:
+        payments, parties = variant.settle(record), variant.seats
+    return {**payments_json(payments, parties), "parties": parties,
+            "summary": variant.describe(record), "record": record_to_json(record, variant)}
+
+
+# ---------------------------------------------------------------- HTTP
+
+
+def _fail(code: str, message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, "seat": None,
+                                   "phase": None}}, status_code=status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise ScoreError("request too large")
+    try:
+        data = json.loads(raw or b"{}")
+    except (ValueError, RecursionError):
+        raise ScoreError("the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise ScoreError("the body is a JSON object")
+    return data
+
+
+def _engine(request: Request) -> AsyncEngine:
+    engine: AsyncEngine = request.app.state.hall.store.engine
+    return engine
+
+
+def _settle(record: object) -> dict[str, Any]:
+    try:
+        return settle_record(record)
+    except (RecordError, LaiziError) as exc:
+        raise _Invalid(str(getattr(exc, "message", exc))) from None
+    except (TypeError, KeyError, IndexError, AttributeError) as exc:
+        raise _Invalid(f"the record cannot be read ({type(exc).__name__}: {exc})") from None
+
+
+class _Invalid(Exception):
+    pass
+
+
+async def score(request: Request) -> Response:
+    try:
+        data = await _body(request)
+        if set(data) - {"record"}:
+            raise ScoreError("the body is {\"record\": {...}}")
+        return JSONResponse(_settle(data.get("record")))
+    except _Invalid as exc:
+        return _fail(INVALID, str(exc))
+    except LaiziError as exc:
+        return _fail(exc.code, exc.message)
+
+
+def _check_names(names: object, seats: int) -> list[str]:
+    if not isinstance(names, list) or len(names) != seats:
+        raise ScoreError(f"names: one name a seat ({seats})")
+    out = []
+    for n in names:
+        if not isinstance(n, str) or not n.strip() or len(n) > 24 or not n.isprintable():
+            raise ScoreError(f"names: a name is 1-24 printable characters, got {n!r}")
+        out.append(n.strip())
+    return out
+
+
+async def create_session(request: Request) -> Response:
+    from laizi.variants import get, ids
+
+    try:
+        data = await _body(request)
+        extra = sorted(set(data) - {"variant", "options", "names"})
+        if extra:
+            raise ScoreError(f"unknown field(s) {', '.join(extra)}")
+        vid = data.get("variant")
+        if not isinstance(vid, str) or vid not in ids():
+            raise ScoreError(f"variant must be one of {', '.join(ids())}, got {vid!r}")
+        variant = get(vid)
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise ScoreError("options are a JSON object")
+        try:
+            variant.options_to_json(variant.options_from_json(options))
+        except (LaiziError, ValueError, TypeError) as exc:
+            raise ScoreError(f"options: {exc}", code=ErrorCode.BAD_OPTION) from None
+        names = _check_names(data.get("names", [f"{i + 1}" for i in range(variant.seats)]),
+                             variant.seats)
+    except LaiziError as exc:
+        return _fail(exc.code, exc.message)
+    sid = secrets.token_urlsafe(9)
+    now = time.time()
+    async with _engine(request).begin() as conn:
+        await conn.execute(insert(ScoreSessionRow).values(
+            id=sid, variant=vid, options=json.dumps(options, ensure_ascii=False),
+            names=json.dumps(names, ensure_ascii=False), created=now, updated=now))
+    return JSONResponse(await _session(request, sid), status_code=201)
+
+
+async def _session(request: Request, sid: str) -> dict[str, Any]:
+    async with _engine(request).connect() as conn:
+        row = (await conn.execute(select(ScoreSessionRow)
+                                  .where(ScoreSessionRow.id == sid))).first()
+        if row is None:
+            raise ScoreError(f"no score-keeping session {sid!r}", code=ErrorCode.UNKNOWN_ROOM)
+        hands = (await conn.execute(
+            select(ScoreHandRow.n, ScoreHandRow.record, ScoreHandRow.settlement,
+                   ScoreHandRow.created)
+            .where(ScoreHandRow.session == sid).order_by(ScoreHandRow.n))).all()
+    names: list[str] = json.loads(row.names)
+    ledger = [0] * len(names)
+    out_hands = []
+    for n, record, settlement, created in hands:
+        s = json.loads(settlement)
+        for seat, amount in enumerate(s["net"][:len(names)]):
+            ledger[seat] += amount
+        out_hands.append({"n": n, "record": json.loads(record), "settlement": s,
+                          "created": created, "ledger": list(ledger)})
+    return {"id": row.id, "variant": row.variant, "options": json.loads(row.options),
+            "names": names, "created": row.created, "updated": row.updated,
+            "hands": out_hands, "ledger": ledger}
+
+
+async def get_session(request: Request) -> Response:
+    try:
+        return JSONResponse(await _session(request, request.path_params["id"]))
+    except LaiziError as exc:
+        return _fail(exc.code, exc.message, 404 if exc.code == ErrorCode.UNKNOWN_ROOM else 400)
+
+
+async def add_hand(request: Request) -> Response:
+    sid = request.path_params["id"]
+    try:
+        session = await _session(request, sid)
+        data = await _body(request)
+        if set(data) - {"record"}:
+            raise ScoreError("the body is {\"record\": {...}}")
+        record = data.get("record")
+        if not isinstance(record, dict):
+            raise ScoreError("record is a hand record (a JSON object)")
+        if record.get("variant", session["variant"]) != session["variant"]:
+            raise ScoreError(f"this session keeps score of {session['variant']}")
+        record = {"options": session["options"], **record, "variant": session["variant"]}
+        if len(session["hands"]) >= MAX_HANDS:
+            raise ScoreError(f"a session holds at most {MAX_HANDS} hands")
+        settled = _settle(record)
+    except _Invalid as exc:
+        return _fail(INVALID, str(exc))
+    except LaiziError as exc:
+        return _fail(exc.code, exc.message, 404 if exc.code == ErrorCode.UNKNOWN_ROOM else 400)
+    n = len(session["hands"])
+    now = time.time()
+    stored = {k: v for k, v in settled.items() if k != "record"}
+    async with _engine(request).begin() as conn:
+        await conn.execute(insert(ScoreHandRow).values(
+            session=sid, n=n, record=json.dumps(settled["record"], ensure_ascii=False),
+            settlement=json.dumps(stored, ensure_ascii=False), created=now))
+        await conn.execute(update(ScoreSessionRow).where(ScoreSessionRow.id == sid)
+                           .values(updated=now))
+    return JSONResponse(await _session(request, sid), status_code=201)
+
+
+async def undo_hand(request: Request) -> Response:
+    sid = request.path_params["id"]
+    try:
+        session = await _session(request, sid)
+    except LaiziError as exc:
+        return _fail(exc.code, exc.message, 404)
+    if session["hands"]:
+        n = session["hands"][-1]["n"]
+        async with _engine(request).begin() as conn:
+            await conn.execute(delete(ScoreHandRow).where(ScoreHandRow.session == sid,
+                                                          ScoreHandRow.n == n))
+            await conn.execute(update(ScoreSessionRow).where(ScoreSessionRow.id == sid)
+                               .values(updated=time.time()))
+    return JSONResponse(await _session(request, sid))
+
+
+async def export(request: Request) -> Response:
+    sid = request.path_params["id"]
+    try:
+        session = await _session(request, sid)
+    except LaiziError as exc:
+        return _fail(exc.code, exc.message, 404)
+    body = json.dumps({"format": "laizi-scorekeeper/1", **session}, ensure_ascii=False,
+                      indent=2)
+    return Response(body, media_type="application/json", headers={
+        "Content-Disposition": f'attachment; filename="laizi-score-{sid}.json"'})
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/api/score", score, methods=["POST"]),
+        Route("/api/score/sessions", create_session, methods=["POST"]),
+        Route("/api/score/sessions/{id}", get_session),
+        Route("/api/score/sessions/{id}/hands", add_hand, methods=["POST"]),
+        Route("/api/score/sessions/{id}/hands/last", undo_hand, methods=["DELETE"]),
+        Route("/api/score/sessions/{id}/export", export),
+    ]

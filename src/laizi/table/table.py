@@ -1,0 +1,647 @@
+"""The table: the unit of play of every variant (牌桌).
+
+A :class:`Table` is the people at a table, who sits where, the dealer, the hand number, the
+ledger per person, the options and the variant's session rules
+(:mod:`laizi.table.session`), around the hand being played (a :class:`~laizi.engine.Game`).
+The terminal game, the simulator, the arena, the RL environments and the hall all play
+through it.
+
+* **The log is the truth.** :attr:`Table.log` is an append-only list of JSON entries
+  (``table``, ``entropy``, ``join``, ``leave``, ``horse``, ``hand``, ``action``,
+  ``hand_end``, ``close``; see docs/protocol.md, "The table"). :meth:`Table.from_log`
+  rebuilds the identical table from it, mid-hand included, and refuses a log of another
+  rules version or one that does not follow from its own lines.
+* **Secret deals.** Hand ``k`` is dealt from the table secret through
+  :func:`laizi.table.deals.deal_wall`; the log holds only a commitment to the secret until
+  :meth:`Table.close` reveals it. ``seed=`` is the public, predictable mode for simulation.
+* **Versions.** Everything a person may see is one stream of events; a person's
+  :meth:`version` is the number of events of the stream they can see, every event they
+  are sent carries its number ``v`` and every view the current one. An action may say
+  which version it answers; a stale one is refused (:class:`~laizi.errors.StaleVersionError`).
+* **A strict boundary.** :meth:`act` takes an :class:`~laizi.engine.Action` or untrusted
+  JSON; any refusal is a :class:`~laizi.errors.LaiziError` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+from laizi.engine.actions import Action
+from laizi.engine.game import OVER, RULES_VERSION, Game
+from laizi.engine.log import redact
+from laizi.engine.variant import Variant
+from laizi.errors import (
+    ErrorCode,
+    IllegalActionError,
+    LaiziError,
+    LogError,
+    MalformedActionError,
+    StaleVersionError,
+    TableError,
+)
+from laizi.records import record_to_json
+from laizi.table import deals
+from laizi.table.session import Seating, Session, SessionState, session_for
+
+__all__ = ["FORMAT", "Entry", "Table", "canonical"]
+
+FORMAT = 1
+"""The version of the table log's own format (its entries and their fields)."""
+
+Entry = dict[str, Any]
+"""One line of the table log, or one event of a person's stream (plain JSON)."""
+
+_NAME_MAX = 32
+
+
+def canonical(entry: Mapping[str, Any]) -> str:
+    """The byte-exact form of a log line: JSON, keys sorted, no spaces."""
+    return json.dumps(entry, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def _variant(v: Variant | str) -> Variant:
+    if isinstance(v, str):
+        from laizi.variants import get
+
+        return get(v)
+    return v
+
+
+def _check_person(person: object) -> str:
+    if not isinstance(person, str) or not person.strip() or len(person) > _NAME_MAX \
+            or not person.isprintable():
+        raise TableError(f"a person's name is 1-{_NAME_MAX} printable characters, "
+                         f"got {person!r}", code=ErrorCode.MALFORMED)
+    return person
+
+
+class Table:
+    """One table of one variant: create it, seat people, then deal and play hands.
+
+    ``people`` sit at seats 0, 1, … in order (晃晃: the first four sit, the rest wait);
+    fewer than the seats leave seats empty until someone :meth:`join`\\ s. Without
+    ``seed`` the table draws a fresh secret; ``secret`` (32 bytes) is for restoring.
+    """
+
+    def __init__(self, variant: Variant | str, options: Any = None,
+                 people: Sequence[str] | None = None, *, seed: int | None = None,
+                 secret: bytes | None = None, dealer: int = 0,
+                 max_hands: int | None = None, streams: bool = False) -> None:
+        v = _variant(variant)
+        self.variant = v
+        self.session: Session = session_for(v)
+        if options is None:
+            options = v.default_options()
+        elif isinstance(options, Mapping):
+            try:
+                options = v.options_from_json(dict(options))
+            except (TypeError, ValueError) as exc:
+                if isinstance(exc, LaiziError):
+                    raise
+                raise TableError(f"bad {v.id} options: {exc}", code=ErrorCode.MALFORMED
+                                 ) from None
+        self.options = options
+        n = v.seats
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise TableError(f"dealer {dealer!r} is not a seat of {v.id} (0-{n - 1})",
+                             code=ErrorCode.NO_SUCH_SEAT)
+        if people is None:
+            people = [f"P{i + 1}" for i in range(n)]
+        people = [_check_person(p) for p in people]
+        if len(set(people)) != len(people):
+            raise TableError(f"a person is listed twice: {people!r}")
+        if len(people) > self.session.max_people:
+            raise TableError(f"{v.id} seats at most {self.session.max_people} people, "
+                             f"got {len(people)}")
+        seats: list[str | None] = [*people[:n], *[None] * (n - min(n, len(people)))]
+        self.seating = Seating(tuple(seats), tuple(people[n:]))
+        self.dealer = dealer
+        self.number = 0
+        """Hands dealt so far (the next hand's number, 0-based, when none is in play)."""
+        self.ledger: dict[str, int] = {p: 0 for p in people}
+        self.state = SessionState()
+        self.no_horse: set[str] = set()
+        self.entropy: list[str] = []
+        self.closed = False
+        if max_hands is not None and (isinstance(max_hands, bool)
+                                      or not isinstance(max_hands, int) or max_hands < 1):
+            raise TableError(f"max_hands must be a positive int, got {max_hands!r}",
+                             code=ErrorCode.MALFORMED)
+        self.max_hands = max_hands if max_hands is not None else self.session.max_hands()
+        self._open_ended = max_hands is not None
+        """An explicit ``max_hands`` plays that many hands whatever the session's own
+        length (Taiwan then starts a new 将 after four 圈)."""
+        if not isinstance(streams, bool):
+            raise TableError(f"streams must be true or false, got {streams!r}",
+                             code=ErrorCode.MALFORMED)
+        self.streams = streams
+        """Deal every hand with per-seat draw streams (``Game(..., streams=True)``, 分墙):
+        for duplicate comparisons (the arena's ``--streams``); in the log's ``table`` line."""
+        self.seed = seed
+        if seed is not None:
+            if secret is not None:
+                raise TableError("a table has a seed (public) or a secret, not both")
+            self._secret = deals.seeded_secret(seed)
+        else:
+            self._secret = secret if secret is not None else deals.new_secret()
+            deals.secret_hex(self._secret)  # validates
+        self.game: Game | None = None
+        self._seated: tuple[str, ...] = ()
+        """Who sits where in the current (or last) hand."""
+        self.log: list[Entry] = []
+        self._stream: list[tuple[Entry, tuple[str, ...] | None]] = []
+        self._seen = 0
+        self._streams: dict[str | None, tuple[int, list[Entry]]] = {}
+        head: Entry = {
+            "type": "table", "format": FORMAT, "rules": RULES_VERSION, "variant": v.id,
+            "options": v.options_to_json(self.options), "people": list(people),
+            "dealer": dealer, "max_hands": max_hands,
+        }
+        if streams:
+            head["streams"] = True
+        if seed is not None:
+            head["seed"] = seed
+        else:
+            head["commitment"] = deals.commitment(self._secret)
+        # Even a public seed stays out of what people are sent: it predicts every deal.
+        self._append(head, {k: val for k, val in head.items() if k != "seed"})
+
+    # ------------------------------------------------------------------ the log and the stream
+
+    def _append(self, entry: Entry, public: Entry | None = None) -> None:
+        self.log.append(entry)
+        self._stream.append((entry if public is None else public, None))
+
+    def _sync(self) -> None:
+        """Copy the hand's new engine events into the stream."""
+        g = self.game
+        assert g is not None
+        seats = self._seated  # every seat is taken during a hand
+        log = g.log
+        for ev in log[self._seen:]:
+            self._stream.append((ev, seats))
+        self._seen = len(log)
+
+    @staticmethod
+    def _shown(event: Entry, seats: tuple[str, ...] | None, person: str | None
+               ) -> Entry | None:
+        if seats is None:
+            return event
+        seat = seats.index(person) if person is not None and person in seats else None
+        return redact(event, seat)  # type: ignore[arg-type]
+
+    def _person_stream(self, person: str | None) -> list[Entry]:
+        """The events ``person`` can see, as they see them (kept up to date lazily: only
+        the events added since the last call are looked at)."""
+        scanned, shown = self._streams.get(person, (0, []))
+        stream = self._stream
+        for i in range(scanned, len(stream)):
+            ev, seats = stream[i]
+            one = self._shown(ev, seats, person)
+            if one is not None:
+                shown.append(one)
+        self._streams[person] = (len(stream), shown)
+        return shown
+
+    def version(self, person: str | None = None) -> int:
+        """How many events of the stream ``person`` can see (``None``: a spectator)."""
+        return len(self._person_stream(person))
+
+    def events(self, person: str | None = None, after: int = 0) -> list[Entry]:
+        """The events ``person`` may see with numbers ``v`` greater than ``after`` (their
+        own view of everything; ``None``: a spectator's). A client that knows version
+        ``after`` needs exactly these."""
+        if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+            raise MalformedActionError(f"after must be a version (int >= 0), got {after!r}")
+        shown = self._person_stream(person)
+        return [{**e, "v": v} for v, e in enumerate(shown[after:], after + 1)]
+
+    # ------------------------------------------------------------------ who is here
+
+    @property
+    def people(self) -> tuple[str, ...]:
+        """Everyone at the table: the seated in seat order, then the waiting."""
+        return self.seating.people
+
+    @property
+    def seats(self) -> tuple[str | None, ...]:
+        return self.seating.seats
+
+    @property
+    def waiting(self) -> tuple[str, ...]:
+        return self.seating.waiting
+
+    @property
+    def in_hand(self) -> bool:
+        """A hand is being played."""
+        return self.game is not None and not self.game.over
+
+    @property
+    def over(self) -> bool:
+        """No hand can be dealt any more (closed, or the session is complete)."""
+        if self.closed or (self.max_hands is not None and self.number >= self.max_hands):
+            return True
+        return not self._open_ended and self.session.over(self.number, self.state)
+
+    def _between_hands(self, what: str) -> None:
+        if self.closed:
+            raise TableError(f"the table is closed: cannot {what}", code=ErrorCode.TABLE_OVER)
+        if self.in_hand:
+            raise TableError(f"cannot {what} during a hand", code=ErrorCode.HAND_IN_PROGRESS)
+
+    def join(self, person: str) -> None:
+        """``person`` comes to the table between hands: into the first empty seat, or
+        (晃晃) to the back of the waiting list. Their old score, if any, is kept."""
+        _check_person(person)
+        self._between_hands("join")
+        if person in self.people:
+            raise TableError(f"{person!r} is already at the table")
+        seats = list(self.seating.seats)
+        if None in seats:
+            seats[seats.index(None)] = person
+            self.seating = Seating(tuple(seats), self.seating.waiting)
+        elif len(self.people) < self.session.max_people:
+            self.seating = Seating(self.seating.seats, (*self.seating.waiting, person))
+        else:
+            raise TableError(f"the table is full ({self.session.max_people} people)")
+        self.ledger.setdefault(person, 0)
+        self._append({"type": "join", "person": person})
+
+    def leave(self, person: str) -> None:
+        """``person`` leaves between hands; the front of the waiting list takes their seat
+        (else the seat stays empty until someone joins). Their score stays in the ledger."""
+        _check_person(person)
+        self._between_hands("leave")
+        if person not in self.people:
+            raise TableError(f"{person!r} is not at the table")
+        seats = list(self.seating.seats)
+        waiting = [p for p in self.seating.waiting if p != person]
+        if person in seats:
+            i = seats.index(person)
+            seats[i] = waiting.pop(0) if waiting else None
+        self.seating = Seating(tuple(seats), tuple(waiting))
+        self.no_horse.discard(person)
+        self._append({"type": "leave", "person": person})
+
+    def buy_horse(self, person: str, buy: bool) -> None:
+        """Whether ``person`` buys a horse (买马) from the next hand on (晃晃; everyone
+        buys unless they say otherwise)."""
+        _check_person(person)
+        self._between_hands("change a horse bet")
+        if self.variant.id != "huanghuang":
+            raise TableError(f"{self.variant.id} has no horse bets (买马)")
+        if not isinstance(buy, bool):
+            raise TableError(f"buy must be true or false, got {buy!r}", code=ErrorCode.MALFORMED)
+        if person not in self.people:
+            raise TableError(f"{person!r} is not at the table")
+        if buy:
+            self.no_horse.discard(person)
+        else:
+            self.no_horse.add(person)
+        self._append({"type": "horse", "person": person, "buy": buy})
+
+    def add_entropy(self, person: str, value: str) -> None:
+        """``person`` adds their own randomness to every later deal (after the secret
+        was committed to, so neither the server nor any person chooses the deals)."""
+        _check_person(person)
+        self._between_hands("add entropy")
+        if person not in self.people:
+            raise TableError(f"{person!r} is not at the table")
+        value = deals.check_entropy(value)
+        self.entropy.append(value)
+        self._append({"type": "entropy", "person": person, "value": value})
+
+    # ------------------------------------------------------------------ hands
+
+    def start_hand(self) -> Game:
+        """Deal the next hand (it may need no decision before its first discard)."""
+        self._between_hands("deal")
+        if self.over:
+            raise TableError("the session is over: no more hands", code=ErrorCode.TABLE_OVER)
+        if None in self.seating.seats:
+            raise TableError("every seat needs a person before the deal")
+        v, k = self.variant, self.number
+        seated = tuple(p for p in self.seating.seats if p is not None)
+        buyers = frozenset(p for p in self.people if p not in self.no_horse)
+        options, context = self.session.hand_setup(self.options, k, self.seating, self.dealer,
+                                                   self.state, buyers)
+        tiles = v.tile_set(options)
+        wall = deals.deal_wall(self._secret, k, deals.mix(self.entropy), tiles)
+        scores = [self.ledger[p] for p in seated]
+        entry: Entry = {
+            "type": "hand", "number": k, "dealer": self.dealer, "seats": list(seated),
+            "waiting": list(self.seating.waiting), "options": v.options_to_json(options),
+            "context": context, "scores": scores,
+        }
+        self._append(entry)
+        self.game = Game(v, options, seed=None, dealer=self.dealer, scores=scores, wall=wall,
+                         context=context or None, streams=self.streams)
+        self._seated = seated
+        self._seen = 0
+        self.number += 1
+        self._sync()
+        if self.game.over:
+            self._book()
+        return self.game
+
+    def _hand(self) -> Game:
+        g = self.game
+        if g is None or g.over:
+            raise IllegalActionError("no hand is being played", code=ErrorCode.NO_HAND)
+        return g
+
+    def to_act(self) -> list[int]:
+        """Seats with a decision now (none between hands)."""
+        g = self.game
+        return [] if g is None or g.over else g.to_act()
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """What ``seat`` may do now (empty between hands or when it has no decision)."""
+        g = self.game
+        if g is None or g.phase == OVER:
+            self._seat_index(seat)
+            return ()
+        return tuple(g.legal_actions(seat))
+
+    def _seat_index(self, seat: object) -> int:
+        n = self.variant.seats
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise MalformedActionError(f"no seat {seat!r} at a {self.variant.id} table "
+                                       f"(0-{n - 1})", code=ErrorCode.NO_SUCH_SEAT)
+        return seat
+
+    def default_action(self, seat: int) -> Action:
+        """The action played for ``seat`` when its person does not answer (托管): always
+        legal (see :meth:`laizi.engine.variant.Variant.default_action`)."""
+        g = self._hand()
+        self._seat_index(seat)
+        return self.variant.default_action(g, seat)
+
+    def act(self, action: Action | Mapping[str, Any], version: int | None = None) -> None:
+        """Play one action: an :class:`Action`, or untrusted JSON (which may carry the
+        ``version`` it answers). Checked in order — form, seat, version, legality — and
+        refused with a :class:`~laizi.errors.LaiziError` that changes nothing."""
+        # The checks are ordered for the common case (an Action from legal_actions, a
+        # seat in range): the simulator and the arena call this for every pass.
+        if not isinstance(action, Action):
+            if not isinstance(action, Mapping):
+                raise MalformedActionError(f"an action is a JSON object, got {action!r}")
+            data = dict(action)
+            if "version" in data:
+                version = data.pop("version")
+            action = Action.from_json(data)
+        g = self.game
+        if g is None or g.phase == OVER:
+            g = self._hand()  # refuses
+        seat = action.seat
+        if type(seat) is not int or not 0 <= seat < g.n:
+            seat = self._seat_index(seat)
+        if version is not None:
+            if isinstance(version, bool) or not isinstance(version, int):
+                raise MalformedActionError(f"version must be an int, got {version!r}",
+                                           seat=seat, phase=g.phase)
+            person = self.seating.seats[seat]
+            now = self.version(person)
+            if version != now:
+                raise StaleVersionError(
+                    f"the action answers version {version}; seat {seat}'s view is at {now}",
+                    seat=seat, phase=g.phase)
+        g.apply(action)
+        self.log.append({"type": "action", "action": action.to_json()})
+        # _sync(), inline: the hand's new engine events into the stream
+        log, seats, append = g.log, self._seated, self._stream.append
+        for ev in log[self._seen:]:
+            append((ev, seats))
+        self._seen = len(log)
+        if g.phase == OVER:
+            self._book()
+
+    def _book(self) -> None:
+        g = self.game
+        assert g is not None and g.record is not None
+        booking = self.session.book(g, self.seating, self.state)
+        for person, amount in booking.net.items():
+            self.ledger[person] = self.ledger.get(person, 0) + amount
+        self.dealer = booking.dealer
+        self.seating = booking.seating
+        self.state = booking.state
+        entry: Entry = {
+            "type": "hand_end", "number": self.number - 1,
+            "record": record_to_json(g.record, self.variant),
+            "payments": [p.to_json() for p in booking.payments],
+            "net": dict(booking.net), "ledger": dict(self.ledger), "dealer": self.dealer,
+            "left": [list(x) for x in booking.left],
+            "entered": [list(x) for x in booking.entered],
+            "horses": list(booking.horses), "wall": list(g.wall),
+        }
+        # The stream leaves out the finished hand's wall: nothing a person needs.
+        self._append(entry, {k: val for k, val in entry.items() if k != "wall"})
+
+    def close(self) -> None:
+        """End the table (a hand in play is abandoned) and reveal the secret, so anyone
+        can check every deal (``laizi verify``)."""
+        if self.closed:
+            raise TableError("the table is already closed", code=ErrorCode.TABLE_OVER)
+        entry: Entry = {"type": "close"}
+        if self.in_hand:
+            entry["abandoned"] = self.number - 1
+        if self.seed is None:
+            entry["secret"] = deals.secret_hex(self._secret)
+        self.closed = True
+        self._append(entry)
+
+    # ------------------------------------------------------------------ views
+
+    def person_at(self, seat: int) -> str:
+        p = self.seating.seats[self._seat_index(seat)]
+        if p is None:
+            raise TableError(f"seat {seat} is empty")
+        return p
+
+    def table_view(self) -> Entry:
+        """The public facts of the table (no hand needed)."""
+        return {
+            "variant": self.variant.id, "options": self.variant.options_to_json(self.options),
+            "seats": list(self.seating.seats), "waiting": list(self.seating.waiting),
+            "dealer": self.dealer, "hands": self.number, "ledger": dict(self.ledger),
+            "session": self.state.to_json(), "over": self.over, "closed": self.closed,
+            "in_hand": self.in_hand, "max_hands": self.max_hands,
+            "horses_off": sorted(self.no_horse),
+        }
+
+    def view(self, seat: int | None = None) -> Entry:
+        """What ``seat`` may know now (``None``: a spectator's public view), with the
+        ``version`` it is at and the public table facts under ``table``."""
+        person = None if seat is None else self.person_at(seat)
+        return self._view(person)
+
+    def view_for(self, person: str | None) -> Entry:
+        """The view of ``person``: their seat's if they sit in the hand, else public."""
+        if person is not None and person not in self.ledger:
+            raise TableError(f"{person!r} has never been at the table")
+        return self._view(person)
+
+    def _view(self, person: str | None) -> Entry:
+        g = self.game
+        out: Entry
+        if g is None:
+            out = {"phase": "waiting"}
+        else:
+            hand_seats = self._hand_seats()
+            if person is not None and person in hand_seats:
+                out = g.view(hand_seats.index(person))
+            else:
+                out = g.view(0)
+                out.update(seat=None, hand=[], drawn=None, passed_win=False, to_act=False)
+        out["table"] = self.table_view()
+        out["version"] = self.version(person)
+        return out
+
+    def _hand_seats(self) -> tuple[str, ...]:
+        """Who sat where in the current (or last) hand."""
+        return self._seated
+
+    # ------------------------------------------------------------------ state and restore
+
+    def to_json(self) -> Entry:
+        """The whole state (the secret left out): equal tables give equal JSON."""
+        return {
+            **self.table_view(),
+            "people": list(self.people), "entropy": list(self.entropy),
+            "log_lines": len(self.log), "stream": len(self._stream),
+            "game": None if self.game is None else self.game.to_json(),
+        }
+
+    def dumps(self) -> str:
+        """The log as JSON lines (the byte-exact form :meth:`from_log` reads)."""
+        return "".join(canonical(e) + "\n" for e in self.log)
+
+    @classmethod
+    def from_log(cls, lines: Iterable[str | Mapping[str, Any]], *,
+                 secret: bytes | None = None) -> Table:
+        """Rebuild the table a log describes, mid-hand included.
+
+        ``lines`` are JSON strings or parsed entries. The secret comes from the log's
+        ``close`` line or from ``secret`` (a server restoring a table in play); it must
+        open the log's commitment. Every line is re-derived and must be byte for byte the
+        line the log holds, else :class:`~laizi.errors.LogError` names the first line
+        (and hand) that differs. A log may stop anywhere, even before the ``hand_end``
+        line that its last action implies (the table writes that line itself).
+        """
+        last: Table | None = None
+        for _, last in cls.replay(lines, secret=secret):  # noqa: B007 (the last one)
+            pass
+        assert last is not None
+        return last
+
+    @classmethod
+    def replay(cls, lines: Iterable[str | Mapping[str, Any]], *,
+               secret: bytes | None = None) -> Iterator[tuple[int, Table]]:
+        """:meth:`from_log` line by line: after each line ``n`` (1-based) yields ``(n,
+        table)`` — the very table that ``from_log`` of the first ``n`` lines builds (the
+        same object each time, moving on)."""
+        entries = [_parse(no, line) for no, line in enumerate(lines, 1)]
+        table = cls._set_up(entries, secret)
+        _expect(table, entries, 0)
+        yield 1, table
+        for i, entry in enumerate(entries[1:], 1):
+            kind = entry.get("type")
+            try:
+                if kind == "hand_end":
+                    pass  # written by the table itself when the hand's last action ends it
+                elif kind == "entropy":
+                    table.add_entropy(entry["person"], entry["value"])
+                elif kind == "join":
+                    table.join(entry["person"])
+                elif kind == "leave":
+                    table.leave(entry["person"])
+                elif kind == "horse":
+                    table.buy_horse(entry["person"], entry["buy"])
+                elif kind == "hand":
+                    table.start_hand()
+                elif kind == "action":
+                    table.act(Action.from_json(entry["action"]))
+                elif kind == "close":
+                    table.close()
+                else:
+                    raise LogError(f"unknown line type {kind!r}")
+            except LogError as exc:
+                raise LogError(f"line {i + 1}{table._where()}: {exc.message}") from None
+            except (LaiziError, KeyError, TypeError, ValueError) as exc:
+                raise LogError(f"line {i + 1}{table._where()}: cannot be replayed: "
+                               f"{exc}") from None
+            _expect(table, entries, i)
+            if i == len(entries) - 1 and any(e["type"] != "hand_end"
+                                             for e in table.log[len(entries):]):
+                raise LogError(f"line {len(entries) + 1}{table._where()}: the log ends "
+                               f"early (the table writes "
+                               f"{canonical(table.log[len(entries)])})")
+            yield i + 1, table
+
+    @classmethod
+    def _set_up(cls, entries: Sequence[Entry], secret: bytes | None) -> Table:
+        if not entries or entries[0].get("type") != "table":
+            raise LogError("a table log starts with a 'table' line")
+        head = entries[0]
+        if head.get("rules") != RULES_VERSION or head.get("format") != FORMAT:
+            raise LogError(
+                f"the log was written under rules version {head.get('rules')!r} (format "
+                f"{head.get('format')!r}); this laizi plays rules version {RULES_VERSION} "
+                f"(format {FORMAT}) and would rebuild it differently",
+                code=ErrorCode.RULES_VERSION)
+        closing = entries[-1] if entries[-1].get("type") == "close" else None
+        try:
+            if "seed" in head:
+                return cls(head["variant"], head.get("options"), head.get("people"),
+                           seed=head["seed"], dealer=head.get("dealer", 0),
+                           max_hands=head.get("max_hands"),
+                           streams=head.get("streams", False))
+            if closing is not None and "secret" in closing:
+                revealed = deals.parse_secret(closing["secret"])
+                if secret is not None and secret != revealed:
+                    raise LogError("the given secret is not the one the log reveals")
+                secret = revealed
+            if secret is None:
+                raise LogError("the log's deals need the table secret (not revealed in "
+                               "the log and not given)")
+            if deals.commitment(secret) != head.get("commitment"):
+                raise LogError("the secret does not open the log's commitment: the deals "
+                               "of this log cannot be trusted")
+            return cls(head["variant"], head.get("options"), head.get("people"),
+                       secret=secret, dealer=head.get("dealer", 0),
+                       max_hands=head.get("max_hands"),
+                       streams=head.get("streams", False))
+        except LogError:
+            raise
+        except (LaiziError, KeyError, TypeError, ValueError) as exc:
+            raise LogError(f"line 1: the table cannot be set up: {exc}") from None
+
+    def _where(self) -> str:
+        return f" (hand {self.number - 1})" if self.number else ""
+
+
+def _parse(no: int, line: str | Mapping[str, Any]) -> Entry:
+    if isinstance(line, Mapping):
+        return dict(line)
+    try:
+        data = json.loads(line)
+    except (json.JSONDecodeError, TypeError) as exc:
+        raise LogError(f"line {no}: not JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise LogError(f"line {no}: a log line is a JSON object")
+    return data
+
+
+def _expect(table: Table, entries: Sequence[Entry], i: int) -> None:
+    if len(table.log) <= i:
+        raise LogError(f"line {i + 1}{table._where()}: the table did not write this line: "
+                       f"{canonical(entries[i])}")
+    got, want = canonical(table.log[i]), canonical(entries[i])
+    if got != want:
+        what = "the deal differs from the one the secret gives" \
+            if entries[i].get("type") == "hand_end" and \
+            table.log[i].get("wall") != entries[i].get("wall") else "differs on replay"
+        raise LogError(f"line {i + 1}{table._where()}: {what}: the log has {want}, "
+                       f"the table writes {got}")
