@@ -40,17 +40,17 @@ STUCK: dict[str, list[int]] = {}
 
 
 class RandomAgent:
-    """A seat controller choosing uniformly among the legal actions (``rng.choice``); a
-    decision with one legal action is answered at once, as ``BotController`` does."""
+    """A seat controller choosing uniformly among the legal actions (``rng.choice``). Like
+    ``BotController`` it has ``forced_shortcut``: the driver plays a lone legal action
+    without asking it."""
+
+    forced_shortcut = True
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self.steps = 0
 
     def decide(self, decision: Decision) -> Action:
-        self.steps += 1
-        legal = decision.legal
-        return legal[0] if len(legal) == 1 else self.rng.choice(legal)
+        return self.rng.choice(decision.legal)
 
 
 def random_hands(variant: str, seeds: range) -> tuple[int, int, float]:
@@ -66,7 +66,8 @@ def random_hands(variant: str, seeds: range) -> tuple[int, int, float]:
             play_hand(table, [agent] * n)
         except RuntimeError:
             STUCK.setdefault(variant, []).append(seed)
-        steps += agent.steps
+        # every line of the log but table, hand and (once over) hand_end is an action
+        steps += len(table.log) - (2 if table.in_hand else 3)
     return len(seeds), steps, time.perf_counter() - t0
 
 

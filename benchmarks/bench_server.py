@@ -5,7 +5,8 @@
 
 Starts ``laizi serve`` on a free port with a fresh SQLite file (or uses ``--url``), creates
 ``--rooms`` rooms (Jingzhou by default: three seats, every seat a websocket client that
-answers its latest prompt at once with a seeded random choice; no clocks, no delays) and
+answers its latest prompt with a seeded random choice, at once or after ``--think``; no
+clocks, no server-side delays) and
 runs them for ``--seconds``. Then every room is ended and its log fetched, to count the
 acknowledged actions that are missing from it (``lost``) or in it twice.
 
@@ -60,7 +61,7 @@ class Stats:
 
 async def _client(url: str, code: str, token: str, seat_hint: int, stats: Stats,
                   room_sent: dict[int, float], seen: dict[int, set[int]], seats: int,
-                  stop: asyncio.Event, rng: random.Random) -> None:
+                  stop: asyncio.Event, rng: random.Random, think: float) -> None:
     """One seat: reads every frame, answers only the newest state (as a real client)."""
     ws_url = url.replace("http", "ws", 1) + f"/ws/{code}?token={token}"
     async with websockets.connect(ws_url, max_size=2**22) as ws:
@@ -110,6 +111,10 @@ async def _client(url: str, code: str, token: str, seat_hint: int, stats: Stats,
                     return
                 if not frame["legal"] or frame["version"] == answered:
                     continue
+                if think:
+                    await asyncio.sleep(think * (0.5 + rng.random()))
+                    if latest[0] is not frame:
+                        continue  # something newer came meanwhile
                 legal = frame["legal"]
                 wins = [a for a in legal if a["type"] == "win"]
                 action = wins[0] if wins else rng.choice(legal)
@@ -126,7 +131,7 @@ async def _client(url: str, code: str, token: str, seat_hint: int, stats: Stats,
 
 
 async def _room(url: str, http: httpx.AsyncClient, variant: str, i: int, stats: Stats,
-                stop: asyncio.Event) -> tuple[str, str]:
+                stop: asyncio.Event, think: float) -> tuple[str, str]:
     r = await http.post(f"{url}/api/rooms", json={"name": f"host{i}", "settings": {
         "variant": variant, "clock": None, "claim_min": 0, "bot_delay": 0, "between": 0,
         "grace": 600}})
@@ -142,7 +147,7 @@ async def _room(url: str, http: httpx.AsyncClient, variant: str, i: int, stats: 
     sent: dict[int, float] = {}
     seen: dict[int, set[int]] = {}
     clients = [asyncio.create_task(_client(url, code, t, k, stats, sent, seen, seats, stop,
-                                           random.Random(i * 10 + k)))
+                                           random.Random(i * 10 + k), think))
                for k, t in enumerate(tokens)]
     await asyncio.sleep(0.05)
     async with websockets.connect(url.replace("http", "ws", 1) +
@@ -172,14 +177,15 @@ async def _end(url: str, code: str, host: str) -> None:
 
 
 async def run(url: str, rooms: int, seconds: float, variant: str,
-              pid: int | None) -> dict[str, Any]:
+              pid: int | None, think: float = 0.0) -> dict[str, Any]:
     stats = Stats()
     stop = asyncio.Event()
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         tasks = []
         for i in range(rooms):
-            tasks.append(asyncio.create_task(_room(url, http, variant, i, stats, stop)))
+            tasks.append(asyncio.create_task(_room(url, http, variant, i, stats, stop,
+                                                   think)))
             if i % 20 == 19:
                 await asyncio.sleep(0.2)
         await asyncio.sleep(2.0)  # every room seated and started
@@ -212,7 +218,7 @@ async def run(url: str, rooms: int, seconds: float, variant: str,
         return round(1000 * xs[min(len(xs) - 1, int(p * len(xs)))], 2) if xs else 0.0
 
     return {
-        "rooms": rooms, "seconds": round(elapsed, 1), "variant": variant,
+        "rooms": rooms, "seconds": round(elapsed, 1), "variant": variant, "think_s": think,
         "actions_per_s": round(accepted / elapsed, 1),
         "p50_ms": q(updates, 0.5), "p99_ms": q(updates, 0.99),
         "ack_p50_ms": q(acks, 0.5), "ack_p99_ms": q(acks, 0.99),
@@ -230,6 +236,9 @@ def main() -> int:
     p.add_argument("--rooms", type=int, default=50)
     p.add_argument("--seconds", type=float, default=20)
     p.add_argument("--variant", default="jingzhou")
+    p.add_argument("--think", type=float, default=0.0,
+                   help="each client waits 0.5-1.5 x THINK seconds before it answers (a "
+                        "person's pace); 0: at once (the server saturates)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     proc = None
@@ -252,7 +261,7 @@ def main() -> int:
                 time.sleep(0.1)
     try:
         out = asyncio.run(run(url.rstrip("/"), args.rooms, args.seconds, args.variant,
-                              proc.pid if proc else None))
+                              proc.pid if proc else None, args.think))
     finally:
         if proc is not None:
             proc.terminate()

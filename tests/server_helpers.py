@@ -322,7 +322,8 @@ def check_frame(frame: dict[str, Any], name: str, spectator: bool, last_v: int,
             assert frame["legal"] == [], where
         else:
             assert not spectator, f"{where}: a spectator has seat {vseat}"
-            assert view["table"]["seats"][vseat] == name, f"{where}: seat {vseat} not mine"
+            if view["table"]["in_hand"]:  # (after a hand: its seat; 晃晃 may have rotated)
+                assert view["table"]["seats"][vseat] == name, f"{where}: seat {vseat} not mine"
             assert all(isinstance(t, int) for t in view["hand"]), where
             assert len(view["hand"]) == view["hand_sizes"][vseat], where
             if seat is not None:

@@ -311,7 +311,10 @@ class Game:
         if self.phase == TURN:
             return [self.turn]
         if self.phase in (CLAIM, ROB, DECIDE):
-            return [s for s in self.pending if s not in self.responses]
+            responses = self.responses
+            if not responses:  # a window just opened: everybody asked
+                return list(self.pending)
+            return [s for s in self.pending if s not in responses]
         return []
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:

@@ -12,6 +12,11 @@
 ``WS /ws/{code}?token=T&version=V``    play (docs/hall.md: the frames)
 =====================================  =================================================
 
+``/``, ``/r/{code}``, ``/replay/{code}`` and ``/score`` serve the browser client
+(``static/index.html``; docs/hall.md, "The client pages"); the client's own endpoints
+(settlements, replays, the score-keeper) are in :mod:`laizi.server.records` and
+:mod:`laizi.server.scorekeeper`.
+
 Every refusal is ``{"error": {"code", "message", "seat", "phase"}}`` with an HTTP status
 (400 a bad request, 404 unknown, 409 not now).
 """

@@ -11,6 +11,8 @@ the very code that settles a hand played online (the hand record, docs/hand-reco
                                                 "summary", "record"}``; an impossible
                                                 hand is ``400 {"error": {"code":
                                                 "invalid_record", "message"}}``
+``GET /api/score/variants/{id}``                the variant's tiles, seats, hand size
+``GET /api/score/wildcard``                     ``?variant&indicator`` → the wildcard
 ``POST /api/score/sessions``                    ``{"variant", "options", "names"}`` → a
                                                 new session (its ``id``)
 ``GET /api/score/sessions/{id}``                the session: names, every hand settled,
@@ -279,9 +281,55 @@ async def export(request: Request) -> Response:
         "Content-Disposition": f'attachment; filename="laizi-score-{sid}.json"'})
 
 
+async def wildcard(request: Request) -> Response:
+    """``?variant=V&indicator=9s`` → ``{"wildcard": tile id or null}``: the wildcard the
+    indicator gives, by the variant's own rule (the keeper shows it while typing)."""
+    from laizi import tiles as T
+    from laizi.variants import get, ids
+
+    vid = request.query_params.get("variant", "")
+    if vid not in ids():
+        return _fail(ErrorCode.MALFORMED, f"variant must be one of {', '.join(ids())}")
+    variant = get(vid)
+    try:
+        indicator = T.parse_tile(request.query_params.get("indicator", ""))
+        wild = variant.wildcard_for([indicator], variant.default_options())
+    except ValueError as exc:
+        return _fail(ErrorCode.MALFORMED, str(exc))
+    return JSONResponse({"wildcard": wild})
+
+
+async def variant_info(request: Request) -> Response:
+    """What the keeper's form needs of a variant: ``{"id", "seats", "hand_size",
+    "tiles" (the distinct tiles of its set, flowers included), "counts" (copies of
+    each), "flowers", "special_kinds", "indicator"}``."""
+    from laizi.variants import get, ids
+
+    vid = request.path_params["id"]
+    if vid not in ids():
+        return _fail(ErrorCode.UNKNOWN_ROOM, f"no variant {vid!r}", 404)
+    v = get(vid)
+    options = v.default_options()
+    tiles = v.tile_set(options)
+    counts: dict[int, int] = {}
+    for t in tiles:
+        counts[t] = counts.get(t, 0) + 1
+    return JSONResponse({
+        "id": vid, "seats": v.seats, "hand_size": v.hand_size, "tiles": sorted(counts),
+        "counts": {str(t): c for t, c in sorted(counts.items())},
+        "flowers": sorted(v.flower_tiles(options)), "special_kinds": sorted(v.special_kinds()),
+        "indicator": vid in _INDICATOR})
+
+
+_INDICATOR = frozenset({"jingzhou", "huanghuang", "golden"})
+"""Variants whose hand record names the indicator (赖子皮 / 翻牌)."""
+
+
 def routes() -> list[Route]:
     return [
         Route("/api/score", score, methods=["POST"]),
+        Route("/api/score/variants/{id}", variant_info),
+        Route("/api/score/wildcard", wildcard),
         Route("/api/score/sessions", create_session, methods=["POST"]),
         Route("/api/score/sessions/{id}", get_session),
         Route("/api/score/sessions/{id}/hands", add_hand, methods=["POST"]),

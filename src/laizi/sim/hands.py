@@ -61,17 +61,15 @@ def hand_items(payments: list[dict[str, Any]]) -> list[str]:
 
 
 class CountingBot(BotController):
-    """A :class:`~laizi.table.driver.BotController` that counts the questions put to its
-    seat: ``decisions`` (every one, the passes of windows where the seat could not claim
-    included) and ``choices`` (those with more than one legal action: the bot chose)."""
+    """A :class:`~laizi.table.driver.BotController` that counts its ``choices``: the
+    decisions with more than one legal action, those the bot chose (the driver plays a
+    lone legal action without asking, ``forced_shortcut``)."""
 
     def __init__(self, bot: Any) -> None:
         super().__init__(bot)
-        self.decisions = 0
         self.choices = 0
 
     def decide(self, decision: Decision) -> Action | None:
-        self.decisions += 1
         if len(decision.legal) > 1:
             self.choices += 1
         return super().decide(decision)
@@ -110,6 +108,10 @@ def play_hand(task: HandTask) -> dict[str, Any]:
     booked = table.log[-1]  # the table's hand_end: the people's results
     record = end["record"]
     turns = sum(1 for e in game.log if e["type"] == "draw" and not e.get("replacement"))
+    decisions = [0] * len(seats)
+    for e in table.log:  # the table's first and only hand
+        if e["type"] == "action":
+            decisions[e["action"]["seat"]] += 1
     return {
         "seed": task.seed,
         "rotation": task.rotation,
@@ -120,8 +122,8 @@ def play_hand(task: HandTask) -> dict[str, Any]:
         "how": record.get("how"),
         "source": record.get("from"),
         "items": hand_items(end["payments"]),
-        "actions": sum(s.decisions for s in seats),
+        "actions": sum(decisions),
         "turns": turns,
-        "decisions": [s.decisions for s in seats],
+        "decisions": decisions,
         "choices": [s.choices for s in seats],
     }

@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from laizi.engine.actions import Action
 from laizi.table.table import Entry, Table
@@ -47,7 +47,13 @@ class Decision:
 
 class Controller(Protocol):
     """Decides for one seat: an action among ``decision.legal``, or ``None`` for the
-    default action."""
+    default action.
+
+    A controller whose ``forced_shortcut`` attribute is true is not asked about a decision
+    with a single legal action (most are a lone ``pass`` in a window): the loop plays that
+    action itself. Bots have nothing to decide there (:class:`BotController`); a person's
+    or a remote client's controller leaves the attribute out, so it is asked every time
+    and the hall can give every window the same clock."""
 
     def decide(self, decision: Decision) -> Action | None: ...
 
@@ -61,7 +67,10 @@ class _Chooser(Protocol):
 class BotController:
     """A bot (``choose(view, legal_actions)``) at a seat. A decision with one legal
     action (a ``pass`` in a window the seat cannot claim in) is answered without asking
-    the bot or making the view."""
+    the bot or making the view; the driver loop does not even ask the controller
+    (``forced_shortcut``)."""
+
+    forced_shortcut: ClassVar[bool] = True
 
     def __init__(self, bot: _Chooser) -> None:
         self.bot = bot
@@ -99,7 +108,9 @@ def play_hand(table: Table, controllers: Controllers, *, clock: float | None = N
     # Nobody joins, leaves or changes seats during a hand.
     people = [table.person_at(s) for s in range(game.n)]
     controller = _lookup(controllers)
-    legal_actions, act = table.legal_actions, table.act
+    # The hand's own legal actions (an immutable tuple; table.legal_actions without its
+    # between-hands checks, which cannot apply inside this loop).
+    legal_actions, act = game.legal_actions, table.act
     while not game.over:
         acted = False
         for seat in game.to_act():
@@ -107,10 +118,13 @@ def play_hand(table: Table, controllers: Controllers, *, clock: float | None = N
             if not legal:
                 continue
             person = people[seat]
-            deadline = None if clock is None else time.monotonic() + clock
-            answer = controller(seat, person).decide(
-                Decision(table, seat, person, legal, deadline))
-            act(answer if answer is not None else table.default_action(seat))
+            chooser = controller(seat, person)
+            if len(legal) == 1 and getattr(chooser, "forced_shortcut", False):
+                act(legal[0])
+            else:
+                deadline = None if clock is None else time.monotonic() + clock
+                answer = chooser.decide(Decision(table, seat, person, legal, deadline))
+                act(answer if answer is not None else table.default_action(seat))
             acted = True
             if game.over:
                 break

@@ -1,0 +1,26 @@
+// The hall's browser client: one page, four views chosen by the path.
+//   /            the lobby            /r/CODE       a room's table (?t=TOKEN: a seat)
+//   /replay/CODE a finished match     /score        the score-keeper of a real table
+import { html } from "htm/preact";
+import { render } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { onLang } from "./i18n.js";
+import { Lobby } from "./lobby.js";
+import { TablePage } from "./table.js";
+import { ReplayPage } from "./replay.js";
+import { ScorePage } from "./score.js";
+
+function App() {
+  const [, setTick] = useState(0);
+  useEffect(() => onLang(() => setTick((x) => x + 1)), []);
+  const path = location.pathname;
+  let m;
+  if ((m = path.match(/^\/r\/([^/]+)\/?$/))) return html`<${TablePage} code=${decodeURIComponent(m[1])} />`;
+  if ((m = path.match(/^\/replay\/([^/]+)\/?$/))) return html`<${ReplayPage} code=${decodeURIComponent(m[1])} />`;
+  if (path.startsWith("/score")) return html`<${ScorePage} />`;
+  return html`<${Lobby} />`;
+}
+
+const root = document.getElementById("app");
+root.textContent = "";
+render(html`<${App} />`, root);

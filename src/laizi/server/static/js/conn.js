@@ -1,0 +1,94 @@
+// The websocket of one member (docs/hall.md): `state` frames in, messages out.
+//
+// * Every message carries a `seq` unique for the member: it starts from the clock (so two
+//   tabs of one person do not collide) and counts up. The answer (`ack` / `error`) with
+//   that seq resolves the promise `send` returned.
+// * The connection comes back by itself (exponential backoff, 0.5 s doubling up to 15 s)
+//   with the last version it had, so the server sends exactly the missed events.
+// * Nothing is applied locally: the page shows what the server's frames say.
+
+export class Conn {
+  constructor(code, token, { onFrame, onStatus }) {
+    this.code = code;
+    this.token = token;
+    this.onFrame = onFrame;
+    this.onStatus = onStatus;
+    this.version = 0;
+    this.seq = Date.now() * 1000 + Math.floor(Math.random() * 1000);
+    this.waiting = new Map();
+    this.attempt = 0;
+    this.closed = false;
+    this.ws = null;
+    this.timer = null;
+    this.connect();
+    this._online = () => { if (!this.ws || this.ws.readyState > 1) this.retryNow(); };
+    window.addEventListener("online", this._online);
+  }
+
+  url() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${proto}//${location.host}/ws/${encodeURIComponent(this.code)}?token=${encodeURIComponent(this.token)}&version=${this.version}`;
+  }
+
+  connect() {
+    clearTimeout(this.timer);
+    this.onStatus(this.attempt ? "reconnecting" : "connecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.onopen = () => { this.attempt = 0; this.onStatus("open"); };
+    ws.onmessage = (m) => {
+      let f;
+      try { f = JSON.parse(m.data); } catch { return; }
+      if (f.op === "state") {
+        this.version = f.version;
+        this.onFrame(f);
+      } else if (f.op === "ack" || f.op === "error") {
+        if (f.op === "error" && f.seq === null && ["unknown_room", "unknown_token"].includes(f.error?.code)) {
+          this.fatal = f.error;
+        }
+        const w = this.waiting.get(f.seq);
+        if (w) { this.waiting.delete(f.seq); w(f); }
+      }
+    };
+    ws.onclose = (e) => {
+      if (this.ws !== ws) return;
+      for (const [, w] of this.waiting) w({ op: "error", error: { code: "disconnected", message: "disconnected" } });
+      this.waiting.clear();
+      if (this.closed) return;
+      if (e.code === 4404 || this.fatal) {
+        this.onStatus("gone", this.fatal);
+        return;
+      }
+      const delay = Math.min(15000, 500 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5);
+      this.attempt += 1;
+      this.onStatus("reconnecting");
+      this.timer = setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  retryNow() {
+    if (this.closed) return;
+    this.attempt = Math.max(this.attempt, 1);
+    this.connect();
+  }
+
+  // Send {op, ...fields}; resolves with the answer frame (ack or error).
+  send(op, fields = {}) {
+    const seq = ++this.seq;
+    return new Promise((resolve) => {
+      if (!this.ws || this.ws.readyState !== 1) {
+        resolve({ op: "error", seq, error: { code: "disconnected", message: "not connected" } });
+        return;
+      }
+      this.waiting.set(seq, resolve);
+      this.ws.send(JSON.stringify({ op, seq, ...fields }));
+    });
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    window.removeEventListener("online", this._online);
+    if (this.ws) this.ws.close();
+  }
+}

@@ -1,0 +1,314 @@
+// Chinese (simplified, the default when the browser asks for zh) and English.
+// t(key, params) looks a string up; "{name}" in it is replaced by params.name.
+
+const KEY = "laizi.lang";
+let lang = (() => {
+  const saved = localStorage.getItem(KEY);
+  if (saved === "zh" || saved === "en") return saved;
+  const asked = (navigator.languages && navigator.languages[0]) || navigator.language || "";
+  return asked.toLowerCase().startsWith("zh") ? "zh" : "en";
+})();
+const listeners = new Set();
+
+export function getLang() { return lang; }
+export function setLang(l) {
+  lang = l;
+  localStorage.setItem(KEY, l);
+  document.documentElement.lang = l === "zh" ? "zh-CN" : "en";
+  for (const f of listeners) f(l);
+}
+export function onLang(f) { listeners.add(f); return () => listeners.delete(f); }
+document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+
+const S = {
+  // general
+  app: ["laizi 麻将", "laizi mahjong"],
+  lang_switch: ["English", "中文"],
+  loading: ["加载中…", "Loading…"],
+  error: ["出错了", "Something went wrong"],
+  close: ["关闭", "Close"],
+  back_lobby: ["大厅", "Lobby"],
+  copy: ["复制", "Copy"],
+  copied: ["已复制", "Copied"],
+  yes: ["是", "Yes"], no: ["否", "No"],
+  none: ["无", "none"],
+  seat_n: ["{n}号位", "seat {n}"],
+  you: ["你", "You"],
+  // lobby
+  lobby_title: ["荆州麻将 · 晃晃 · 黄金麻将 · 台湾十六张 · 国标", "Jingzhou · Huanghuang · Golden · Taiwan 16 · MCR"],
+  your_name: ["你的名字", "Your name"],
+  name_needed: ["请先填写名字", "Please enter your name first"],
+  create_room: ["开房间", "Create a room"],
+  variant: ["玩法", "Game"],
+  options: ["规则选项", "House rules"],
+  bots: ["电脑强度", "Bots"],
+  bots_greedy: ["普通 (快)", "greedy (quick)"],
+  bots_search: ["强 (搜索)", "search (strong)"],
+  bots_random: ["随机", "random"],
+  clock: ["每步限时", "Clock per decision"],
+  clock_none: ["不限时", "no clock"],
+  seconds: ["{n} 秒", "{n} s"],
+  hands: ["局数", "Hands"],
+  hands_default: ["默认", "default"],
+  advanced: ["更多设置", "More settings"],
+  claim_min: ["吃碰最短等待 (秒)", "Shortest claim window (s)"],
+  bot_delay: ["电脑出牌停顿 (秒)", "Bot pause on its turn (s)"],
+  between: ["局间休息 (秒)", "Pause between hands (s)"],
+  room_name: ["房间名", "Room name"],
+  create: ["开房", "Create"],
+  join_room: ["进房间", "Join a room"],
+  room_code: ["房间号", "Room code"],
+  as_player: ["上桌打牌", "Play"],
+  as_spectator: ["旁观", "Watch"],
+  join: ["进入", "Join"],
+  my_rooms: ["我的房间", "My rooms"],
+  history: ["战绩", "History"],
+  history_empty: ["还没有战绩", "No matches yet"],
+  show_history: ["查看战绩", "Show history"],
+  score_keeper: ["记分器 (线下牌桌)", "Score-keeper (real table)"],
+  score_keeper_hint: ["用真牌打? 每局点一下，马上算出谁付谁。", "Playing with real tiles? Tap in each hand and see who pays whom."],
+  replay: ["回放", "Replay"],
+  status_open: ["未开始", "not started"], status_playing: ["进行中", "playing"], status_over: ["已结束", "over"],
+  score: ["得分", "score"],
+  opt_true: ["开", "on"], opt_false: ["关", "off"],
+  // table
+  room: ["房间", "Room"],
+  hand_no: ["第 {n} 局", "Hand {n}"],
+  hand: ["牌局", "Hand"],
+  wall: ["余 {n}", "wall {n}"],
+  wall_long: ["牌墙剩 {n} 张", "{n} tiles left in the wall"],
+  dealer: ["庄", "dealer"],
+  dealer_long: ["庄家", "dealer"],
+  prevalent: ["{w}风圈", "{w} round"],
+  streak: ["连{n}", "streak {n}"],
+  winds: [["东", "南", "西", "北"], ["E", "S", "W", "N"]],
+  winds_long: [["东", "南", "西", "北"], ["East", "South", "West", "North"]],
+  concealed_n: ["{n} 张", "{n} tiles"],
+  flowers: ["花", "flowers"],
+  melds: ["副露", "melds"],
+  discards: ["牌河", "discards"],
+  my_turn: ["轮到你出牌：点一张牌打出", "Your turn: tap a tile to discard it"],
+  waiting_for: ["等待 {name}", "Waiting for {name}"],
+  claim_prompt: ["{name} 打出", "{name} discards"],
+  rob_prompt: ["{name} 补杠", "{name} adds a kong with"],
+  decide_prompt: ["请选择", "Your decision"],
+  decide_heavenly: ["天听：发牌后听牌的闲家可以宣告 (宣告后不能换牌)", "天听: a non-dealer dealt a ready hand may declare it (the hand is then locked)"],
+  decide_rob_flower: ["七抢一：抢 {name} 的第八张花？", "七抢一: rob {name}'s eighth flower?"],
+  passed_win: ["过水：下次摸牌前不能胡别人打的牌", "过水: you cannot win on a discard until your next draw"],
+  auto: ["托管中：电脑替你出牌", "托管: a bot is playing for you"],
+  im_back: ["我回来了", "I'm back"],
+  offline: ["离线", "offline"],
+  auto_short: ["托管", "auto"],
+  host_controls: ["房主", "Host"],
+  start: ["开始", "Start"],
+  pause: ["暂停", "Pause"],
+  resume: ["继续", "Resume"],
+  end_match: ["结束牌局", "End the match"],
+  end_confirm: ["确定结束这场牌局？", "End the match now?"],
+  paused: ["已暂停", "Paused"],
+  not_started: ["等待房主开始", "Waiting for the host to start"],
+  not_started_host: ["人齐了就点「开始」，空位由电脑补上", "Press Start when everyone is here; bots fill the empty seats"],
+  match_over: ["牌局结束", "The match is over"],
+  dismiss: ["申请解散", "Propose to end"],
+  dismiss_vote: ["解散投票：{agree} 同意 · 剩 {s} 秒", "Vote to end: {agree} agree · {s} s left"],
+  agree: ["同意", "Agree"],
+  refuse: ["拒绝", "Refuse"],
+  ready: ["准备", "Ready"],
+  ready_done: ["已准备", "Ready ✓"],
+  next_hand: ["下一局", "Next hand"],
+  waiting_list: ["等待上桌", "Waiting"],
+  spectators: ["旁观", "Watching"],
+  buy_horse: ["买马", "Buy a horse (买马)"],
+  horse_on: ["买马：是", "Horse: yes"],
+  horse_off: ["买马：否", "Horse: no"],
+  sit: ["入座", "Take a seat"],
+  share: ["邀请朋友", "Invite friends"],
+  share_hint: ["把这个链接发给朋友：", "Send this link to your friends:"],
+  my_link: ["你自己的回桌链接 (别发给别人)：", "Your own link to come back (keep it to yourself):"],
+  ledger: ["账本", "Ledger"],
+  log: ["牌局记录", "Log"],
+  total: ["合计", "Total"],
+  connecting: ["连接中…", "Connecting…"],
+  reconnecting: ["重新连接中…", "Reconnecting…"],
+  gone: ["连接失败：{msg}", "Cannot connect: {msg}"],
+  spectating: ["旁观中", "Watching"],
+  join_this: ["加入这个房间", "Join this room"],
+  keys_hint: ["键盘：←→ 选牌，Enter 打出，空格 过", "Keys: ←→ pick a tile, Enter discards, Space passes"],
+  auto_pass: ["没得吃碰时自动过", "Auto-pass when nothing to claim"],
+  settlement: ["结算", "Settlement"],
+  hand_of: ["{name} 的牌", "{name}'s hand"],
+  wins_on: ["{who} 胡 {tile}", "{who} wins on {tile}"],
+  draw_game: ["黄庄：牌摸完了，没人胡，不算钱", "Drawn hand (黄庄): nobody won, no payments"],
+  pays: ["{a} 付 {b}", "{a} pays {b}"],
+  net: ["本局输赢", "Net this hand"],
+  horses: ["马", "Horses"],
+  left_table: ["下桌", "leaves the table"],
+  entered_table: ["上桌", "sits down"],
+  winning_tile: ["胡的牌", "winning tile"],
+  after_kong: ["杠开", "after a kong"],
+  how_self_draw: ["自摸", "self-drawn"],
+  how_discard: ["点炮", "on a discard"],
+  how_robbed_kong: ["抢杠", "robbing a kong"],
+  from_seat: ["{name} 点炮", "dealt in by {name}"],
+  robbed_from: ["抢 {name} 的杠", "robbed from {name}"],
+  rel_next: ["下家", "next"], rel_prev: ["上家", "previous"], rel_across: ["对家", "across"],
+  ev_discard: ["{who} 打 {tile}", "{who}: discard {tile}"],
+  ev_draw: ["{who} 摸 {tile}", "{who}: draw {tile}"],
+  ev_draw_hidden: ["{who} 摸牌", "{who}: draw"],
+  ev_replacement: ["{who} 补牌 {tile}", "{who}: replacement draw {tile}"],
+  ev_claim: ["{who} {kind} {tiles}", "{who}: {kind} {tiles}"],
+  ev_flower: ["{who} 补花 {tile}", "{who}: flower {tile}"],
+  ev_indicator: ["翻出 {tile}，{name} {wild}", "Indicator {tile}; {name} {wild}"],
+  ev_hand: ["第 {n} 局开始，{dealer} 坐庄", "Hand {n}: {dealer} deals"],
+  ev_win: ["{who} 胡了！", "{who}: win!"],
+  ev_draw_end: ["黄庄", "Drawn hand (黄庄)"],
+  ev_join: ["{who} 进来了", "{who} joins"],
+  ev_leave: ["{who} 离开了", "{who} leaves"],
+  ev_declare: ["{who} 听牌 ({kind})", "{who}: {kind}"],
+  ev_action: ["{who} {act}", "{who}: {act}"],
+  ev_close: ["牌局结束", "The match is over"],
+  // replay
+  replay_title: ["回放 · 房间 {code}", "Replay · room {code}"],
+  replay_not_ready: ["牌局结束后才能回放 (回放会亮出所有人的牌)。", "A replay is published when the match is over (it shows every hand)."],
+  view_from: ["视角", "View"],
+  all_open: ["全部明牌", "All hands open"],
+  step: ["第 {i} / {n} 步", "Step {i} / {n}"],
+  first: ["开头", "First"], prev: ["上一步", "Back"], next: ["下一步", "Forward"], last: ["结尾", "Last"],
+  play: ["播放", "Play"], stop: ["停", "Stop"],
+  no_hands: ["没有打完的牌局", "No finished hand"],
+  // score-keeper
+  sk_title: ["记分器", "Score-keeper"],
+  sk_intro: ["线下打牌时用：选好玩法和人，每局点入胡牌的手牌，马上看到谁付谁多少。", "For a real table: pick the game and the players, tap in each winning hand and see at once who pays whom."],
+  sk_names: ["四位 (三位) 牌友", "Players"],
+  sk_start: ["开始记分", "Start keeping score"],
+  sk_new: ["新的记分", "New session"],
+  sk_hand: ["第 {n} 局", "Hand {n}"],
+  sk_outcome: ["结果", "Outcome"],
+  sk_win: ["有人胡", "A win"],
+  sk_draw: ["黄庄", "Drawn (黄庄)"],
+  sk_winner: ["谁胡了", "Winner"],
+  sk_how: ["怎么胡的", "How"],
+  sk_from: ["谁点炮", "Who dealt in"],
+  sk_from_rob: ["抢谁的杠", "Whose kong was robbed"],
+  sk_indicator: ["翻牌 (赖子皮)", "Indicator"],
+  sk_wildcard_is: ["赖子是 {tile}", "The wildcard is {tile}"],
+  sk_concealed: ["手牌 (不含胡的那张)", "Concealed tiles (without the winning tile)"],
+  sk_win_tile: ["胡的那张", "The winning tile"],
+  sk_add_meld: ["加一副", "Add a meld"],
+  sk_meld_kind: ["种类", "Kind"],
+  sk_meld_from: ["吃/碰/杠 了谁的", "Claimed from"],
+  sk_pick_tile: ["点牌键盘选牌", "Pick a tile on the keyboard"],
+  sk_tap_remove: ["点一下去掉", "tap to remove"],
+  sk_remove: ["删除", "Remove"],
+  sk_settle_now: ["结算预览", "Settlement"],
+  sk_record: ["记入账本", "Add to the ledger"],
+  sk_undo: ["撤销上一局", "Undo the last hand"],
+  sk_export: ["导出 JSON", "Export JSON"],
+  sk_incomplete: ["还差：{what}", "Still needed: {what}"],
+  sk_invalid: ["这手牌不成立：{msg}", "This hand cannot be: {msg}"],
+  sk_tiles_count: ["{n} / {want} 张", "{n} / {want} tiles"],
+  sk_facts: ["其他情况", "Other facts"],
+  sk_clear: ["清空这一局", "Clear this hand"],
+  sk_ledger_empty: ["还没有记过", "No hand yet"],
+  sk_flowers: ["花牌", "Flowers"],
+  sk_target: ["正在输入：", "Typing into:"],
+  sk_done: ["完成", "Done"],
+  sk_edit: ["修改", "Edit"],
+  sk_session: ["记分 {id}", "Session {id}"],
+  f_discarder_ready: ["点炮的人当时已听牌 (全求人包牌用)", "The discarder was ready (for 全求人 包牌)"],
+  f_qingyise_feeder: ["清一色第三副是谁喂的", "Who fed the 3rd meld of the flush (清一色 包牌)"],
+  f_laizi_discarded: ["打出的癞子张数", "Laizi discarded this hand"],
+  f_prevalent_wind: ["圈风", "Prevalent wind"],
+  f_dealer_streak: ["连庄数 (连N拉N)", "Dealer streak (连N)"],
+  f_declaration: ["听牌宣告", "Declaration"],
+  f_heavenly: ["天听", "天听 heavenly"],
+  f_earthly: ["地听", "地听 earthly"],
+  f_first_draw: ["第一次摸牌就胡 (天胡/地胡)", "Won on the first draw (天胡/地胡)"],
+  f_last_tile: ["海底 (最后一张)", "Last tile (海底)"],
+  f_last_copy: ["和绝张", "Last copy (和绝张)"],
+  f_flower_replacement: ["补花后自摸", "Self-drawn on a flower's replacement"],
+  f_discarders_first_discard: ["胡在点炮者的第一张打牌上 (地胡)", "On the discarder's first discard (地胡)"],
+  // actions
+  a_discard: ["打", "Discard"],
+  a_win: ["胡", "Win"],
+  a_win_self: ["自摸", "Self-draw win"],
+  a_concealed_kong: ["暗杠", "Concealed kong"],
+  a_added_kong: ["补杠", "Added kong"],
+  a_special_kong: ["杠", "Kong"],
+  a_red_dragon_kong: ["红中杠", "Red dragon kong"],
+  a_laizi_kong: ["赖子杠", "Laizi kong"],
+  a_chow: ["吃", "Chow"],
+  a_pung: ["碰", "Pung"],
+  a_kong: ["杠", "Kong"],
+  a_pass: ["过", "Pass"],
+  a_declare: ["听", "Declare ready"],
+  a_heavenly: ["天听", "天听 (declare ready)"],
+  a_flower_win: ["八仙过海", "八仙过海 (flower win)"],
+  a_rob_flower: ["七抢一", "七抢一 (rob the flower)"],
+  m_chow: ["吃", "chow"], m_pung: ["碰", "pung"], m_kong: ["明杠", "kong"],
+  m_added_kong: ["补杠", "added kong"], m_concealed_kong: ["暗杠", "concealed kong"],
+  m_red_dragon_kong: ["红中杠", "red dragon kong"], m_laizi_kong: ["赖子杠", "laizi kong"],
+  indicator: ["赖子皮", "indicator"], wildcard: ["赖子", "laizi (wildcard)"],
+  indicator_huanghuang: ["癞子皮", "indicator"], wildcard_huanghuang: ["癞子", "laizi (wildcard)"],
+  indicator_golden: ["翻牌", "indicator"], wildcard_golden: ["黄金牌", "golden tile"],
+  // errors
+  err_stale_version: ["慢了一步：桌面已经变了", "Too late: the table has moved on"],
+  err_illegal: ["不能这样出：{msg}", "Not allowed: {msg}"],
+  err_not_host: ["只有房主可以这样做", "Only the host may do that"],
+  err_paused: ["牌局已暂停", "The match is paused"],
+  err_unknown_room: ["没有这个房间", "There is no such room"],
+  err_unknown_token: ["这个链接的座位不在这个房间", "This link's seat is not in this room"],
+};
+
+export function t(key, params) {
+  const entry = S[key];
+  if (entry === undefined) return key;
+  let s = entry[lang === "zh" ? 0 : 1];
+  if (params && typeof s === "string") {
+    s = s.replace(/\{(\w+)\}/g, (m, k) => (params[k] === undefined ? m : String(params[k])));
+  }
+  return s;
+}
+export function has(key) { return key in S; }
+
+// A settlement reason (its JSON form carries both texts).
+export function reasonText(r) { return (lang === "zh" ? r.zh : r.en) || r.zh || r.code; }
+
+// Variant names: the server's name is Chinese; English here.
+const VARIANTS_EN = {
+  jingzhou: "Jingzhou (red dragon & laizi kongs)",
+  huanghuang: "Jingzhou Huanghuang (晃晃)",
+  golden: "Golden / laizi mahjong (黄金麻将)",
+  mcr: "Chinese Official (MCR, 国标)",
+  taiwan: "Taiwan 16-tile (台湾十六张)",
+};
+const VARIANTS_ZH = {
+  jingzhou: "荆州麻将 · 红中赖子杠",
+  huanghuang: "荆州晃晃",
+  golden: "赖子麻将 · 黄金麻将",
+  mcr: "国标麻将",
+  taiwan: "台湾十六张",
+};
+export function variantName(id, zhName) {
+  return lang === "zh" ? (VARIANTS_ZH[id] || zhName || id) : (VARIANTS_EN[id] || id);
+}
+
+// Option labels (house rules); an option without one shows its key.
+const OPTIONS = {
+  kou_kou_fan: ["口口翻：每副明牌都翻倍", "口口翻: every open meld doubles"],
+  reserve: ["留牌 (黄庄)", "Tiles kept back (draw at)"],
+  cap: ["封顶", "Cap (封顶)"],
+  gold: ["金顶", "Golden cap (金顶)"],
+  base: ["底分", "Base (底)"],
+  minimum: ["起和番数", "Minimum fan"],
+  priority: ["一炮多响时谁胡", "Several winners on one discard"],
+  prevalent_wind: ["圈风", "Prevalent wind"],
+  tai_value: ["台值", "Value of one 台"],
+  eight_pairs: ["八对半 (呖咕呖咕)", "Eight pairs (八对半)"],
+  last_discard: ["河底捞鱼", "Last discard (河底)"],
+  flower_replacement_bloom: ["补花自摸算杠上开花", "Flower replacement counts as 杠上开花"],
+};
+export function optionLabel(key) {
+  const o = OPTIONS[key];
+  return o ? o[lang === "zh" ? 0 : 1] : key;
+}

@@ -1,0 +1,444 @@
+// The score-keeper of a physical table (/score): pick the game and the players, tap in
+// each hand (melds, the winner's tiles, how it was won) on a tile keyboard; the hall
+// settles it at once with the very code that settles online play (POST /api/score), and
+// keeps the session's running ledger in its database (exportable as JSON).
+import { html } from "htm/preact";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { getLang, t, variantName } from "./i18n.js";
+import { api } from "./api.js";
+import { changedOptions, OptionsForm } from "./options.js";
+import { LedgerTable, Settlement } from "./settle.js";
+import { formatTiles, mpsz, Tile, tileName } from "./tiles.js";
+import { TopBar, useToast } from "./ui.js";
+import { sortVariants, useVariants } from "./lobby.js";
+import { meldWord, seatWind, wildcardWord } from "./words.js";
+
+const KEY = "laizi.score.session";
+const KINDS = ["chow", "pung", "kong", "added_kong", "concealed_kong"];
+const CLAIMED = new Set(["chow", "pung", "kong", "added_kong"]);
+// info: GET /api/score/variants/{id} — seats, hand_size, tiles, counts, flowers,
+// special_kinds, indicator.
+function kindsOf(info) { return [...KINDS, ...info.special_kinds]; }
+
+function meldTiles(m, wild) {
+  if (m.kind === "red_dragon_kong") return [33];
+  if (m.kind === "laizi_kong") return wild === null ? [] : [wild];
+  if (m.tile === null) return [];
+  if (m.kind === "chow") return [m.tile, m.tile + 1, m.tile + 2];
+  if (m.kind === "pung") return [m.tile, m.tile, m.tile];
+  return [m.tile, m.tile, m.tile, m.tile];
+}
+const bigMeld = (m) => !["red_dragon_kong", "laizi_kong"].includes(m.kind);
+const chowOk = (x) => x < 27 && x % 9 <= 6;
+
+function freshHand(n, dealer = 0, facts = {}) {
+  return { dealer, outcome: "win", winner: null, how: "discard", from: null, after_kong: false,
+    indicator: null, melds: Array.from({ length: n }, () => []), flowers: Array.from({ length: n }, () => []),
+    concealed: [], win_tile: null, facts };
+}
+
+function defaultFacts(variant) {
+  if (variant === "jingzhou") return { discarder_ready: true, qingyise_feeder: null };
+  if (variant === "huanghuang") return { laizi_discarded: 0 };
+  if (variant === "taiwan") return { prevalent_wind: "东", dealer_streak: 0, declaration: null, first_draw: false, last_tile: false, flower_replacement: false, discarders_first_discard: false };
+  return { last_tile: false, last_copy: false };
+}
+
+// The hand record the form describes (docs/hand-record.md), and what is still missing.
+function buildRecord(session, hand, wild, info) {
+  const v = session.variant;
+  const n = session.names.length;
+  const missing = [];
+  const want = info.hand_size;
+  const rec = { variant: v, options: session.options, dealer: hand.dealer, outcome: hand.outcome, seats: [] };
+  for (let s = 0; s < n; s += 1) {
+    const seat = { melds: [] };
+    for (const m of hand.melds[s]) {
+      const ts = meldTiles(m, wild);
+      if (!ts.length) { missing.push(t("sk_pick_tile")); continue; }
+      const meld = { kind: m.kind, tiles: formatTiles(ts) };
+      if (CLAIMED.has(m.kind)) meld.from = m.from;
+      seat.melds.push(meld);
+    }
+    if (hand.flowers[s].length) seat.flowers = formatTiles(hand.flowers[s]);
+    rec.seats.push(seat);
+  }
+  if (info.indicator) {
+    if (hand.indicator === null) missing.push(t("sk_indicator"));
+    else rec.indicators = mpsz(hand.indicator);
+  }
+  if (hand.outcome === "win") {
+    const w = hand.winner;
+    if (w === null) missing.push(t("sk_winner"));
+    else {
+      const k = hand.melds[w].filter(bigMeld).length;
+      const need = want - 3 * k;
+      if (hand.concealed.length !== need) missing.push(t("sk_tiles_count", { n: hand.concealed.length, want: need }));
+      rec.seats[w].concealed = formatTiles(hand.concealed);
+      rec.winners = [w];
+      rec.how = hand.how;
+      if (hand.how !== "self_draw") {
+        if (hand.from === null || hand.from === w) missing.push(hand.how === "discard" ? t("sk_from") : t("sk_from_rob"));
+        else rec.from = hand.from;
+      }
+      if (hand.win_tile === null) missing.push(t("sk_win_tile"));
+      else rec.tile = mpsz(hand.win_tile);
+      if (hand.after_kong && hand.how === "self_draw") rec.after_kong = true;
+    }
+  }
+  const f = hand.facts;
+  const section = {};
+  if (v === "jingzhou" && hand.outcome === "win") {
+    if (hand.how === "discard") section.discarder_ready = !!f.discarder_ready;
+    if (f.qingyise_feeder !== null && f.qingyise_feeder !== undefined) section.qingyise_feeder = f.qingyise_feeder;
+  } else if (v === "huanghuang") {
+    if (f.laizi_discarded) section.laizi_discarded = f.laizi_discarded;
+  } else if (v === "taiwan") {
+    section.prevalent_wind = f.prevalent_wind;
+    if (f.dealer_streak) section.dealer_streak = f.dealer_streak;
+    if (hand.outcome === "win") {
+      if (f.declaration) section.declaration = f.declaration;
+      for (const k of ["first_draw", "last_tile", "flower_replacement", "discarders_first_discard"]) if (f[k]) section[k] = true;
+    }
+  } else if (hand.outcome === "win") {
+    for (const k of ["last_tile", "last_copy"]) if (f[k]) section[k] = true;
+  }
+  if (Object.keys(section).length) rec[v] = section;
+  return { rec, missing };
+}
+
+function nextDealer(variant, hand, n) {
+  if (hand.outcome !== "win") return hand.dealer;
+  const w = hand.winner;
+  if (variant === "jingzhou" || variant === "huanghuang") return w;
+  if (variant === "taiwan") return w === hand.dealer ? hand.dealer : (hand.dealer + 1) % n;
+  return (hand.dealer + 1) % n;
+}
+
+function Setup({ onStarted }) {
+  const variants = useVariants();
+  const [variant, setVariant] = useState("jingzhou");
+  const [options, setOptions] = useState({});
+  const [names, setNames] = useState([]);
+  const [toast, show] = useToast();
+  const v = variants && variants.find((x) => x.id === variant);
+  const n = v ? v.seats : 4;
+  const shown = Array.from({ length: n }, (_, i) => names[i] ?? "");
+  async function start(e) {
+    e.preventDefault();
+    const filled = shown.map((x, i) => x.trim() || `${seatWind(i, 0, n, true)}`);
+    try {
+      const s = await api("/api/score/sessions", { method: "POST", body: { variant, options: changedOptions(v, options), names: filled } });
+      onStarted(s);
+    } catch (err) { show(err.message); }
+  }
+  return html`<form class="card" onSubmit=${start} data-testid="sk-setup">
+    <p class="muted">${t("sk_intro")}</p>
+    <label for="sk-variant">${t("variant")}
+      <select id="sk-variant" name="variant" value=${variant} onChange=${(e) => { setVariant(e.currentTarget.value); setOptions({}); }}>
+        ${(variants ? sortVariants(variants) : []).map((x) => html`<option value=${x.id}>${variantName(x.id, x.name)}</option>`)}
+      </select></label>
+    <${OptionsForm} variant=${v} value=${options} onChange=${setOptions} lang=${getLang()} />
+    <fieldset><legend>${t("sk_names")}</legend><div class="row">
+      ${shown.map((x, i) => html`<label key=${i} for=${`sk-name-${i}`}>${seatWind(i, 0, n, true)}
+        <input id=${`sk-name-${i}`} name=${`name-${i}`} maxlength="24" value=${x} placeholder=${seatWind(i, 0, n, true)}
+          onInput=${(e) => { const c = [...shown]; c[i] = e.currentTarget.value; setNames(c); }} /></label>`)}
+    </div></fieldset>
+    <button type="submit" class="primary" disabled=${!variants}>${t("sk_start")}</button>
+    ${toast}
+  </form>`;
+}
+
+function TileKeyboard({ onPick, used, flowers, info }) {
+  const rows = [[0, 9], [9, 18], [18, 27], [27, 34]];
+  if (flowers) rows.push([34, 42]);
+  const has = new Set(info.tiles);
+  return html`<div class="tilekeys" role="group" aria-label=${t("sk_pick_tile")}>
+    ${rows.map(([a, b]) => {
+      const row = Array.from({ length: b - a }, (_, i) => a + i).filter((x) => has.has(x));
+      return row.length ? html`<div class="keyrow" key=${a}>${row.map((x) => html`
+        <${Tile} key=${x} t=${x} size="key" onClick=${() => onPick(x)} disabled=${(used[x] || 0) >= (info.counts[x] || 0)}
+          label=${tileName(x)} cls=${used[x] ? "used" : ""} />`)}</div>` : "";
+    })}
+  </div>`;
+}
+
+function SeatChooser({ names, value, onChange, exclude, name, allowNone }) {
+  return html`<div class="seatchoice" role="radiogroup">
+    ${allowNone ? html`<label class="check"><input type="radio" name=${name} checked=${value === null} onChange=${() => onChange(null)} /> ${t("none")}</label>` : ""}
+    ${names.map((p, s) => (s === exclude ? "" : html`<label class="check" key=${s}><input type="radio" name=${name} value=${s}
+      checked=${value === s} onChange=${() => onChange(s)} /> ${p}</label>`))}
+  </div>`;
+}
+
+function Keeper(props) {
+  const [info, setInfo] = useState(null);
+  useEffect(() => { api(`/api/score/variants/${props.session.variant}`).then(setInfo).catch(() => {}); }, [props.session.variant]);
+  if (!info) return html`<p class="loading">${t("loading")}</p>`;
+  return html`<${KeeperForm} ...${props} info=${info} />`;
+}
+
+function KeeperForm({ session, setSession, onNew, info }) {
+  const n = session.names.length;
+  const v = session.variant;
+  const [hand, setHand] = useState(() => freshHand(n, 0, defaultFacts(v)));
+  const [target, setTarget] = useState({ kind: "concealed" });
+  const [wild, setWild] = useState(null);
+  const [preview, setPreview] = useState(null);
+  const [toast, show] = useToast();
+  const timer = useRef(null);
+  const names = session.names;
+  const up = (patch) => setHand((h) => ({ ...h, ...patch }));
+  const setFact = (k, val) => setHand((h) => ({ ...h, facts: { ...h.facts, [k]: val } }));
+
+  useEffect(() => {
+    if (hand.indicator === null || !info.indicator) { setWild(null); return; }
+    api(`/api/score/wildcard?variant=${v}&indicator=${mpsz(hand.indicator)}`).then((r) => setWild(r.wildcard)).catch(() => setWild(null));
+  }, [hand.indicator, v]);
+
+  const { rec, missing } = useMemo(() => buildRecord(session, hand, wild, info), [session, hand, wild, info]);
+
+  // Settle at once: every change of a complete hand asks the server (debounced).
+  useEffect(() => {
+    clearTimeout(timer.current);
+    if (missing.length) { setPreview({ missing }); return undefined; }
+    timer.current = setTimeout(() => {
+      api("/api/score", { method: "POST", body: { record: rec } })
+        .then((r) => setPreview({ ok: r, rec }))
+        .catch((e) => setPreview({ error: e.message, code: e.code }));
+    }, 250);
+    return () => clearTimeout(timer.current);
+  }, [JSON.stringify(rec), missing.join("|")]);
+
+  const used = useMemo(() => {
+    const c = {};
+    const add = (x) => { c[x] = (c[x] || 0) + 1; };
+    hand.concealed.forEach(add);
+    if (hand.win_tile !== null) add(hand.win_tile);
+    if (hand.indicator !== null) add(hand.indicator);
+    hand.melds.forEach((ms) => ms.forEach((m) => meldTiles(m, wild).forEach(add)));
+    hand.flowers.forEach((fs) => fs.forEach(add));
+    return c;
+  }, [hand, wild]);
+
+  function pick(x) {
+    const tg = target;
+    if (tg.kind === "indicator") { up({ indicator: x }); setTarget({ kind: "concealed" }); return; }
+    if (tg.kind === "win") { up({ win_tile: x }); setTarget({ kind: "concealed" }); return; }
+    if (tg.kind === "flowers") {
+      if (x < 34) return;
+      setHand((h) => { const fl = h.flowers.map((f) => [...f]); fl[tg.seat].push(x); return { ...h, flowers: fl }; });
+      return;
+    }
+    if (tg.kind === "meld") {
+      setHand((h) => {
+        const melds = h.melds.map((ms) => ms.map((m) => ({ ...m })));
+        const m = melds[tg.seat][tg.i];
+        if (!m || x >= 34 || (m.kind === "chow" && !chowOk(x))) return h;
+        m.tile = x;
+        return { ...h, melds };
+      });
+      setTarget({ kind: "concealed" });
+      return;
+    }
+    if (x >= 34) return;
+    if (hand.winner === null) { show(t("sk_winner")); return; }
+    const k = hand.melds[hand.winner].filter(bigMeld).length;
+    if (hand.concealed.length >= info.hand_size - 3 * k) {
+      if (hand.win_tile === null) up({ win_tile: x });
+      return;
+    }
+    up({ concealed: [...hand.concealed, x].sort((a, b) => a - b) });
+  }
+
+  function addMeld(s) {
+    setHand((h) => {
+      const melds = h.melds.map((ms) => [...ms]);
+      melds[s].push({ kind: "pung", tile: null, from: (s + n - 1) % n });
+      setTarget({ kind: "meld", seat: s, i: melds[s].length - 1 });
+      return { ...h, melds };
+    });
+  }
+  function setMeld(s, i, patch) {
+    setHand((h) => {
+      const melds = h.melds.map((ms) => ms.map((m) => ({ ...m })));
+      Object.assign(melds[s][i], patch);
+      if (melds[s][i].kind === "chow" && melds[s][i].tile !== null && !chowOk(melds[s][i].tile)) melds[s][i].tile = null;
+      return { ...h, melds };
+    });
+  }
+  function removeMeld(s, i) {
+    setHand((h) => { const melds = h.melds.map((ms) => [...ms]); melds[s].splice(i, 1); return { ...h, melds }; });
+    setTarget({ kind: "concealed" });
+  }
+
+  async function record() {
+    try {
+      const s = await api(`/api/score/sessions/${session.id}/hands`, { method: "POST", body: { record: rec } });
+      setSession(s);
+      const dealer = nextDealer(v, hand, n);
+      const facts = defaultFacts(v);
+      if (v === "taiwan") {
+        facts.prevalent_wind = hand.facts.prevalent_wind;
+        facts.dealer_streak = dealer === hand.dealer ? (hand.facts.dealer_streak || 0) + 1 : 0;
+      }
+      setHand(freshHand(n, dealer, facts));
+      setTarget({ kind: "concealed" });
+      window.scrollTo({ top: 0, behavior: "smooth" });
+    } catch (e) { show(e.message); }
+  }
+  async function undo() {
+    try { setSession(await api(`/api/score/sessions/${session.id}/hands/last`, { method: "DELETE" })); } catch (e) { show(e.message); }
+  }
+
+  const w = hand.winner;
+  const targetName = target.kind === "indicator" ? t("sk_indicator") : target.kind === "win" ? t("sk_win_tile")
+    : target.kind === "flowers" ? `${names[target.seat]} · ${t("sk_flowers")}`
+    : target.kind === "meld" ? `${names[target.seat]} · ${meldWord(hand.melds[target.seat][target.i]?.kind || "")}`
+    : w === null ? t("sk_winner") : `${names[w]} · ${t("sk_concealed")}`;
+  const rows = session.hands.map((h) => ({ label: t("sk_hand", { n: h.n + 1 }), values: Object.fromEntries(names.map((p, s) => [p, h.settlement.net[s]])) }));
+  const totals = Object.fromEntries(names.map((p, s) => [p, session.ledger[s]]));
+
+  return html`<div class="keeper"><div class="keeper-main">
+    <section class="card">
+      <h2>${t("sk_hand", { n: session.hands.length + 1 })} · ${variantName(v)}</h2>
+      <fieldset><legend>${t("dealer_long")}</legend>
+        <${SeatChooser} names=${names} value=${hand.dealer} name="dealer" onChange=${(s) => up({ dealer: s })} /></fieldset>
+      ${info.indicator ? html`<fieldset><legend>${t("sk_indicator")}</legend>
+        <div class="slotrow"><button type="button" class=${`slot ${target.kind === "indicator" ? "on" : ""}`} data-testid="sk-indicator" onClick=${() => setTarget({ kind: "indicator" })}>
+          ${hand.indicator === null ? "＋" : html`<${Tile} t=${hand.indicator} size="small" ind=${true} />`}</button>
+          ${wild !== null ? html`<span>${wildcardWord(v)}: <${Tile} t=${wild} size="small" wild=${true} /></span>` : ""}</div></fieldset>` : ""}
+      <fieldset><legend>${t("sk_outcome")}</legend><div class="radios">
+        <label class="check"><input type="radio" name="outcome" checked=${hand.outcome === "win"} onChange=${() => up({ outcome: "win" })} /> ${t("sk_win")}</label>
+        <label class="check"><input type="radio" name="outcome" checked=${hand.outcome === "draw"} onChange=${() => up({ outcome: "draw" })} /> ${t("sk_draw")}</label>
+      </div></fieldset>
+      ${hand.outcome === "win" ? html`
+        <fieldset><legend>${t("sk_winner")}</legend>
+          <${SeatChooser} names=${names} value=${w} name="winner" onChange=${(s) => { up({ winner: s, from: hand.from === s ? null : hand.from }); setTarget({ kind: "concealed" }); }} /></fieldset>
+        <fieldset><legend>${t("sk_how")}</legend><div class="radios">
+          ${["discard", "self_draw", "robbed_kong"].map((h) => html`<label class="check" key=${h}><input type="radio" name="how" value=${h} checked=${hand.how === h} onChange=${() => up({ how: h })} /> ${t(`how_${h}`)}</label>`)}
+          ${hand.how === "self_draw" ? html`<label class="check"><input type="checkbox" name="after_kong" checked=${hand.after_kong} onChange=${(e) => up({ after_kong: e.currentTarget.checked })} /> ${t("after_kong")}</label>` : ""}
+        </div></fieldset>
+        ${hand.how !== "self_draw" ? html`<fieldset><legend>${hand.how === "discard" ? t("sk_from") : t("sk_from_rob")}</legend>
+          <${SeatChooser} names=${names} value=${hand.from} name="from" exclude=${w} onChange=${(s) => up({ from: s })} /></fieldset>` : ""}` : ""}
+    </section>
+
+    <section class="card seats-entry">
+      ${names.map((p, s) => html`<div class=${`seat-entry ${s === w && hand.outcome === "win" ? "winner" : ""}`} key=${s} data-seat=${s}>
+        <h3>${seatWind(s, hand.dealer, n)} · ${p}${s === hand.dealer ? html` <span class="tag dealer">${t("dealer")}</span>` : ""}</h3>
+        ${s === w && hand.outcome === "win" ? html`<div class="concealed-entry">
+          <div class="muted small">${t("sk_concealed")} · ${t("sk_tap_remove")}</div>
+          <button type="button" class=${`slot wide ${target.kind === "concealed" ? "on" : ""}`} data-testid="sk-concealed" onClick=${() => setTarget({ kind: "concealed" })}>
+            ${hand.concealed.length ? "" : "＋"}</button>
+          <span class="tiles entered">${hand.concealed.map((x, i) => html`<${Tile} key=${i} t=${x} size="small" wild=${x === wild}
+            onClick=${() => up({ concealed: hand.concealed.filter((_, j) => j !== i) })} label=${`${t("sk_remove")} ${tileName(x)}`} />`)}</span>
+          <span class="muted small">${t("sk_tiles_count", { n: hand.concealed.length, want: info.hand_size - 3 * hand.melds[s].filter(bigMeld).length })}</span>
+          <div class="slotrow"><span>${t("sk_win_tile")}</span>
+            <button type="button" class=${`slot ${target.kind === "win" ? "on" : ""}`} data-testid="sk-win-tile" onClick=${() => setTarget({ kind: "win" })}>
+              ${hand.win_tile === null ? "＋" : html`<${Tile} t=${hand.win_tile} size="small" win=${true} />`}</button></div>
+        </div>` : ""}
+        ${hand.melds[s].map((m, i) => html`<div class="meld-entry" key=${i}>
+          <select aria-label=${t("sk_meld_kind")} value=${m.kind} onChange=${(e) => setMeld(s, i, { kind: e.currentTarget.value })}>
+            ${kindsOf(info).map((k) => html`<option value=${k}>${meldWord(k)}</option>`)}</select>
+          ${bigMeld(m) ? html`<button type="button" class=${`slot ${target.kind === "meld" && target.seat === s && target.i === i ? "on" : ""}`}
+            onClick=${() => setTarget({ kind: "meld", seat: s, i })}>${m.tile === null ? "＋" : ""}<span class="tiles">${meldTiles(m, wild).map((x, j) => html`<${Tile} key=${j} t=${x} size="tiny" />`)}</span></button>`
+            : html`<span class="tiles">${meldTiles(m, wild).map((x, j) => html`<${Tile} key=${j} t=${x} size="tiny" />`)}</span>`}
+          ${CLAIMED.has(m.kind) ? html`<select aria-label=${t("sk_meld_from")} value=${m.from} onChange=${(e) => setMeld(s, i, { from: Number(e.currentTarget.value) })}>
+            ${names.map((q, j) => (j === s ? "" : html`<option value=${j}>← ${q}</option>`))}</select>` : ""}
+          <button type="button" class="x" aria-label=${t("sk_remove")} onClick=${() => removeMeld(s, i)}>×</button>
+        </div>`)}
+        <div class="row buttons">
+          <button type="button" class="small" data-testid=${`sk-add-meld-${s}`} onClick=${() => addMeld(s)}>＋ ${t("sk_add_meld")}</button>
+          ${info.flowers.length ? html`<button type="button" class=${`small ${target.kind === "flowers" && target.seat === s ? "on" : ""}`} onClick=${() => setTarget({ kind: "flowers", seat: s })}>＋ ${t("sk_flowers")}</button>
+            <span class="tiles">${hand.flowers[s].map((x, i) => html`<${Tile} key=${i} t=${x} size="tiny"
+              onClick=${() => setHand((h) => { const fl = h.flowers.map((f) => [...f]); fl[s].splice(i, 1); return { ...h, flowers: fl }; })} label=${`${t("sk_remove")} ${tileName(x)}`} />`)}</span>` : ""}
+        </div>
+      </div>`)}
+    </section>
+
+    <${Facts} v=${v} hand=${hand} names=${names} setFact=${setFact} />
+    </div><div class="keeper-side">
+
+    <section class="card keyboard-card">
+      <div class="muted small">${t("sk_target")} <strong>${targetName}</strong></div>
+      <${TileKeyboard} onPick=${pick} used=${used} flowers=${target.kind === "flowers"} info=${info} />
+    </section>
+
+    <section class="card preview" data-testid="sk-preview" aria-live="polite">
+      <h2>${t("sk_settle_now")}</h2>
+      ${preview && preview.missing ? html`<p class="muted" data-testid="sk-missing">${t("sk_incomplete", { what: preview.missing.join("、") })}</p>` : ""}
+      ${preview && preview.error ? html`<p class="invalid" role="alert" data-testid="sk-invalid">${t("sk_invalid", { msg: preview.error })}</p>` : ""}
+      ${preview && preview.ok ? html`<${Settlement} end=${{ ...preview.ok, record: { ...preview.ok.record } }} names=${names} />
+        <button type="button" class="primary" data-testid="sk-record" onClick=${record}>${t("sk_record")}</button>` : ""}
+      <button type="button" class="small" onClick=${() => { setHand(freshHand(n, hand.dealer, defaultFacts(v))); setTarget({ kind: "concealed" }); }}>${t("sk_clear")}</button>
+    </section>
+
+    <section class="card" data-testid="sk-ledger">
+      <h2>${t("ledger")}</h2>
+      ${session.hands.length ? html`<${LedgerTable} people=${names} rows=${rows} totals=${totals} />` : html`<p class="muted">${t("sk_ledger_empty")}</p>`}
+      <div class="row buttons">
+        ${session.hands.length ? html`<button type="button" onClick=${undo}>${t("sk_undo")}</button>` : ""}
+        <a class="button" href=${`/api/score/sessions/${session.id}/export`} download>${t("sk_export")}</a>
+        <button type="button" onClick=${onNew}>${t("sk_new")}</button>
+      </div>
+    </section>
+    </div>
+    ${toast}
+  </div>`;
+}
+
+function Facts({ v, hand, names, setFact }) {
+  const f = hand.facts;
+  const win = hand.outcome === "win";
+  const check = (k) => html`<label class="check" key=${k}><input type="checkbox" name=${k} checked=${!!f[k]} onChange=${(e) => setFact(k, e.currentTarget.checked)} /> ${t(`f_${k}`)}</label>`;
+  let body = null;
+  if (v === "jingzhou" && win) {
+    body = html`${hand.how === "discard" ? check("discarder_ready") : ""}
+      <label>${t("f_qingyise_feeder")}<${SeatChooser} names=${names} value=${f.qingyise_feeder} name="qingyise_feeder" exclude=${hand.winner} allowNone=${true} onChange=${(s) => setFact("qingyise_feeder", s)} /></label>`;
+  } else if (v === "huanghuang") {
+    body = html`<label for="f-laizi">${t("f_laizi_discarded")}<input id="f-laizi" type="number" min="0" max="4" value=${f.laizi_discarded}
+      onInput=${(e) => setFact("laizi_discarded", Math.max(0, parseInt(e.currentTarget.value || "0", 10) || 0))} /></label>`;
+  } else if (v === "taiwan") {
+    body = html`<div class="row">
+      <label for="f-wind">${t("f_prevalent_wind")}<select id="f-wind" value=${f.prevalent_wind} onChange=${(e) => setFact("prevalent_wind", e.currentTarget.value)}>
+        ${["东", "南", "西", "北"].map((x) => html`<option value=${x}>${x}</option>`)}</select></label>
+      <label for="f-streak">${t("f_dealer_streak")}<input id="f-streak" type="number" min="0" max="99" value=${f.dealer_streak}
+        onInput=${(e) => setFact("dealer_streak", Math.max(0, parseInt(e.currentTarget.value || "0", 10) || 0))} /></label>
+      ${win ? html`<label for="f-decl">${t("f_declaration")}<select id="f-decl" value=${f.declaration || ""} onChange=${(e) => setFact("declaration", e.currentTarget.value || null)}>
+        <option value="">${t("none")}</option><option value="heavenly">${t("f_heavenly")}</option><option value="earthly">${t("f_earthly")}</option></select></label>` : ""}
+    </div>
+    ${win ? html`${check("first_draw")}${check("last_tile")}${hand.how === "self_draw" ? check("flower_replacement") : ""}${hand.how === "discard" ? check("discarders_first_discard") : ""}` : ""}`;
+  } else if (win && (v === "golden" || v === "mcr")) {
+    body = html`${check("last_tile")}${check("last_copy")}`;
+  }
+  if (!body) return null;
+  return html`<section class="card"><h2>${t("sk_facts")}</h2>${body}</section>`;
+}
+
+export function ScorePage() {
+  const [session, setSession] = useState(null);
+  const [loading, setLoading] = useState(true);
+  useEffect(() => {
+    const id = new URLSearchParams(location.search).get("s") || localStorage.getItem(KEY);
+    if (!id) { setLoading(false); return; }
+    api(`/api/score/sessions/${encodeURIComponent(id)}`).then((s) => { setSession(s); setLoading(false); })
+      .catch(() => { localStorage.removeItem(KEY); setLoading(false); });
+  }, []);
+  useEffect(() => { document.title = t("sk_title"); });
+  function started(s) {
+    localStorage.setItem(KEY, s.id);
+    history.replaceState(null, "", `/score?s=${s.id}`);
+    setSession(s);
+  }
+  function fresh() {
+    localStorage.removeItem(KEY);
+    history.replaceState(null, "", "/score");
+    setSession(null);
+  }
+  return html`<div class="page score-page">
+    <${TopBar} title=${session ? html`${t("sk_title")} · <span class="muted">${session.names.join(" · ")}</span>` : t("sk_title")} />
+    <main class="cards">${loading ? html`<p class="loading">${t("loading")}</p>`
+      : session ? html`<${Keeper} key=${session.id} session=${session} setSession=${setSession} onNew=${fresh} />`
+      : html`<${Setup} onStarted=${started} />`}</main>
+  </div>`;
+}

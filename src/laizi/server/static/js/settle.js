@@ -1,0 +1,92 @@
+// A hand's settlement, item by item (each reason's zh / en text), and every hand
+// revealed. Reads a `hand_end` line (payments between people, horses, 下桌) or an engine
+// `end` event / a score-keeper answer (payments between seats).
+import { html } from "htm/preact";
+import { reasonText, t } from "./i18n.js";
+import { parseTiles, Tile, tileName } from "./tiles.js";
+import { displayName, meldWord, relative, seatWind, wildMark } from "./words.js";
+
+function party(x, names) {
+  if (typeof x === "number") return names[x] !== undefined ? displayName(names[x]) : t("seat_n", { n: x });
+  return displayName(x);
+}
+
+export function headline(record, names) {
+  if (record.outcome !== "win") return t("draw_game");
+  const who = record.winners.map((s) => party(s, names)).join(", ");
+  const tile = parseTiles(record.tile)[0];
+  let how = t(`how_${record.how}`);
+  if (record.after_kong) how += ` · ${t("after_kong")}`;
+  let from = "";
+  if (record.how === "discard" && record.from !== undefined) from = ` · ${t("from_seat", { name: party(record.from, names) })}`;
+  if (record.how === "robbed_kong" && record.from !== undefined) from = ` · ${t("robbed_from", { name: party(record.from, names) })}`;
+  return `${t("wins_on", { who, tile: tileName(tile) })} · ${how}${from}`;
+}
+
+function RevealSeat({ record, s, names, n }) {
+  const seat = record.seats[s] || {};
+  const concealed = parseTiles(seat.concealed || "");
+  const wild = record.wildcard !== undefined ? parseTiles(record.wildcard)[0] : null;
+  const winner = record.outcome === "win" && record.winners.includes(s);
+  const win = winner ? parseTiles(record.tile)[0] : null;
+  const mark = wildMark(record.variant);
+  return html`<div class=${`reveal-seat ${winner ? "winner" : ""}`}>
+    <div class="reveal-name"><span class="wind">${seatWind(s, record.dealer, n)}</span>
+      ${party(s, names)}${s === record.dealer ? html` <span class="tag dealer">${t("dealer")}</span>` : ""}</div>
+    <div class="reveal-tiles">
+      ${seat.concealed === undefined ? html`<span class="muted">—</span>` : html`<span class="tiles">${concealed.map((x, i) => html`<${Tile} key=${i} t=${x} size="small" wild=${x === wild} wildMark=${mark} />`)}</span>`}
+      ${win !== null ? html`<span class="wintile"><span class="plus">+</span><${Tile} t=${win} size="small" win=${true} wild=${win === wild} wildMark=${mark} /></span>` : ""}
+      ${(seat.melds || []).map((m, i) => {
+        const ts = parseTiles(m.tiles);
+        const claimed = m.claimed !== undefined ? parseTiles(m.claimed)[0] : null;
+        const rot = claimed === null ? -1 : ts.indexOf(claimed);
+        const rel = m.from !== undefined && m.from !== s ? ` ←${relative(s, m.from, n)}` : "";
+        return html`<span class="meld" key=${i} title=${meldWord(m.kind) + rel}><span class="tiles">${ts.map((x, j) => html`<${Tile} key=${j} t=${x} size="small" rot=${j === rot} wild=${x === wild} wildMark=${mark} />`)}</span><small class="meld-tag">${meldWord(m.kind)}${rel}</small></span>`;
+      })}
+      ${parseTiles(seat.flowers || "").length ? html`<span class="flowers">${parseTiles(seat.flowers).map((x, i) => html`<${Tile} key=${i} t=${x} size="small" />`)}</span>` : ""}
+    </div>
+  </div>`;
+}
+
+// end: {record, payments, net, horses?, left?, entered?}; names[seat] (the hand's people).
+export function Settlement({ end, names, me }) {
+  const record = end.record;
+  const n = record.seats.length;
+  const nets = Array.isArray(end.net)
+    ? end.net.map((v, i) => [party(i, names), v])
+    : Object.entries(end.net || {}).map(([p, v]) => [displayName(p), v]);
+  return html`<div class="settlement" data-outcome=${record.outcome}>
+    <h3 class="headline">${headline(record, names)}</h3>
+    <div class="reveal">${record.seats.map((_, s) => html`<${RevealSeat} key=${s} record=${record} s=${s} names=${names} n=${n} />`)}</div>
+    ${(end.payments || []).length ? html`<ol class="payments">
+      ${end.payments.map((p, i) => html`<li key=${i} class="payment">
+        <div class="pay-line"><span>${t("pays", { a: party(p.from, names), b: party(p.to, names) })}</span>
+          <strong class="amount">${p.amount}</strong></div>
+        <ul class="reasons">${p.reasons.map((r, j) => html`<li key=${j} data-code=${r.code}>${reasonText(r)}</li>`)}</ul>
+      </li>`)}
+    </ol>` : ""}
+    <div class="nets" data-testid="nets"><span class="muted">${t("net")}</span>
+      ${nets.map(([p, v]) => html`<span key=${p} class=${`net ${me && p === displayName(me) ? "me" : ""}`}>${p}${" "}<strong class=${v > 0 ? "pos" : v < 0 ? "neg" : ""}>${v > 0 ? `+${v}` : v}</strong></span>`)}
+    </div>
+    ${(end.horses || []).length ? html`<div class="horses"><strong>${t("horses")}</strong>
+      ${end.horses.map((h, i) => html`<span key=${i} class="horse">${displayName(h.person)} <${Tile} t=${parseTiles(h.tile)[0]} size="tiny" /></span>`)}
+    </div>` : ""}
+    ${(end.left || []).length ? html`<div class="rotation">${end.left.map((x) => html`<span>${displayName(Array.isArray(x) ? x[0] : x)} ${t("left_table")}</span> `)}
+      ${(end.entered || []).map((x) => html`<span>${displayName(Array.isArray(x) ? x[0] : x)} ${t("entered_table")}</span> `)}</div>` : ""}
+  </div>`;
+}
+
+// A running ledger: rows = hands, columns = people (records: [{number, end}]).
+export function LedgerTable({ people, rows, totals }) {
+  return html`<div class="ledger-wrap"><table class="ledger">
+    <thead><tr><th></th>${people.map((p) => html`<th key=${p} scope="col">${displayName(p)}</th>`)}</tr></thead>
+    <tbody>${rows.map((r) => html`<tr key=${r.label}><th scope="row">${r.label}</th>${people.map((p) => {
+      const v = r.values[p] || 0;
+      return html`<td key=${p} class=${v > 0 ? "pos" : v < 0 ? "neg" : ""}>${v > 0 ? `+${v}` : v}</td>`;
+    })}</tr>`)}</tbody>
+    <tfoot><tr><th scope="row">${t("total")}</th>${people.map((p) => {
+      const v = totals[p] || 0;
+      return html`<td key=${p} class=${v > 0 ? "pos" : v < 0 ? "neg" : ""}><strong>${v > 0 ? `+${v}` : v}</strong></td>`;
+    })}</tr></tfoot>
+  </table></div>`;
+}

@@ -1,0 +1,440 @@
+// A room's table: /r/CODE (?t=TOKEN gives the seat; the token is then kept in
+// localStorage, so a reload or another tab comes back to the same seat).
+//
+// Everything shown comes from the server's `state` frames (docs/hall.md): the view, the
+// legal actions, the clock, the room. A move is sent with the version it answers and is
+// shown only when the server's next frame shows it (never applied here first).
+import { html } from "htm/preact";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { getLang, t, variantName } from "./i18n.js";
+import { api, myRooms, pref, rememberRoom, setPref, getName, setName } from "./api.js";
+import { Conn } from "./conn.js";
+import { Board } from "./board.js";
+import { LedgerTable, Settlement } from "./settle.js";
+import { parseTiles, Tile, tileName } from "./tiles.js";
+import { Modal, TopBar, useToast } from "./ui.js";
+import { actionLabel, actionVerb, displayName, errorText, eventLine, wildMark } from "./words.js";
+
+const WINDOWS = ["claim", "rob", "decide"];
+const LETTER = { win: "h", pung: "p", kong: "k", concealed_kong: "k", added_kong: "k",
+  special_kong: "k", chow: "c", pass: " ", declare: "t", flower_win: "f", rob_flower: "f" };
+const WIND_INDEX = { E: 0, S: 1, W: 2, N: 3 };
+
+function takeToken(code) {
+  const params = new URLSearchParams(location.search);
+  const fromUrl = params.get("t");
+  if (fromUrl) {
+    rememberRoom(code, { token: fromUrl });
+    params.delete("t");
+    const rest = params.toString();
+    history.replaceState(null, "", `/r/${encodeURIComponent(code)}${rest ? `?${rest}` : ""}`);
+    return fromUrl;
+  }
+  const mine = myRooms()[code];
+  return mine && mine.token ? mine.token : null;
+}
+
+function useNow(active, ms = 200) {
+  const [now, setNow] = useState(performance.now());
+  useEffect(() => {
+    if (!active) return undefined;
+    const id = setInterval(() => setNow(performance.now()), ms);
+    return () => clearInterval(id);
+  }, [active, ms]);
+  return now;
+}
+
+// The join form of a room opened without a seat token.
+function JoinHere({ code, onJoined }) {
+  const [name, setN] = useState(getName());
+  const [info, setInfo] = useState(null);
+  const [toast, show] = useToast();
+  useEffect(() => { api(`/api/rooms/${encodeURIComponent(code)}`).then(setInfo).catch((e) => show(e.code === "unknown_room" ? t("err_unknown_room") : e.message)); }, [code]);
+  async function go(role) {
+    if (!name.trim()) { show(t("name_needed")); return; }
+    try {
+      setName(name.trim());
+      const r = await api(`/api/rooms/${encodeURIComponent(code)}/join`, { method: "POST", body: { name: name.trim(), role } });
+      rememberRoom(r.code, { token: r.token, name: name.trim(), role: r.role, variant: info && info.settings.variant });
+      onJoined(r.token);
+    } catch (e) { show(e.message); }
+  }
+  return html`<div class="page">
+    <${TopBar} title=${`${t("room")} ${code}`} />
+    <main class="cards"><section class="card">
+      <h2>${t("join_this")}</h2>
+      ${info ? html`<p>${variantName(info.settings.variant)} · ${info.seats.map(displayName).join(" · ")}</p>` : ""}
+      <label for="player-name">${t("your_name")}<input id="player-name" name="player-name" maxlength="24" value=${name} onInput=${(e) => setN(e.currentTarget.value)} /></label>
+      <div class="row buttons">
+        <button class="primary" type="button" onClick=${() => go("player")}>${t("as_player")}</button>
+        <button type="button" onClick=${() => go("spectator")}>${t("as_spectator")}</button>
+      </div>
+    </section></main>${toast}
+  </div>`;
+}
+
+export function TablePage({ code }) {
+  const [token, setToken] = useState(() => takeToken(code));
+  if (!token) return html`<${JoinHere} code=${code} onJoined=${setToken} />`;
+  return html`<${Table} code=${code} token=${token} />`;
+}
+
+function Table({ code, token }) {
+  const [frame, setFrame] = useState(null);
+  const [status, setStatus] = useState("connecting");
+  const [gone, setGone] = useState(null);
+  const [me, setMe] = useState(null);
+  const [records, setRecords] = useState([]);
+  const [feed, setFeed] = useState([]);
+  const [pending, setPending] = useState(null);
+  const [sel, setSel] = useState(null);
+  const [tab, setTab] = useState("log");
+  const [closedHand, setClosedHand] = useState(-1);
+  const [autoPass, setAutoPassState] = useState(pref("autopass", false));
+  const [toast, show] = useToast();
+  const conn = useRef(null);
+  const endAt = useRef(null);
+  const lang = getLang();
+
+  const loadRecords = () => api(`/api/rooms/${encodeURIComponent(code)}/records`).then((r) => setRecords(r.hands)).catch(() => {});
+
+  useEffect(() => {
+    api(`/api/rooms/${encodeURIComponent(code)}/me?token=${encodeURIComponent(token)}`).then((m) => {
+      setMe(m);
+      rememberRoom(code, { token, name: m.name, role: m.role });
+    }).catch(() => {});
+    loadRecords();
+    const c = new Conn(code, token, {
+      onFrame: (f) => {
+        if (f.deadline !== null && f.deadline !== undefined) endAt.current = performance.now() + f.deadline * 1000;
+        else endAt.current = null;
+        setFrame(f);
+        setFeed((old) => {
+          const base = f.snapshot ? [] : old;
+          return [...base, ...f.events].slice(-300);
+        });
+        if (f.events.some((e) => e.type === "hand_end" || e.type === "close") || f.snapshot) loadRecords();
+      },
+      onStatus: (s, err) => { setStatus(s); if (s === "gone") setGone(err || { code: "unknown_token" }); },
+    });
+    conn.current = c;
+    return () => c.close();
+  }, [code, token]);
+
+  const view = frame && frame.view;
+  const room = frame && frame.room;
+  const legal = (frame && frame.legal) || [];
+  const inHand = view && view.phase !== "waiting";
+  const myName = me ? me.name : view && view.seat !== null && view.seat !== undefined ? view.table.seats[view.seat] : null;
+  const mySeat = view && view.seat !== undefined ? view.seat : null;
+  const spectator = me ? me.role === "spectator" : mySeat === null;
+
+  // Who sat where in the hand on the board (after 下桌 the table's seats have moved on).
+  const handNames = useMemo(() => {
+    if (!view || !inHand) return view ? view.table.seats : [];
+    if (view.phase === "over") {
+      const rec = records.find((r) => r.number === view.table.hands - 1);
+      if (rec) return rec.seats;
+    }
+    return view.table.seats;
+  }, [view, records, inHand]);
+
+  const board = useMemo(() => {
+    if (!view || !inHand) return null;
+    const n = view.seats;
+    const hands = Array.from({ length: n }, (_, s) => (s === mySeat ? view.hand : null));
+    const rec = view.result && view.result.record;
+    if (rec) {  // the hand is over: the end event reveals every hand
+      rec.seats.forEach((seat, s) => {
+        if (seat.concealed === undefined) return;
+        const ts = parseTiles(seat.concealed);
+        if (rec.outcome === "win" && rec.winners.includes(s) && rec.tile !== undefined) ts.push(...parseTiles(rec.tile));
+        hands[s] = ts;
+      });
+    }
+    const drawn = Array.from({ length: n }, (_, s) => (s === mySeat ? view.drawn : null));
+    const online = new Set(room.online);
+    const auto = new Set(room.auto);
+    let prevalent = null;
+    if (view.variant === "taiwan" && view.extra) prevalent = view.extra.prevalent_wind;
+    else if (["golden", "mcr"].includes(view.variant)) prevalent = WIND_INDEX[view.options.prevalent_wind] ?? null;
+    return { ...view, n, me: mySeat, names: handNames, hands, drawn, prevalent,
+      scores: handNames.map((p) => room.ledger[p]),
+      status: handNames.map((p) => ({ online: !p || p.startsWith("🤖") ? true : online.has(p), auto: auto.has(p) })),
+      winners: view.result && view.result.record.outcome === "win" ? view.result.record.winners : [] };
+  }, [view, room, handNames, mySeat, inHand]);
+
+  const discardable = new Map(legal.filter((a) => a.type === "discard").map((a) => [a.tile, a]));
+  const others = legal.filter((a) => a.type !== "discard");
+  const phase = view ? view.phase : null;
+  const myTurn = inHand && phase === "turn" && view.turn === mySeat && legal.length > 0;
+  const windowOpen = inHand && WINDOWS.includes(phase) && legal.length > 0;
+  const now = useNow(endAt.current !== null && legal.length > 0);
+  const left = endAt.current === null ? null : Math.max(0, (endAt.current - now) / 1000);
+
+  // The hand as shown: concealed (the drawn tile apart, at the end).
+  const myTiles = useMemo(() => {
+    if (!view || mySeat === null || !inHand) return { tiles: [], drawnAt: -1 };
+    const hand = [...view.hand];
+    const d = view.drawn;
+    if (phase === "turn" && view.turn === mySeat && d !== null && d !== undefined) {
+      const i = hand.lastIndexOf(d);
+      if (i >= 0) { hand.splice(i, 1); hand.push(d); return { tiles: hand, drawnAt: hand.length - 1 }; }
+    }
+    return { tiles: hand, drawnAt: -1 };
+  }, [view, mySeat, inHand, phase]);
+
+  async function send(op, fields, key) {
+    if (!conn.current) return null;
+    if (key) setPending(key);
+    const ans = await conn.current.send(op, fields);
+    if (key) setPending(null);
+    if (ans.op === "error" && ans.error.code !== "stale_version") show(errorText(ans.error));
+    return ans;
+  }
+
+  function act(a) {
+    if (pending || !frame) return;
+    send("act", { action: a, version: frame.version }, JSON.stringify(a));
+  }
+
+  // Auto-pass (opt-in): a window whose only answer is pass, after a short pause.
+  useEffect(() => {
+    if (!autoPass || !windowOpen || legal.length !== 1 || legal[0].type !== "pass") return undefined;
+    const id = setTimeout(() => act(legal[0]), 500 + Math.random() * 700);
+    return () => clearTimeout(id);
+  }, [autoPass, frame]);
+
+  // Keyboard: ←/→ pick a tile, Enter/↑ discards it, letters and digits for the buttons.
+  useEffect(() => {
+    function onKey(e) {
+      if (e.target && ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const k = e.key.toLowerCase();
+      if (myTurn && (k === "arrowleft" || k === "arrowright")) {
+        const ts = myTiles.tiles;
+        if (!ts.length) return;
+        const cur = sel === null ? (k === "arrowleft" ? ts.length : -1) : sel;
+        setSel((cur + (k === "arrowleft" ? -1 : 1) + ts.length) % ts.length);
+        e.preventDefault();
+        return;
+      }
+      if (myTurn && (k === "enter" || k === "arrowup") && sel !== null) {
+        const tile = myTiles.tiles[sel];
+        if (discardable.has(tile)) { act(discardable.get(tile)); e.preventDefault(); }
+        return;
+      }
+      const keyed = buttonKeys(others);
+      const hit = keyed.find(([, key]) => key === k || (k === "spacebar" && key === " "));
+      if (hit) { act(hit[0]); e.preventDefault(); }
+    }
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+  useEffect(() => { setSel(null); }, [view && view.version]);
+
+  useEffect(() => {
+    if (view) document.title = `${t("room")} ${code} · ${variantName(view.table.variant)}`;
+  });
+
+  if (gone) {
+    return html`<div class="page"><${TopBar} title=${`${t("room")} ${code}`} />
+      <main class="cards"><section class="card"><p>${t("gone", { msg: errorText(gone) })}</p><a href="/">${t("back_lobby")}</a></section></main></div>`;
+  }
+  if (!frame) {
+    return html`<div class="page"><${TopBar} title=${`${t("room")} ${code}`} /><p class="loading">${t(status === "reconnecting" ? "reconnecting" : "connecting")}</p></div>`;
+  }
+
+  const table = view.table;
+  const variant = table.variant;
+  const host = me ? me.host : false;
+  const lastRecord = records.length ? records[records.length - 1] : null;
+  const between = room.started && !room.over && !room.in_hand && table.hands > 0;
+  const showSettle = lastRecord && !room.in_hand && lastRecord.number === table.hands - 1 && closedHand !== lastRecord.number;
+  const autoMe = myName && room.auto.includes(myName);
+  const seated = myName && table.seats.includes(myName);
+  const wild = view.wildcard;
+
+  const mine = mySeat !== null && inHand ? html`<div class="myhand" role="group" aria-label=${t("hand_of", { name: t("you") })}
+      style=${`--n:${Math.max(myTiles.tiles.length, 14)}`}>
+      ${myTiles.tiles.map((x, i) => {
+        const can = myTurn && discardable.has(x) && !pending;
+        const key = can ? JSON.stringify(discardable.get(x)) : null;
+        return html`<${Tile} key=${`${i}-${x}`} t=${x} size="big" wild=${x === wild} wildMark=${wildMark(variant)}
+          cls=${i === myTiles.drawnAt ? "drawn" : ""} selected=${sel === i}
+          pending=${pending !== null && pending === key} dim=${myTurn && !discardable.has(x)}
+          onClick=${myTurn ? () => { if (can) act(discardable.get(x)); } : undefined}
+          disabled=${myTurn ? !can : undefined}
+          label=${myTurn ? `${t("a_discard")} ${tileName(x)}` : undefined} />`;
+      })}
+    </div>` : null;
+
+  const prompt = windowOpen ? promptLine(view, handNames, mySeat) : myTurn ? t("my_turn") : null;
+  const waitingFor = inHand && !legal.length && phase === "turn"
+    ? t("waiting_for", { name: displayName(handNames[view.turn]) }) : null;
+
+  const actionBar = html`<div class=${`actionbar ${windowOpen ? "window" : ""} ${myTurn ? "myturn" : ""}`} data-testid="actionbar">
+    ${prompt ? html`<div class="prompt">
+      <span>${prompt}</span>
+      ${windowOpen && view.last_discard ? html`<${Tile} t=${view.last_discard.tile} size="small" last=${true} wild=${view.last_discard.tile === wild} wildMark=${wildMark(variant)} />` : ""}
+      ${windowOpen && view.robbing ? html`<${Tile} t=${view.robbing.tile} size="small" last=${true} />` : ""}
+    </div>` : waitingFor ? html`<div class="prompt muted">${waitingFor}</div>` : ""}
+    ${left !== null && legal.length ? html`<div class="clock" role="timer" aria-label=${`${Math.ceil(left)} s`}>
+      <div class="clock-bar" style=${`width:${Math.min(100, (left / Math.max(1, room.settings.clock || 1)) * 100)}%`}></div>
+      <span>${Math.ceil(left)}</span></div>` : ""}
+    ${others.length ? html`<div class="buttons">${buttonKeys(others).map(([a, key]) => html`<button type="button"
+        key=${JSON.stringify(a)} class=${`act act-${a.type}`} data-action=${a.type}
+        disabled=${pending !== null} aria-keyshortcuts=${key === " " ? "Space" : key.toUpperCase()}
+        onClick=${() => act(a)}>${a.type === "chow" ? html`${actionVerb(a, wild, phase)} ${a.tiles.map((x, i) => html`<${Tile} key=${i} t=${x} size="tiny" />`)}` : actionLabel(a, wild, phase)}
+        <kbd>${key === " " ? (getLang() === "zh" ? "空格" : "Space") : key.toUpperCase()}</kbd></button>`)}</div>` : ""}
+    ${view.passed_win && inHand ? html`<div class="note">${t("passed_win")}</div>` : ""}
+  </div>`;
+
+  const peopleOrder = [...new Set([...table.seats.filter(Boolean), ...table.waiting, ...Object.keys(room.ledger)])];
+  const ledgerRows = records.map((r) => ({ label: t("hand_no", { n: r.number + 1 }), values: r.end.net }));
+
+  return html`<div class="page table-page" data-phase=${phase} data-version=${frame.version}>
+    <${TopBar} title=${html`${t("room")} <span data-testid="room-code">${code}</span> · ${variantName(variant)}`}>
+      ${table.hands ? html`<span class="pill">${t("hand_no", { n: table.hands })}</span>` : ""}
+    </${TopBar}>
+    <div class="banners">
+      ${status !== "open" ? html`<div class="banner warn" role="status">${t(status === "reconnecting" ? "reconnecting" : "connecting")}</div>` : ""}
+      ${spectator ? html`<div class="banner info">${t("spectating")}</div>` : ""}
+      ${autoMe ? html`<div class="banner auto" role="alert">${t("auto")} <button type="button" class="primary" data-testid="back" onClick=${() => send("back")}>${t("im_back")}</button></div>` : ""}
+      ${room.paused ? html`<div class="banner warn">${t("paused")}</div>` : ""}
+      ${!room.started && !room.over ? html`<div class="banner info">${host ? t("not_started_host") : t("not_started")}
+        ${host ? html` <button type="button" class="primary" data-testid="start" onClick=${() => send("start")}>${t("start")}</button>` : ""}</div>` : ""}
+      ${room.over ? html`<div class="banner info">${t("match_over")} · <a href=${`/replay/${code}`}>${t("replay")}</a></div>` : ""}
+      ${room.vote ? html`<div class="banner warn">${t("dismiss_vote", { agree: room.vote.agree.map(displayName).join(", ") || "—", s: Math.round(room.vote.seconds) })}
+        ${seated && !room.vote.agree.includes(myName) ? html` <button type="button" onClick=${() => send("dismiss", { agree: true })}>${t("agree")}</button>
+          <button type="button" onClick=${() => send("dismiss", { agree: false })}>${t("refuse")}</button>` : ""}</div>` : ""}
+    </div>
+    <div class="table-layout">
+      <main class="felt">
+        ${board ? html`<${Board} b=${board} mine=${mine} />` : html`<${WaitingRoom} table=${table} room=${room} code=${code} />`}
+        ${!spectator && inHand ? actionBar : ""}
+        ${between ? html`<div class="between">
+          ${lastRecord ? html`<button type="button" onClick=${() => setClosedHand(-1)}>${t("settlement")}</button>` : ""}
+          ${seated ? html`<button type="button" class="primary" data-testid="ready" disabled=${room.ready.includes(myName)} onClick=${() => send("ready")}>${room.ready.includes(myName) ? t("ready_done") : t("next_hand")}</button>` : ""}
+        </div>` : ""}
+      </main>
+      <aside class="side">
+        <nav class="tabs" role="tablist">
+          ${["log", "ledger", "room"].map((k) => html`<button type="button" role="tab" aria-selected=${tab === k} class=${tab === k ? "on" : ""} onClick=${() => setTab(k)}>${t(k)}</button>`)}
+        </nav>
+        ${tab === "log" ? html`<${Feed} feed=${feed} names=${handNames} me=${mySeat} wild=${wild} variant=${variant} />` : ""}
+        ${tab === "ledger" ? html`<${LedgerTable} people=${peopleOrder} rows=${ledgerRows} totals=${room.ledger} />` : ""}
+        ${tab === "room" ? html`<${RoomPanel} code=${code} token=${token} room=${room} table=${table} me=${me} myName=${myName}
+            host=${host} seated=${seated} send=${send} autoPass=${autoPass}
+            setAutoPass=${(v) => { setAutoPassState(v); setPref("autopass", v); }} />` : ""}
+      </aside>
+    </div>
+    <${Modal} open=${showSettle} title=${`${t("settlement")} · ${t("hand_no", { n: lastRecord ? lastRecord.number + 1 : 0 })}`}
+      onClose=${() => setClosedHand(lastRecord.number)} testid="settlement">
+      ${lastRecord ? html`<${Settlement} end=${lastRecord.end} names=${lastRecord.seats} me=${myName} />
+        <${LedgerTable} people=${peopleOrder} rows=${[]} totals=${lastRecord.end.ledger} />
+        <div class="row buttons">
+          ${seated && between ? html`<button type="button" class="primary" data-testid="ready-modal" disabled=${room.ready.includes(myName)}
+            onClick=${() => { send("ready"); setClosedHand(lastRecord.number); }}>${room.ready.includes(myName) ? t("ready_done") : t("next_hand")}</button>` : ""}
+          ${room.over ? html`<a class="button" href=${`/replay/${code}`}>${t("replay")}</a>` : ""}
+        </div>` : ""}
+    </${Modal}>
+    ${toast}
+  </div>`;
+}
+
+// Keys for the buttons: a letter for the first of each kind (H 胡, P 碰, K 杠, C 吃,
+// Space 过, T 听, F 花), then digits.
+function buttonKeys(actions) {
+  const used = new Set();
+  let digit = 1;
+  return actions.map((a) => {
+    let key = LETTER[a.type];
+    if (!key || used.has(key)) key = String(digit++);
+    used.add(key);
+    return [a, key];
+  });
+}
+
+function promptLine(view, names, me) {
+  if (view.phase === "claim" && view.last_discard) {
+    return t("claim_prompt", { name: view.last_discard.seat === me ? t("you") : displayName(names[view.last_discard.seat]) });
+  }
+  if (view.phase === "rob" && view.robbing) return t("rob_prompt", { name: displayName(names[view.robbing.seat]) });
+  const asking = view.extra && view.extra.asking;
+  if (asking && asking.kind === "heavenly") return t("decide_heavenly");
+  if (asking && asking.kind === "rob") return t("decide_rob_flower", { name: displayName(names[asking.victim]) });
+  return t("decide_prompt");
+}
+
+function Feed({ feed, names, me, wild, variant }) {
+  const lines = [];
+  let w = wild;
+  for (const ev of feed) {
+    if (ev.type === "indicator") w = ev.wildcard;
+    const line = eventLine(ev, names, me, w, variant);
+    if (line) lines.push([ev.v, line, ev.type]);
+  }
+  const ref = useRef(null);
+  useEffect(() => { if (ref.current) ref.current.scrollTop = ref.current.scrollHeight; }, [feed.length]);
+  return html`<ol class="feed" ref=${ref} aria-live="polite">${lines.slice(-120).map(([v, s, k]) => html`<li key=${v} class=${`ev-${k}`}>${s}</li>`)}</ol>`;
+}
+
+function ShareLink({ code }) {
+  const [copied, setCopied] = useState(false);
+  const share = `${location.origin}/r/${code}`;
+  return html`<div class="copyrow"><input readonly value=${share} aria-label=${t("share")} data-testid="share-link" onFocus=${(e) => e.currentTarget.select()} />
+    <button type="button" onClick=${() => { if (navigator.clipboard) navigator.clipboard.writeText(share).then(() => setCopied(true)).catch(() => {}); }}>${copied ? t("copied") : t("copy")}</button></div>`;
+}
+
+function WaitingRoom({ table, room, code }) {
+  return html`<div class="waitingroom">
+    <h2>${variantName(table.variant)}</h2>
+    ${!room.over ? html`<p>${t("share_hint")}</p><${ShareLink} code=${code} />` : ""}
+    <ol class="seatlist">${table.seats.map((p, i) => html`<li key=${i}>${displayName(p)}${p === room.host ? ` · ${t("host_controls")}` : ""}</li>`)}</ol>
+    ${table.waiting.length ? html`<p>${t("waiting_list")}: ${table.waiting.map(displayName).join(", ")}</p>` : ""}
+  </div>`;
+}
+
+function RoomPanel({ code, token, room, table, me, myName, host, seated, send, autoPass, setAutoPass }) {
+  const [copied, setCopied] = useState("");
+  const share = `${location.origin}/r/${code}`;
+  const mine = `${location.origin}/r/${code}?t=${encodeURIComponent(token)}`;
+  const copy = (text, which) => {
+    if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => setCopied(which)).catch(() => {});
+  };
+  const buys = myName && !table.horses_off.includes(myName);
+  const player = me && me.role === "player";
+  return html`<div class="roompanel">
+    <section><h3>${t("share")}</h3>
+      <p class="muted">${t("share_hint")}</p>
+      <div class="copyrow"><input readonly value=${share} aria-label=${t("share")} onFocus=${(e) => e.currentTarget.select()} />
+        <button type="button" onClick=${() => copy(share, "share")}>${copied === "share" ? t("copied") : t("copy")}</button></div>
+      <p class="muted">${t("my_link")}</p>
+      <div class="copyrow"><input readonly value=${mine} aria-label=${t("my_link")} onFocus=${(e) => e.currentTarget.select()} />
+        <button type="button" onClick=${() => copy(mine, "mine")}>${copied === "mine" ? t("copied") : t("copy")}</button></div>
+    </section>
+    <section><h3>${t("room")} ${code}</h3>
+      <ol class="seatlist">${table.seats.map((p, i) => html`<li key=${i}>${displayName(p)}
+        ${p === room.host ? html` <span class="tag">${t("host_controls")}</span>` : ""}
+        ${room.auto.includes(p) ? html` <span class="tag auto">${t("auto_short")}</span>` : ""}
+        ${p && !p.startsWith("🤖") && !room.online.includes(p) ? html` <span class="tag off">${t("offline")}</span>` : ""}</li>`)}</ol>
+      ${table.waiting.length ? html`<p><strong>${t("waiting_list")}</strong>: ${table.waiting.map(displayName).join(", ")}</p>` : ""}
+      ${room.spectators.length ? html`<p><strong>${t("spectators")}</strong>: ${room.spectators.map(displayName).join(", ")}</p>` : ""}
+    </section>
+    ${table.variant === "huanghuang" && myName && (seated || table.waiting.includes(myName)) ? html`<section>
+      <label class="check"><input type="checkbox" data-testid="horse" checked=${buys} disabled=${room.in_hand || room.over}
+        onChange=${(e) => send("horse", { buy: e.currentTarget.checked })} /> ${t("buy_horse")}</label></section>` : ""}
+    ${player && myName && !seated && !table.waiting.includes(myName) && !room.over ? html`<section>
+      <button type="button" onClick=${() => send("sit")}>${t("sit")}</button></section>` : ""}
+    ${seated ? html`<section><label class="check"><input type="checkbox" checked=${autoPass} onChange=${(e) => setAutoPass(e.currentTarget.checked)} /> ${t("auto_pass")}</label>
+      <p class="muted small">${t("keys_hint")}</p></section>` : ""}
+    ${host && !room.over ? html`<section class="host"><h3>${t("host_controls")}</h3><div class="row buttons">
+      ${!room.started ? html`<button type="button" class="primary" onClick=${() => send("start")}>${t("start")}</button>` : ""}
+      ${room.started && !room.paused ? html`<button type="button" onClick=${() => send("pause")}>${t("pause")}</button>` : ""}
+      ${room.paused ? html`<button type="button" onClick=${() => send("resume")}>${t("resume")}</button>` : ""}
+      <button type="button" class="danger" onClick=${() => { if (confirm(t("end_confirm"))) send("end"); }}>${t("end_match")}</button>
+    </div></section>` : ""}
+    ${seated && room.started && !room.over && !room.vote ? html`<section><button type="button" onClick=${() => send("dismiss", { agree: true })}>${t("dismiss")}</button></section>` : ""}
+  </div>`;
+}

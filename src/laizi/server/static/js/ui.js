@@ -1,0 +1,45 @@
+// Pieces every page shares: the top bar with the language switch, a toast.
+import { html } from "htm/preact";
+import { useRef, useState } from "preact/hooks";
+import { getLang, setLang, t } from "./i18n.js";
+
+export function LangSwitch() {
+  return html`<button type="button" class="lang" data-testid="lang"
+    onClick=${() => setLang(getLang() === "zh" ? "en" : "zh")}
+    aria-label=${getLang() === "zh" ? "Switch to English" : "切换到中文"}>${t("lang_switch")}</button>`;
+}
+
+export function TopBar({ title, children }) {
+  return html`<header class="topbar">
+    <a class="home" href="/" title=${t("back_lobby")}><img src="/static/tiles/7z.svg" alt="" /> <span>${t("app")}</span></a>
+    <h1>${title}</h1>
+    <div class="topbar-right">${children}<${LangSwitch} /></div>
+  </header>`;
+}
+
+export function Toast({ msg, kind }) {
+  if (!msg) return null;
+  return html`<div class=${`toast ${kind || ""}`} role="status" aria-live="assertive">${msg}</div>`;
+}
+
+// A message that goes away by itself: const [toast, show] = useToast(); show(msg, kind).
+export function useToast() {
+  const [state, setState] = useState({ msg: "", kind: "" });
+  const timer = useRef(null);
+  const show = (msg, kind = "error") => {
+    clearTimeout(timer.current);
+    setState({ msg, kind });
+    timer.current = setTimeout(() => setState({ msg: "", kind: "" }), 4000);
+  };
+  return [html`<${Toast} msg=${state.msg} kind=${state.kind} />`, show];
+}
+
+export function Modal({ open, onClose, title, children, testid }) {
+  if (!open) return null;
+  return html`<div class="modal-back" onClick=${(e) => { if (e.target === e.currentTarget && onClose) onClose(); }}>
+    <div class="modal" role="dialog" aria-modal="true" aria-label=${title} data-testid=${testid}>
+      <header class="modal-head"><h2>${title}</h2>${onClose ? html`<button type="button" class="x" aria-label=${t("close")} onClick=${onClose}>×</button>` : ""}</header>
+      <div class="modal-body">${children}</div>
+    </div>
+  </div>`;
+}

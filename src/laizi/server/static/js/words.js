@@ -1,0 +1,126 @@
+// How the client names actions, melds, seats and events (the terminal's wording,
+// laizi.ui.terminal, in Chinese or English).
+import { t, getLang } from "./i18n.js";
+import { formatTiles, shortName, tileName, RED } from "./tiles.js";
+
+export function indicatorWord(variant) {
+  if (variant === "huanghuang") return t("indicator_huanghuang");
+  if (variant === "golden") return t("indicator_golden");
+  return t("indicator");
+}
+export function wildcardWord(variant) {
+  if (variant === "huanghuang") return t("wildcard_huanghuang");
+  if (variant === "golden") return t("wildcard_golden");
+  return t("wildcard");
+}
+export function wildMark(variant) {
+  if (variant === "golden") return "金";
+  if (variant === "huanghuang") return "癞";
+  return "赖";
+}
+
+export function meldWord(kind) {
+  const k = `m_${kind}`;
+  const s = t(k);
+  return s === k ? kind : s;
+}
+
+// The action's verb (no tile): 碰, 暗杠, 红中杠 …
+export function actionVerb(a, wildcard, phase) {
+  switch (a.type) {
+    case "special_kong":
+      if (a.tile === wildcard) return t("a_laizi_kong");
+      if (a.tile === RED) return t("a_red_dragon_kong");
+      return t("a_special_kong");
+    case "win":
+      return phase === "turn" ? t("a_win_self") : t("a_win");
+    case "declare":
+      return phase === "decide" ? t("a_heavenly") : t("a_declare");
+    default: {
+      const k = `a_${a.type}`;
+      const s = t(k);
+      return s === k ? a.type : s;
+    }
+  }
+}
+
+export function actionLabel(a, wildcard, phase) {
+  const verb = actionVerb(a, wildcard, phase);
+  if (a.type === "chow" && a.tiles && a.tiles.length) {
+    return `${verb} ${getLang() === "zh" ? a.tiles.map(shortName).join("") : formatTiles(a.tiles)}`;
+  }
+  if (a.tile !== null && a.tile !== undefined && a.type !== "pass") {
+    return `${verb} ${tileName(a.tile)}`;
+  }
+  return verb;
+}
+
+// The seat wind of `seat` (the dealer is East), as a word.
+export function seatWind(seat, dealer, n, long = false) {
+  const w = (seat - dealer + n) % n;
+  return (long ? t("winds_long") : t("winds"))[w];
+}
+
+// Where a meld came from, seen from its owner: 上家 / 对家 / 下家.
+export function relative(owner, from, n) {
+  const d = (from - owner + n) % n;
+  if (d === 1) return t("rel_next");
+  if (d === n - 1) return t("rel_prev");
+  return t("rel_across");
+}
+
+export function displayName(name) {
+  if (!name) return "—";
+  if (name.startsWith("🤖 ")) return getLang() === "zh" ? `电脑${name.slice(3)}` : `Bot ${name.slice(3)}`;
+  return name;
+}
+
+// One line of the log for an event as this person sees it (null: nothing to say).
+// `names[seat]` are the people of the hand; `me` the person's seat (or null).
+export function eventLine(ev, names, me, wildcard, variant) {
+  const who = (s) => (s === me ? t("you") : displayName(names[s]));
+  switch (ev.type) {
+    case "action": {
+      const a = ev.action;
+      if (a.type === "pass" || a.type === "win") return null;
+      if (a.type === "discard") return t("ev_discard", { who: who(a.seat), tile: tileName(a.tile) });
+      if (["chow", "pung", "kong"].includes(a.type)) return null; // the claim event says it
+      return t("ev_action", { who: who(a.seat), act: actionLabel(a, wildcard, "turn") });
+    }
+    case "draw":
+      if (ev.tile === null || ev.tile === undefined) return null;
+      return t(ev.replacement ? "ev_replacement" : "ev_draw", { who: who(ev.seat), tile: tileName(ev.tile) });
+    case "claim":
+      return t("ev_claim", { who: who(ev.seat), kind: meldWord(ev.meld.kind),
+        tiles: getLang() === "zh" ? ev.meld.tiles.map(shortName).join("") : formatTiles(ev.meld.tiles) });
+    case "flower":
+      return t("ev_flower", { who: who(ev.seat), tile: tileName(ev.tile) });
+    case "indicator":
+      return t("ev_indicator", { tile: ev.tiles.map(tileName).join(" "),
+        name: wildcardWord(variant), wild: ev.wildcard === null ? "—" : tileName(ev.wildcard) });
+    case "revealed":
+      return (ev.actions || []).map((a) => t("ev_declare", { who: who(a.seat), kind: actionVerb(a, wildcard, "decide") })).join("; ") || null;
+    case "end": {
+      const r = ev.record;
+      if (r.outcome !== "win") return t("ev_draw_end");
+      return t("ev_win", { who: r.winners.map(who).join(", ") });
+    }
+    case "hand":
+      return t("ev_hand", { n: ev.number + 1, dealer: displayName(ev.seats[ev.dealer]) });
+    case "join":
+      return t("ev_join", { who: displayName(ev.person) });
+    case "leave":
+      return t("ev_leave", { who: displayName(ev.person) });
+    case "close":
+      return t("ev_close");
+    default:
+      return null;
+  }
+}
+
+export function errorText(err) {
+  if (!err) return "";
+  const k = `err_${err.code}`;
+  const s = t(k, { msg: err.message });
+  return s === k ? err.message || err.code : s;
+}

@@ -1,0 +1,464 @@
+"""The browser client, driven by Playwright for Python in Debian's headless chromium.
+
+``laizi serve`` runs as a subprocess on a free loopback port (its own SQLite file); the
+pages are opened on a phone viewport (360x740) and a desktop one (1280x800):
+
+* create a room in the lobby, play a whole hand against bots by clicking, see the
+  settlement;
+* reload mid-hand and find the very same view (the seat token kept in localStorage);
+* a spectator's page (and every frame its websocket receives) never shows a concealed
+  tile of any seat during the hand;
+* a finished match's replay steps forward and back to the end, from a seat's view and
+  with all hands open;
+* the score-keeper settles a typed-in Jingzhou hand and a Taiwan hand exactly as
+  ``laizi score`` does, and names what is wrong with an impossible hand.
+
+Needs ``pip install playwright`` and Debian's ``chromium`` (+ ``fonts-noto-cjk``);
+``playwright install`` is never needed. Without them the tests are skipped, except in CI
+(``CI=true``), where they must run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("LAIZI_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+_IN_CI = os.environ.get("CI") == "true"
+
+try:
+    from playwright.sync_api import Browser, Page, sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    if _IN_CI:
+        raise
+    pytest.skip("playwright is not installed (pip install 'laizi[dev]')",
+                allow_module_level=True)
+if not Path(CHROMIUM).exists():  # pragma: no cover - depends on the machine
+    if _IN_CI:
+        raise RuntimeError(f"chromium not found at {CHROMIUM}: CI installs Debian's chromium")
+    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium fonts-noto-cjk)",
+                allow_module_level=True)
+
+LAIZI = Path(sys.executable).with_name("laizi")
+VIEWPORTS = {"phone": {"width": 360, "height": 740}, "desktop": {"width": 1280, "height": 800}}
+FAST = {"clock": "none", "claim_min": "0", "bot_delay": "0", "between": "0"}
+TILE = {f"{r + 1}{s}": 9 * i + r for i, s in enumerate("mps") for r in range(9)}
+TILE.update({f"{r + 1}z": 27 + r for r in range(7)})
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    import httpx
+
+    tmp = tmp_path_factory.mktemp("browser")
+    port = _free_port()
+    err = open(tmp / "server.stderr", "wb")  # noqa: SIM115 (closed below)
+    proc = subprocess.Popen(
+        [str(LAIZI), "serve", "--port", str(port), "--db",
+         f"sqlite+aiosqlite:///{(tmp / 'hall.db').resolve()}"],
+        stdout=subprocess.DEVNULL, stderr=err, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError((tmp / "server.stderr").read_text())
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError("laizi serve did not start")
+        time.sleep(0.05)
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        err.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(params=sorted(VIEWPORTS))
+def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport=VIEWPORTS[request.param], locale="zh-CN")
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        yield pg
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def create_room(pg: Page, server: str, name: str, variant: str = "jingzhou",
+                hands: int | None = 1) -> str:
+    """Create a room in the lobby (quick settings) and start the match; its code."""
+    pg.goto(f"{server}/")
+    pg.fill("#player-name", name)
+    pg.select_option("#variant", variant)
+    pg.select_option("#clock", FAST["clock"])
+    if hands is not None:
+        pg.fill("#hands", str(hands))
+    pg.click("summary")
+    for key in ("claim_min", "bot_delay", "between"):
+        pg.fill(f"#{key}", FAST[key])
+    pg.click("[data-testid=create-form] button[type=submit]")
+    pg.wait_for_url("**/r/*")
+    code = pg.url.rstrip("/").split("/r/")[1].split("?")[0]
+    pg.click("[data-testid=start]")
+    pg.wait_for_selector(".myhand")
+    return code
+
+
+def decide(pg: Page) -> bool:
+    """Make one decision by clicking, as a person would: a win if offered, else pass,
+    else discard (the drawn tile); whether there was one."""
+    for sel in ("[data-action=win]:not([disabled])", "[data-action=pass]:not([disabled])",
+                ".myhand button.tile:not([disabled])"):
+        loc = pg.locator(sel)
+        if loc.count():
+            try:
+                loc.last.click(timeout=2000)
+            except Exception:  # the frame moved on under the click: look again
+                return False
+            return True
+    return False
+
+
+def play_until(pg: Page, done: Any, timeout: float = 120) -> int:
+    deadline = time.monotonic() + timeout
+    clicks = 0
+    while not done():
+        assert time.monotonic() < deadline, "the hand did not end"
+        if decide(pg):
+            clicks += 1
+        else:
+            pg.wait_for_timeout(30)
+    return clicks
+
+
+def settlement_shown(pg: Page) -> bool:
+    return pg.locator("[data-testid=settlement]").count() > 0
+
+
+def wait_for_decision(pg: Page) -> None:
+    """Until the person has a decision (the table waits for them: no clock)."""
+    pg.wait_for_function("""() => document.querySelector('[data-action]:not([disabled])')
+        || document.querySelector('.myhand button.tile:not([disabled])')""")
+
+
+def board_text(pg: Page) -> dict[str, Any]:
+    return pg.evaluate("""() => ({
+        version: document.querySelector('.table-page').dataset.version,
+        hand: [...document.querySelectorAll('.myhand [data-tile]')].map(e => e.dataset.tile),
+        discards: [...document.querySelectorAll('.seat')].map(
+            s => [...s.querySelectorAll('.discards [data-tile]')].map(e => e.dataset.tile)),
+        melds: [...document.querySelectorAll('.seat')].map(
+            s => s.querySelectorAll('.melds .meld').length),
+        actions: [...document.querySelectorAll('[data-action]')].map(e => e.textContent),
+        wall: document.querySelector('.wallcount').textContent})""")
+
+
+# --------------------------------------------------------------------------- the table
+
+
+def test_play_a_hand_by_clicking(page: Page, server: str) -> None:
+    create_room(page, server, "阿明")
+    assert page.locator(".myhand [data-tile]").count() == 14  # the dealer's 14
+    # Indicator and wildcard are on show, every tile has its name for screen readers.
+    assert page.locator(".center .tile.ind").count() == 1
+    assert page.locator(".center .tile.wild").count() == 1
+    assert page.locator(".myhand button[aria-label]").count() == 14
+    clicks = play_until(page, lambda: settlement_shown(page))
+    assert clicks > 0
+    modal = page.locator("[data-testid=settlement]")
+    text = modal.inner_text()
+    assert ("胡" in text) or ("黄庄" in text)
+    assert modal.locator(".reveal-seat").count() == 3  # every hand revealed
+    if "黄庄" not in text:
+        assert modal.locator(".reasons li").count() > 0  # itemised
+    nets = modal.locator(".nets .net")
+    assert nets.count() == 3
+    assert page.locator(".banner", has_text="牌局结束").count() == 1  # hands=1: over
+
+
+def test_reload_mid_hand_shows_the_same_view(page: Page, server: str) -> None:
+    code = create_room(page, server, "小李", hands=None)
+    assert "?t=" not in page.url  # the token moved to localStorage
+    for _ in range(6):  # a few decisions into the hand
+        wait_for_decision(page)
+        decide(page)
+    wait_for_decision(page)
+    page.wait_for_timeout(200)
+    before = board_text(page)
+    page.reload()
+    page.wait_for_selector(".myhand")
+    wait_for_decision(page)
+    page.wait_for_function(f"document.querySelector('.table-page').dataset.version === "
+                           f"'{before['version']}'")
+    after = board_text(page)
+    assert after == before
+    assert page.url.endswith(f"/r/{code}")
+    # Another tab of the same browser comes back to the same seat.
+    other = page.context.new_page()
+    other.goto(f"{server}/r/{code}")
+    other.wait_for_selector(".myhand")
+    wait_for_decision(other)
+    assert board_text(other)["hand"] == before["hand"]
+    other.close()
+
+
+def test_auto_play_and_back(page: Page, server: str) -> None:
+    """A person whose clock runs out is played by a bot (托管) until "I'm back"."""
+    import httpx
+
+    r = httpx.post(f"{server}/api/rooms", json={"name": "慢慢", "settings": {
+        "variant": "jingzhou", "clock": 3, "claim_min": 0, "bot_delay": 0.5, "hands": 1}})
+    assert r.status_code == 201, r.text
+    page.goto(r.json()["link"])
+    page.click("[data-testid=start]")
+    page.wait_for_selector(".clock")  # the countdown of the person's decision
+    page.wait_for_selector("[data-testid=back]", timeout=10000)
+    assert page.locator(".banner.auto").count() == 1
+    page.click("[data-testid=back]")
+    page.wait_for_selector("[data-testid=back]", state="detached", timeout=2500)
+
+
+def _check_public(frame: dict[str, Any]) -> None:
+    """A spectator's frame: no concealed tile of any seat while the hand is played."""
+    if frame.get("op") != "state":
+        return
+    view = frame["view"]
+    if view.get("phase") in (None, "waiting", "over"):
+        return
+    assert view["hand"] == [] and view["drawn"] is None, view
+    assert frame["legal"] == []
+    for e in frame["events"]:
+        if e["type"] == "deal":
+            assert all(t is None for h in e["hands"] for t in h), e
+        elif e["type"] == "draw":
+            assert e["tile"] is None, e
+        elif e["type"] == "action":
+            assert not e.get("answer"), e
+
+
+def test_spectator_never_sees_a_concealed_tile(page: Page, browser: Browser,
+                                               server: str) -> None:
+    code = create_room(page, server, "阿珍")
+    watcher = browser.new_context(viewport=page.viewport_size, locale="en-US").new_page()
+    frames: list[dict[str, Any]] = []
+    watcher.on("websocket", lambda ws: ws.on(
+        "framereceived", lambda payload: frames.append(json.loads(payload))))
+    watcher.goto(f"{server}/")
+    watcher.fill("#player-name", "watcher")
+    watcher.fill("#code", code)
+    watcher.check("input[name=role][value=spectator]")
+    watcher.click("[data-testid=join-form] button[type=submit]")
+    watcher.wait_for_selector(".board")
+    checks = 0
+    deadline = time.monotonic() + 120
+    while not settlement_shown(page):
+        assert time.monotonic() < deadline
+        if not decide(page):
+            page.wait_for_timeout(30)
+            continue
+        seen = watcher.evaluate("""() => document.querySelector('.table-page')?.dataset.phase
+            === 'over' ? null : [
+              document.querySelectorAll('.seat .concealed [data-tile], .myhand [data-tile]').length,
+              document.querySelectorAll('.seat .concealed .tile.back').length]""")
+        if seen is not None:
+            faces, backs = seen
+            assert faces == 0, "a spectator sees a concealed tile"
+            assert backs > 0
+            checks += 1
+    assert checks > 0
+    assert watcher.locator("[data-action]").count() == 0  # nothing to decide
+    assert frames and all(_check_public(f) is None for f in frames)
+    assert watcher.locator(".banner", has_text="Watching").count() == 1
+    watcher.context.close()
+
+
+# --------------------------------------------------------------------------- replays
+
+
+def test_replay_steps_to_the_end(page: Page, server: str) -> None:
+    code = create_room(page, server, "老王")
+    play_until(page, lambda: settlement_shown(page))
+    page.goto(f"{server}/replay/{code}")
+    page.wait_for_selector("[data-testid=next]")
+    first = page.inner_text("[data-testid=step]")
+    for _ in range(5):
+        page.click("[data-testid=next]")
+    page.click("[data-testid=prev]")
+    assert page.inner_text("[data-testid=step]") != first
+    # From seat 1's view the other seats' concealed tiles are backs; all open shows them.
+    page.select_option("#seat", "1")
+    assert page.locator(".seat[data-seat='0'] .concealed [data-tile]").count() == 0
+    assert page.locator(".seat[data-seat='1'] .concealed [data-tile]").count() > 0
+    page.select_option("#seat", "all")
+    assert page.locator(".seat[data-seat='0'] .concealed [data-tile]").count() > 0
+    steps = 0
+    while page.locator("[data-testid=next]:not([disabled])").count():
+        page.keyboard.press("ArrowRight")  # → steps forward, as the button does
+        steps += 1
+        assert steps < 1000
+    assert steps > 10
+    label = page.inner_text("[data-testid=step]")
+    numbers = [int(x) for x in label.replace("/", " ").split() if x.isdigit()]
+    assert numbers[0] == numbers[1], label
+    assert page.locator("[data-testid=replay-settlement] .reveal-seat").count() == 3
+    page.click("[data-testid=prev]")
+    assert page.locator("[data-testid=replay-settlement]").count() == 0
+
+
+# --------------------------------------------------------------------------- score-keeper
+
+
+def _laizi_score(record: dict[str, Any]) -> list[int]:
+    out = subprocess.run([str(LAIZI), "score", "--json", "-"], input=json.dumps(record),
+                         capture_output=True, text=True, check=True)
+    nets: list[int] = json.loads(out.stdout)["net"]
+    return nets
+
+
+def _nets(pg: Page) -> list[int]:
+    texts = pg.locator("[data-testid=sk-preview] .nets .net strong").all_inner_texts()
+    return [int(x) for x in texts]
+
+
+def _key(pg: Page, tile: str) -> None:
+    pg.click(f".tilekeys button[data-tile='{TILE[tile]}']")
+
+
+def _start_session(pg: Page, server: str, variant: str, names: list[str]) -> None:
+    pg.goto(f"{server}/score")
+    pg.wait_for_selector("[data-testid=sk-setup], [data-testid=sk-ledger]")
+    if pg.locator("[data-testid=sk-ledger]").count():  # a session of an earlier test
+        pg.click("[data-testid=sk-ledger] button:has-text('新的记分')")
+    pg.select_option("#sk-variant", variant)
+    for i, n in enumerate(names):
+        pg.fill(f"#sk-name-{i}", n)
+    pg.click("[data-testid=sk-setup] button[type=submit]")
+    pg.wait_for_selector("[data-testid=sk-ledger]")
+
+
+def _meld(pg: Page, seat: int, i: int, kind: str, tile: str | None, source: int | None
+          ) -> None:
+    pg.click(f"[data-testid=sk-add-meld-{seat}]")
+    entry = pg.locator(f".seat-entry[data-seat='{seat}'] .meld-entry").nth(i)
+    entry.locator("select").first.select_option(kind)
+    if tile is not None:
+        entry.locator(".slot").click()
+        _key(pg, tile)
+    if source is not None:
+        entry.locator("select").nth(1).select_option(str(source))
+
+
+WORKED = {  # docs/hand-record.md: the rule book's worked example
+    "variant": "jingzhou", "dealer": 0, "indicators": "9s",
+    "seats": [
+        {"melds": [{"kind": "concealed_kong", "tiles": "4444z"}]},
+        {"concealed": "567p 678s 345s 2p",
+         "melds": [{"kind": "chow", "tiles": "234p", "from": 0},
+                   {"kind": "red_dragon_kong", "tiles": "7z"}]},
+        {"melds": [{"kind": "pung", "tiles": "999p", "from": 1}]},
+    ],
+    "outcome": "win", "winners": [1], "how": "discard", "from": 2, "tile": "2p",
+}
+
+
+def test_score_keeper_settles_as_laizi_score(page: Page, server: str) -> None:
+    _start_session(page, server, "jingzhou", ["老王", "小李", "阿珍"])
+    page.click("[data-testid=sk-indicator]")
+    _key(page, "9s")
+    page.check("input[name=winner] >> nth=1")
+    page.check("input[name=from][value='2']")
+    _meld(page, 0, 0, "concealed_kong", "4z", None)
+    _meld(page, 1, 0, "chow", "2p", 0)
+    _meld(page, 1, 1, "red_dragon_kong", None, None)
+    _meld(page, 2, 0, "pung", "9p", 1)
+    page.click("[data-testid=sk-concealed]")
+    for tile in ["5p", "6p", "7p", "6s", "7s", "8s", "3s", "4s", "5s", "2p"]:
+        _key(page, tile)
+    page.click("[data-testid=sk-win-tile]")
+    _key(page, "2p")
+    page.wait_for_selector("[data-testid=sk-record]")
+    assert _nets(page) == _laizi_score(WORKED) == [-64, 96, -32]
+    assert "1 × 2^6 = 64" in page.inner_text("[data-testid=sk-preview]")
+    page.click("[data-testid=sk-record]")
+    page.wait_for_selector("[data-testid=sk-ledger] tfoot")
+    assert page.locator("[data-testid=sk-ledger] tfoot td").all_inner_texts() == \
+        ["-64", "+96", "-32"]
+    # The ledger is in the hall's database: a reload shows it again.
+    page.reload()
+    page.wait_for_selector("[data-testid=sk-ledger] tfoot")
+    assert page.locator("[data-testid=sk-ledger] tfoot td").all_inner_texts() == \
+        ["-64", "+96", "-32"]
+
+    # An impossible hand: thirteen scattered tiles, no winning shape — the server says why.
+    page.check("input[name=winner] >> nth=0")
+    page.check("input[name=from][value='1']")
+    page.click("[data-testid=sk-indicator]")
+    _key(page, "9s")
+    page.click("[data-testid=sk-concealed]")
+    for tile in ["1p", "3p", "5p", "7p", "9p", "2s", "4s", "6s", "8s", "3s", "5s", "7s", "2z"]:
+        _key(page, tile)
+    page.click("[data-testid=sk-win-tile]")
+    _key(page, "9p")
+    page.wait_for_selector("[data-testid=sk-invalid]")
+    assert page.locator("[data-testid=sk-record]").count() == 0
+    assert "不成立" in page.inner_text("[data-testid=sk-invalid]")
+
+
+TAIWAN = {"variant": "taiwan", "dealer": 0, "outcome": "win", "winners": [1],
+          "how": "self_draw", "tile": "3p",
+          "seats": [{}, {"concealed": "123m456m789m123p45p11s"}, {}, {}],
+          "taiwan": {"prevalent_wind": "东"}}
+
+
+def test_score_keeper_settles_a_taiwan_hand(page: Page, server: str) -> None:
+    _start_session(page, server, "taiwan", ["东家", "南家", "西家", "北家"])
+    page.check("input[name=winner] >> nth=1")
+    page.check("input[name=how][value=self_draw]")
+    page.click("[data-testid=sk-concealed]")
+    for tile in ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p",
+                 "4p", "5p", "1s", "1s"]:
+        _key(page, tile)
+    page.click("[data-testid=sk-win-tile]")
+    _key(page, "3p")
+    page.wait_for_selector("[data-testid=sk-record]")
+    assert _nets(page) == _laizi_score(TAIWAN)
