@@ -28,8 +28,10 @@ from laizi.engine.variant import DISCARD_WIN, HOW, ROBBED_KONG
 
 if TYPE_CHECKING:
     from laizi.engine.variant import Variant
+    from laizi.settlement import Payment
 
-__all__ = ["HandRecord", "RecordError", "SeatRecord", "record_from_json", "record_to_json"]
+__all__ = ["HandRecord", "RecordError", "SeatRecord", "record_from_json", "record_to_json",
+           "settle"]
 
 WIN, DRAW = "win", "draw"
 _HOW_ALIASES = {
@@ -345,3 +347,17 @@ def validate(record: HandRecord, variant: Variant) -> None:
     if not 0 <= record.dealer < n:
         raise RecordError(f"dealer: no seat {record.dealer}")
     variant.validate_record(record)
+
+
+def settle(record: HandRecord) -> tuple[list[Payment], int]:
+    """The payments of a hand record and how many parties they are between: the seats,
+    or more for a variant whose settlement reaches waiting people (晃晃's horses, through
+    its ``settle_parties``)."""
+    from laizi.variants import get
+
+    variant = get(record.variant)
+    settle_parties = getattr(variant, "settle_parties", None)
+    if settle_parties is not None:
+        payments, parties = settle_parties(record)
+        return list(payments), int(parties)
+    return variant.settle(record), variant.seats

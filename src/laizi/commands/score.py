@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from laizi.reasons import LANGS
-from laizi.records import RecordError, record_from_json
+from laizi.records import RecordError, record_from_json, settle
 from laizi.settlement import payments_json
 from laizi.ui.terminal import payments_lines
 from laizi.variants import get
@@ -55,13 +55,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         record = record_from_json(data)
         variant = get(record.variant)
-        # A variant whose settlement involves more parties than seats (晃晃 horses held by
-        # waiting people) settles them all through ``settle_parties``.
-        settle_parties = getattr(variant, "settle_parties", None)
-        if settle_parties is not None:
-            payments, parties = settle_parties(record)
-        else:
-            payments, parties = variant.settle(record), variant.seats
+        payments, parties = settle(record)
     except RecordError as exc:
         return _fail(f"invalid hand record: {exc}")
     if args.json:

@@ -41,7 +41,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from laizi.errors import ErrorCode, LaiziError
-from laizi.records import RecordError, record_from_json, record_to_json
+from laizi.records import RecordError, record_from_json, record_to_json, settle
 from laizi.server.storage import Base
 from laizi.settlement import payments_json
 
@@ -87,11 +87,7 @@ def settle_record(data: object) -> dict[str, Any]:
 
     record = record_from_json(data)
     variant = get(record.variant)
-    settle_parties = getattr(variant, "settle_parties", None)
-    if settle_parties is not None:
-        payments, parties = settle_parties(record)
-    else:
-        payments, parties = variant.settle(record), variant.seats
+    payments, parties = settle(record)
     return {**payments_json(payments, parties), "parties": parties,
             "summary": variant.describe(record), "record": record_to_json(record, variant)}
 
