@@ -1,18 +1,20 @@
 """Speed of laizi.analysis against the `mahjong` package (extra ``bench``).
 
-    .venv/bin/python benchmarks/bench_analysis.py [--hands N] [--seed S] [--runs 3] [--batch 1000]
+    .venv/bin/python benchmarks/bench_analysis.py [--hands N] [--seed S] [--runs 5] [--batch 1000]
 
 Hands are seeded: half are winning by construction (4 random melds + a pair, at most 4
 copies of a tile), half are 14 random tiles from a shuffled wall. The same wild-free count
 vectors go to ``mahjong``'s ``Agari.is_agari`` and (minus one tile, 13 tiles)
 ``Shanten.calculate_shanten``; for ``is_win`` with k wildcards, k tiles of each hand are
-turned into wildcards. Each figure is the mean time per call of the fastest of ``--runs``
-timed passes over all hands, in batches of ``--batch`` calls (1000 by default); the
-functions' batches are timed in turn so that load changes hit all alike, and the garbage
-collector is off while timing, as in :mod:`timeit`. Every call has a user's shape: a
-34-count list in, called in a plain loop. A first untimed pass fills the lazily built
+turned into wildcards. Every input is built before timing (``mahjong`` takes the same
+34-count lists, so nothing is converted). Each of ``--runs`` rounds times every function
+over all hands, in batches of ``--batch`` calls (1000 by default) taken in turn, so load
+changes hit all alike; the garbage collector is off while timing, as in :mod:`timeit`.
+The figures are the median µs per call over rounds and the median of the per-round ratio
+laizi ÷ ``mahjong`` (below 1: laizi faster). A first untimed pass fills the lazily built
 tables; its wall and CPU time, the same pass again and the resident memory it added are
-printed too.
+printed too. The compiled peers (PyMahjongGB's MCR shanten, riichienv's waits and win
+check) are compared in ``benchmarks/bench_win.py``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import argparse
 import gc
 import os
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -86,15 +89,15 @@ def _rss_mib() -> float:
         return 0.0
 
 
-def fastest_us(
+def round_us(
     suites: dict[str, tuple[Callable[[Any], None], Sequence[Any]]], runs: int, batch: int = BATCH
-) -> dict[str, float]:
-    """Fastest of ``runs`` passes: mean microseconds per call, for every suite.
+) -> dict[str, list[float]]:
+    """Mean microseconds per call of every suite, one figure per round.
 
-    Each pass times the suites' batches in turn (round robin), so a change in the machine's
-    load hits all of them alike; the fastest pass is the one least disturbed by the other
-    jobs on this shared machine. As in :mod:`timeit`, the garbage collector is off while
-    timing (and the setup's objects are frozen out of it), for both sides alike.
+    Each round times the suites' batches in turn (round robin), so a change in the
+    machine's load hits all of them alike and a ratio taken within one round compares like
+    with like. As in :mod:`timeit`, the garbage collector is off while timing (and the
+    setup's objects are frozen out of it), for both sides alike.
     """
     total: dict[str, list[float]] = {name: [0.0] * runs for name in suites}
     size = min(len(data) for _run, data in suites.values())
@@ -112,14 +115,14 @@ def fastest_us(
     finally:
         gc.enable()
         gc.unfreeze()
-    return {name: min(v) / size * 1e6 for name, v in total.items()}
+    return {name: [x / size * 1e6 for x in v] for name, v in total.items()}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=2024)
-    ap.add_argument("--runs", type=int, default=3, help="timed passes; the fastest is kept")
+    ap.add_argument("--runs", type=int, default=5, help="timed rounds (medians are quoted)")
     ap.add_argument("--batch", type=int, default=BATCH, help="calls per timed batch")
     args = ap.parse_args(argv)
 
@@ -191,28 +194,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     for k in (0, 1, 2, 4):
         suites[f"is_win, {k} wildcards"] = (run_is_win, wild_sets[k])
-    med = fastest_us(suites, args.runs, args.batch)
-    ref_win = med["mahjong Agari.is_agari"]
-    ref_sh = med["mahjong Shanten.calculate_shanten"]
+    per_round = round_us(suites, args.runs, args.batch)
+    med = {name: statistics.median(v) for name, v in per_round.items()}
+
+    def ratio(name: str, peer: str) -> float:
+        return statistics.median(
+            a / b for a, b in zip(per_round[name], per_round[peer], strict=True))
+
     rows: list[tuple[str, float, float | None]] = []
     for k in (0, 1, 2, 4):
-        rows.append((f"is_win, {k} wildcards", med[f"is_win, {k} wildcards"], ref_win))
-    rows.append(("mahjong Agari.is_agari", ref_win, None))
-    rows.append(("shanten (13 tiles)", med["shanten (13 tiles)"], ref_sh))
-    rows.append(("mahjong Shanten.calculate_shanten", ref_sh, None))
+        name = f"is_win, {k} wildcards"
+        rows.append((name, med[name], ratio(name, "mahjong Agari.is_agari")))
+    rows.append(("mahjong Agari.is_agari", med["mahjong Agari.is_agari"], None))
+    rows.append(("shanten (13 tiles)", med["shanten (13 tiles)"],
+                 ratio("shanten (13 tiles)", "mahjong Shanten.calculate_shanten")))
+    rows.append(("mahjong Shanten.calculate_shanten", med["mahjong Shanten.calculate_shanten"],
+                 None))
     rows.append(("waits (13 tiles)", med["waits (13 tiles)"], None))
 
     wins = sum(agari.is_agari(c) == is_win(c) for c in hands)
     same_sh = sum(sh.calculate_shanten(d) == shanten(d, 0, mcr_like) for d in hands13)
 
     print(f"{args.hands} hands, seed {args.seed}, Python {sys.version.split()[0]}")
-    print(
-        f"fastest of {args.runs} passes, batches of {args.batch} (wall clock, GC off while timing)"
-    )
-    print(f"{'function':36} {'us/call':>15} {'speed-up vs mahjong':>20}")
-    for name, us, ref in rows:
-        ratio = f"{ref / us:.1f}x" if ref else ""
-        print(f"{name:36} {us:15.2f} {ratio:>20}")
+    print(f"{args.runs} rounds, batches of {args.batch} (wall clock, GC off while timing); "
+          "medians over rounds")
+    print(f"{'function':36} {'us/call':>15} {'ratio laizi/mahjong':>20}")
+    for name, us, r in rows:
+        cell = f"{r:.2f}" if r is not None else ""
+        print(f"{name:36} {us:15.2f} {cell:>20}")
     print(f"agreement with mahjong: is_win {wins}/{len(hands)}, shanten {same_sh}/{len(hands13)}")
     keys = sum(len(t.need) for t in _TABLES.values())
     print(

@@ -259,9 +259,14 @@ def test_group_automata_match_direct_programmes(
     assert table.get_cover(bytes(v)) == compute_cover(tuple(v), table.chows, pair_ok, MAX_MELDS)
     if 0 <= fifth < size:
         v[fifth] = 5  # waits asks about a hypothetical fifth copy
-    n0, d, odd = table.get_need(bytes(v))
+    n0, d, odd, knit, middle = table.get_need(bytes(v))
     assert (n0, n0 + d) == compute_need(tuple(v), table.chows, pair_ok)
     assert odd == sum(x & 1 for x in v)
+    if size == 9:  # the special shapes' pre-check facts (see GroupTable.get_need)
+        assert knit == max(sum(1 for r in range(o, 9, 3) if v[r]) for o in range(3))
+        assert middle == sum(v[1:8])
+    else:
+        assert knit == middle == 0
 
 
 @settings(max_examples=60, deadline=None)

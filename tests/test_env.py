@@ -221,19 +221,21 @@ def _swapped_deal(variant: str, seed: int, seat: int
 
 
 def _lockstep(variant: str, walls: tuple[list[int], list[int]], hidden: int,
-              monkeypatch: pytest.MonkeyPatch, turns: int = 25) -> tuple[int, int]:
+              monkeypatch: pytest.MonkeyPatch, turns: int = 25, version: int = 0
+              ) -> tuple[int, int]:
     """Play the two deals side by side with the same public actions (every window passed;
     on a turn the drawn tile, else the first discard legal in both deals) until
     ``turns`` discards or the end. Asserts at every step that ``agent_selection`` and every
-    agent's observation and mask but ``hidden``'s are equal. Returns (steps, windows in
-    which ``hidden``'s own options differed between the deals)."""
+    agent's observation and mask but ``hidden``'s are equal — and, in observation
+    ``version`` 1, every agent's public history, ``hidden``'s too. Returns (steps,
+    windows in which ``hidden``'s own options differed between the deals)."""
     import laizi.table.deals as deals
     from laizi.env.aec import LaiziAEC
 
     envs = []
     for wall in walls:
         monkeypatch.setattr(deals, "deal_wall", lambda *a, wall=wall, **k: list(wall))
-        env = LaiziAEC(variant)
+        env = LaiziAEC(variant, version=version)
         env.reset(seed=3)
         envs.append(env)
     a, b = envs
@@ -249,9 +251,12 @@ def _lockstep(variant: str, walls: tuple[list[int], list[int]], hidden: int,
             assert ga.over and gb.over
             break
         for agent in a.possible_agents:
+            oa, ob = a.observe(agent), b.observe(agent)
+            assert oa.keys() == ob.keys()
+            if version >= 1:  # all public: the same even for the seat whose tiles differ
+                assert np.array_equal(oa["history"], ob["history"]), (steps, agent)
             if agent == f"player_{hidden}":
                 continue
-            oa, ob = a.observe(agent), b.observe(agent)
             assert np.array_equal(oa["observation"], ob["observation"]), (steps, agent)
             assert np.array_equal(oa["action_mask"], ob["action_mask"]), (steps, agent)
         agent = a.agent_selection
@@ -278,21 +283,23 @@ def _lockstep(variant: str, walls: tuple[list[int], list[int]], hidden: int,
     return steps, differ
 
 
+@pytest.mark.parametrize("version", [0, 1])
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_agent_selection_and_observations_hide_other_seats_tiles(
-        variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        variant: str, version: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two deals that differ only in one seat's concealed tiles — in one it can pung the
     dealer's first discard, in the other not — played with the same public actions, give
     the same agent_selection sequence and the same observations (and masks) to every
     other agent until something is revealed: with uniform windows every seat but the
-    discarder is selected in every claim window, whether or not it could claim."""
+    discarder is selected in every claim window, whether or not it could claim. In
+    version 1 the discard history is the same for every agent, the hidden seat too."""
     hidden = get(variant).seats - 1
     runs = differ = 0
     for seed in range(200):
         walls = _swapped_deal(variant, seed, hidden)
         if walls is None:
             continue
-        steps, d = _lockstep(variant, walls, hidden, monkeypatch)
+        steps, d = _lockstep(variant, walls, hidden, monkeypatch, version=version)
         assert steps >= 4 * get(variant).seats  # several windows were compared
         runs, differ = runs + 1, differ + d
         if runs == 3:

@@ -51,3 +51,20 @@ def test_errors_one_line_exit_2(argv: list[str], capsys: pytest.CaptureFixture[s
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("laizi fan: ") and err.count("\n") == 1
+
+
+def test_readme_example_is_a_win(capsys: pytest.CaptureFixture[str]) -> None:
+    # README's example once gave 13 concealed tiles beside a pung ("make 16").
+    rc = main(["fan", "123m456p789s22z", "--win-tile", "2z", "--melds", "pung:555z",
+               "--self-drawn", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert rc == 0 and out["is_win"] and out["total"] == 18
+    assert {f["zh"] for f in out["fans"]} >= {"花龙", "箭刻", "单钓将", "自摸"}
+
+
+def test_too_many_concealed_tiles_beside_a_meld_is_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fan", "123m456p789s1122z", "--win-tile", "2z", "--melds", "pung:555z",
+                 "--self-drawn"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "13 concealed + 1 melds make 16" in err

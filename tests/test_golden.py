@@ -15,7 +15,7 @@ from laizi.records import HandRecord, RecordError, record_from_json
 from laizi.scoring.mcr import FanResult, WinContext, score_hand
 from laizi.settlement import net
 from laizi.variants import get
-from laizi.variants._gb_common import GBOptions, golden_for
+from laizi.variants._gb_common import golden_for
 from laizi.variants._gb_variant import GBVariant
 
 GOLDEN = get("golden")
@@ -38,7 +38,7 @@ def arranged(hands: Sequence[str], draws: str = "", tail: str = "", dealer: int 
              vid: str = "golden", **opts: Any) -> Game:
     """A game on an arranged wall. For golden, ``draws`` starts with the indicator."""
     v = get(vid)
-    options = GBOptions(**opts)
+    options = v.options_type(**opts)
     wall = arrange_wall(v, [tiles(h) for h in hands], tiles(draws), tiles(tail),
                         dealer=dealer, options=options)
     return Game(v, options, seed=0, dealer=dealer, wall=wall)

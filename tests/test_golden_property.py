@@ -23,7 +23,8 @@ from laizi.bots.simple import SimpleBot
 from laizi.engine import Action, Game, dumps, loads, redact, replay, state_json
 from laizi.records import record_from_json, record_to_json
 from laizi.settlement import net
-from laizi.variants._gb_common import TILE_SET, GBOptions
+from laizi.variants import get
+from laizi.variants._gb_common import TILE_SET
 from laizi.variants._gb_scoring import MCR_RULES
 from laizi.variants._gb_variant import ready, wait_mask
 
@@ -82,9 +83,10 @@ def _views_hide_hands(g: Game, new_events: list[dict[str, Any]]) -> None:
 
 def _play(vid: str, seed: int) -> Game:
     rng = random.Random(seed)
-    options = GBOptions(minimum=8 if seed % 3 else 0,
-                        priority="dealer" if seed % 2 else "nearest",
-                        prevalent_wind="ESWN"[seed % 4])
+    # (each variant's own options type: golden's has one field more than mcr's)
+    options = get(vid).options_type(minimum=8 if seed % 3 else 0,
+                                    priority="dealer" if seed % 2 else "nearest",
+                                    prevalent_wind="ESWN"[seed % 4])
     g = Game(vid, options, seed=seed, dealer=seed % 4)
     _tiles_accounted(g)
     _views_hide_hands(g, list(g.log))

@@ -50,7 +50,7 @@ def _near_knitted(draw: st.DrawFn) -> tuple[list[int], int]:
     ks = list(draw(st.sampled_from(KNITTED)))
     keep = draw(st.integers(4, 9))
     tiles = draw(st.permutations(ks))[:keep]
-    size = draw(st.sampled_from((10, 11, 13, 14)))
+    size = draw(st.sampled_from((10, 11, 13, 14, 16, 17)))  # 16-17: the capped path
     wilds = draw(st.integers(0, 2))
     while len(tiles) + wilds < size:
         tiles.append(draw(st.integers(0, 33)))

@@ -18,7 +18,8 @@ def brute(concealed: list[int], melds: list, win: int, ctx: WinContext, g: int,
 
     Returns (total, golden_as, winning tile) of the documented choice: the highest total,
     then the most golden tiles standing for their own face (硬), then the smallest faces,
-    then the smallest winning tile."""
+    then the smallest winning tile. A golden winning tile standing for another tile earns
+    no 和绝张 (docs/rules/golden.md, decision 16)."""
     real = list(concealed)
     for _ in range(g):
         real.remove(face)
@@ -32,9 +33,12 @@ def brute(concealed: list[int], melds: list, win: int, ctx: WinContext, g: int,
                 continue
             if not res.is_win:
                 continue
-            key = (res.total, sum(t == face for t in assign), tuple(-t for t in assign), -w)
+            total = res.total
+            if win == face and w != face and "last_tile" in res.counts():
+                total -= 4  # a golden winning tile standing for another tile: no 和绝张
+            key = (total, sum(t == face for t in assign), tuple(-t for t in assign), -w)
             if best is None or key > best[0]:
-                best = (key, res.total, assign, w)
+                best = (key, total, assign, w)
     return None if best is None else best[1:]
 
 

@@ -24,8 +24,10 @@ from laizi import tiles as T
 from laizi.analysis import WinRules, decompositions
 from laizi.scoring.mcr import calculator as C
 from laizi.scoring.mcr import golden as G
+from laizi.scoring.mcr import reference as R
 from laizi.scoring.mcr.api import meld_packs, win_flags
 from laizi.scoring.mcr.bound import NO_BOUND, upper_bound
+from laizi.scoring.mcr.common import KIND
 from laizi.scoring.mcr.masks import masks, tile_fans
 from laizi.scoring.mcr.shapes import basic_waits, has_other_wait, pack_tiles, readings
 from mcr_random import Case, random_case
@@ -116,7 +118,7 @@ def test_standard_readings_match_brute_force(seed: int) -> None:
     counts = _concealed_counts(case)
     brute = brute_standard(counts)
     assert {g for g in analysed(counts) if g[0] == "standard"} == brute, case.describe()
-    mine = {_canon("standard", ((C._KIND[p[0]], pack_tiles(p)) for p in r))
+    mine = {_canon("standard", ((KIND[p[0]], pack_tiles(p)) for p in r))
             for r in readings(tuple(counts))}
     assert mine == brute, case.describe()
 
@@ -195,10 +197,10 @@ def test_mask_tile_fans_match_list_versions(drawn: list[int]) -> None:
     assume(0 <= kongs <= 4)
     want: dict[str, int] = {}
     want_src: dict[str, list[tuple[int, ...]]] = {}
-    C._suits(tiles, want)
-    C._tile_traits(tiles, want)
-    C._rank_range(tiles, want)
-    C._tile_hog(tiles, want, want_src)
+    R._suits(tiles, want)
+    R._tile_traits(tiles, want)
+    R._rank_range(tiles, want)
+    R._tile_hog(tiles, want, want_src)
     got: dict[str, int] = {}
     got_src: dict[str, list[tuple[int, ...]]] = {}
     m1, _, _, m4 = masks(counts)

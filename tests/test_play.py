@@ -22,6 +22,7 @@ def test_auto_hand_runs_to_the_settlement(monkeypatch: pytest.MonkeyPatch,
     code, out, _ = run(["play", "jingzhou", "--seed", "3", "--auto"], "", monkeypatch, capsys)
     assert code == 0
     assert "seed 3" in out and "赖子" in out and "Running ledger" in out
+    assert "after 1 hand " in out
 
 
 def test_person_plays_by_numbers(monkeypatch: pytest.MonkeyPatch,
@@ -30,7 +31,7 @@ def test_person_plays_by_numbers(monkeypatch: pytest.MonkeyPatch,
                        monkeypatch, capsys)
     assert code == 0
     assert "your choice" in out and "1)" in out
-    assert "hand 2 · dealer" in out and "after 2 hand(s)" in out
+    assert "hand 2 · dealer" in out and "after 2 hands" in out
     assert "seed 6" not in out  # no per-hand seeds: the table deals from its own key
 
 
@@ -75,7 +76,8 @@ def test_user_errors_exit_2(argv: list[str], message: str, monkeypatch: pytest.M
 def test_view_panel_names_the_wild_tile_in_the_variant_s_words(
         variant: str, wild: str, other: str) -> None:
     from laizi.engine import Game
-    from laizi.ui.terminal import view_panel
+    from laizi.ui.terminal import board_title
 
-    title = str(view_panel(Game(variant, seed=3).view(0)).title)
+    title = " ".join(board_title(Game(variant, seed=3).view(0), ["you", "bot 1", "bot 2",
+                                                                  "bot 3"]))
     assert wild in title and other not in title

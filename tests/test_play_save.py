@@ -13,6 +13,7 @@ from laizi.cli import build_parser, main
 from laizi.commands.play import run
 from laizi.table.table import Table
 from laizi.variants import BUILTIN, ids
+from test_terminal_input import FirstChoice
 
 VARIANTS = ["jingzhou", "huanghuang", "golden", "mcr", "taiwan"]
 
@@ -77,7 +78,7 @@ def test_a_person_plays_every_variant_to_the_end(tmp_path: Path) -> None:
         args = build_parser().parse_args(["play", variant, "--hands", "1", "--seed", "2",
                                           "--save", str(log)])
         out = io.StringIO()
-        assert run(args, io.StringIO("1\n" * 2000), out) == 0, variant
+        assert run(args, FirstChoice(out), out) == 0, variant
         text = out.getvalue()
         assert "your choice" in text and "1)" in text, variant
         table = Table.from_log(log.read_text("utf-8").splitlines())

@@ -68,6 +68,14 @@ _C_DECODE: tuple[tuple[int, int, int, int], ...] = tuple(
 )
 _C_CODE: dict[tuple[int, int, int, int], int] = {e: i for i, e in enumerate(_C_DECODE)}
 Cover = tuple[tuple[int, ...], tuple[int, ...]]
+Need = tuple[int, int, int, int, int]
+"""(need0, need1 - need0, odd, knit, middle): see GroupTable.get_need."""
+Shape = tuple[int, int, int, int, int, int, int, int]
+"""(cover id, tiles, pairs, singles, kinds, knit, orphans, orphan pair): GroupTable.get_shape."""
+KnitCover = tuple[int, int]
+"""(tiles of one residue class held, cover id of the rest): see GroupTable.get_knit_cover."""
+KnitNeed = tuple[int, int, int, bytes]
+"""(held, need0, need1 - need0, rest key): see GroupTable.get_knit_need."""
 
 
 class GroupTable:
@@ -89,6 +97,8 @@ class GroupTable:
         "chows",
         "cover",
         "cover_id",
+        "knit_cover",
+        "knit_need",
         "need",
         "pair_ok",
         "parity",
@@ -101,12 +111,14 @@ class GroupTable:
         self.size = size
         self.chows = chows and size == 9
         self.pair_ok = pair_ok
-        self.need: dict[bytes, tuple[int, int, int]] = {}
+        self.need: dict[bytes, Need] = {}
         self.cover: dict[bytes, Cover] = {}
         self.cover_id: dict[bytes, int] = {}
-        self.shape: dict[bytes, tuple[int, int, int, int]] = {}
+        self.shape: dict[bytes, Shape] = {}
         self.wait: dict[bytes, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.parity: dict[bytes, tuple[int, int]] = {}
+        self.knit_cover: dict[bytes, tuple[KnitCover, KnitCover, KnitCover]] = {}
+        self.knit_need: dict[bytes, tuple[KnitNeed, KnitNeed, KnitNeed]] = {}
         # automata: state id -> (layer, packed values); transitions keyed by id * 8 + count
         start_n: NeedState = bytes((_N_CODE[(0, 0, 0)], 0))
         self._n_states: list[tuple[int, NeedState]] = [(0, start_n)]
@@ -124,9 +136,14 @@ class GroupTable:
         return len(self._n_states), len(self._c_states)
 
     # ------------------------------------------------------------------ need
-    def get_need(self, key: bytes) -> tuple[int, int, int]:
-        """``(need0, need1 - need0, odd)`` for ``key`` (odd: ranks held an odd number of
-        times, for 七对); filled on first use."""
+    def get_need(self, key: bytes) -> Need:
+        """``(need0, need1 - need0, odd, knit, middle)`` for ``key``, filled on first use.
+
+        Beside the need, cheap facts for the special shapes, read in the same lookup: ``odd``
+        = ranks held an odd number of times (七对), ``knit`` = most ranks held of one
+        residue class 147 / 258 / 369 (a bound on a 组合龙's tiles in this suit), ``middle``
+        = tiles of ranks 2-8 (十三幺 holds none). Honours: ``knit`` and ``middle`` are 0.
+        """
         got = self.need.get(key)
         if got is None:
             if len(key) == self.size and max(key) <= 5:
@@ -134,7 +151,14 @@ class GroupTable:
             else:
                 n0, n1 = compute_need(tuple(key), self.chows, self.pair_ok)
             odd = sum(1 for x in key if x & 1)
-            got = self.need[key] = (n0, n1 - n0, odd)
+            knit = middle = 0
+            if self.size == 9:
+                for o in range(3):
+                    held = (key[o] > 0) + (key[o + 3] > 0) + (key[o + 6] > 0)
+                    if held > knit:
+                        knit = held
+                middle = sum(key[1:8])
+            got = self.need[key] = (n0, n1 - n0, odd, knit, middle)
         return got
 
     def _walk_need(self, key: bytes) -> tuple[int, int]:
@@ -287,14 +311,49 @@ class GroupTable:
             got = self.cover_id[key] = intern_cover(self.get_cover(key))
         return got
 
-    def get_shape(self, key: bytes) -> tuple[int, int, int, int]:
-        """``(cover id, tiles, pairs, singles)`` for shanten: the 七对 term needs the pairs
-        (``min(x, 4) // 2`` summed) and the odd counts of the group."""
+    def get_shape(self, key: bytes) -> Shape:
+        """``(cover id, tiles, pairs, singles, kinds, knit, orphans, orphan pair)`` for
+        shanten. The 七对 term needs the pairs (``min(x, 4) // 2`` summed) and the odd
+        counts; the 十三幺 term the 幺九 ranks held and whether one is held twice; the
+        knitted terms the ranks held (``kinds``) and the bound ``knit`` of
+        :meth:`get_need`. Honours: every rank is 幺九, ``knit`` is 0."""
         got = self.shape.get(key)
         if got is None:
             pairs = sum(min(x, 4) // 2 for x in key)
             singles = sum(min(x, 4) & 1 for x in key)
-            got = self.shape[key] = (self.get_cover_id(key), sum(key), pairs, singles)
+            kinds = sum(1 for x in key if x)
+            ends = (0, 8) if self.size == 9 else tuple(range(self.size))
+            orphans = sum(1 for r in ends if key[r])
+            orphan_pair = 1 if any(key[r] >= 2 for r in ends) else 0
+            knit = self.get_need(key)[3] if self.size == 9 else 0
+            got = self.shape[key] = (self.get_cover_id(key), sum(key), pairs, singles, kinds,
+                                     knit, orphans, orphan_pair)
+        return got
+
+    # ------------------------------------------------------------------ 组合龙
+    def get_knit_cover(self, key: bytes) -> tuple[KnitCover, KnitCover, KnitCover]:
+        """Per residue class ``o`` of a suit (ranks o+1, o+4, o+7: this suit's part of a
+        knitted straight): ``(tiles of the class held, cover id of the rest)``, the rest
+        being ``key`` with one copy of each held class tile taken out. Used for 组合龙
+        targets of at most one meld (14 tiles), where the rest is covered exactly as a
+        free group: one meld and the pair reach at most 3 copies of a rank, so together
+        with the straight's copy no tile exceeds 4 (the 4-copy rule never binds)."""
+        got = self.knit_cover.get(key)
+        if got is None:
+            e = [(held, self.get_cover_id(rest)) for held, rest in _knit_rests(key)]
+            got = self.knit_cover[key] = (e[0], e[1], e[2])
+        return got
+
+    def get_knit_need(self, key: bytes) -> tuple[KnitNeed, KnitNeed, KnitNeed]:
+        """Per residue class (see :meth:`get_knit_cover`): ``(held, need0, need1 - need0,
+        rest key)`` of the rest, for 组合龙 win and wait tests of at most one meld."""
+        got = self.knit_need.get(key)
+        if got is None:
+            e: list[KnitNeed] = []
+            for held, rest in _knit_rests(key):
+                n0, d, _odd, _knit, _mid = self.get_need(rest)
+                e.append((held, n0, d, rest))
+            got = self.knit_need[key] = (e[0], e[1], e[2])
         return got
 
     # ------------------------------------------------------------------ waits
@@ -317,7 +376,7 @@ class GroupTable:
             base = bytearray(key)
             for r in range(self.size):
                 base[r] += 1
-                n0, d, _odd = self.get_need(bytes(base))
+                n0, d, _odd, _knit, _mid = self.get_need(bytes(base))
                 base[r] -= 1
                 n1 = n0 + d
                 for b in range(BUDGETS):
@@ -327,6 +386,21 @@ class GroupTable:
                         mask1[b] |= 1 << r
             got = self.wait[key] = (tuple(mask0), tuple(mask1))
         return got
+
+
+def _knit_rests(key: bytes) -> list[tuple[int, bytes]]:
+    """``(held, rest)`` per residue class 0, 1, 2 of a 9-rank suit key: how many of the
+    class's three ranks the key holds, and the key with one copy of each taken out."""
+    out = []
+    for o in range(3):
+        rest = bytearray(key)
+        held = 0
+        for r in (o, o + 3, o + 6):
+            if rest[r]:
+                rest[r] -= 1
+                held += 1
+        out.append((held, bytes(rest)))
+    return out
 
 
 def _pack_step(nid: int, off: int) -> int:

@@ -1,7 +1,8 @@
 """The non-standard winning shapes: 七对, 十三幺 and the MCR knitted family.
 
-Each shape has a win test, a shanten term and (in :mod:`._readings`) an enumeration of its
-readings. All take a 34-count vector ``c`` of real tiles and ``w`` wildcards; a wildcard
+Each shape has a win test or a necessary condition of one, a shanten term and (in
+:mod:`.readings`) an enumeration of its readings; ``core`` answers the knitted shapes from
+the group tables. All take a 34-count vector ``c`` of real tiles and ``w`` wildcards; a wildcard
 may stand for a tile only while the reading holds at most 4 copies of it.
 """
 
@@ -26,6 +27,13 @@ def _knitted_sets() -> tuple[tuple[int, ...], ...]:
 
 
 KNITTED: tuple[tuple[int, ...], ...] = _knitted_sets()
+KNITTED_CLASSES: tuple[tuple[int, ...], ...] = tuple(permutations(range(3)))
+"""``KNITTED[i]`` takes the ranks of residue class ``KNITTED_CLASSES[i][s]`` (0: 147,
+1: 258, 2: 369) in suit ``s``."""
+KNITTED_MASKS: tuple[int, ...] = tuple(sum(1 << t for t in ks) for ks in KNITTED)
+"""The tiles of each knitted straight as a 34-bit mask."""
+HONOUR_MASK = sum(1 << t for t in HONOUR_IDS)
+ORPHAN_MASK = sum(1 << t for t in ORPHANS)
 
 
 # ---------------------------------------------------------------- seven pairs (七对)
@@ -59,21 +67,41 @@ def seven_pairs_overlap(c: Sequence[int]) -> int:
 # ---------------------------------------------------------------- thirteen orphans (十三幺)
 
 
-def orphans_win(c: Sequence[int], w: int) -> bool:
-    pairs = 0
-    for t in range(34):
-        x = c[t]
-        if x and t not in ORPHANS:
-            return False
-        if x >= 3:
-            return False
-        if x == 2:
-            pairs += 1
-    missing = sum(1 for t in ORPHANS if c[t] == 0)
-    return pairs <= 1 and missing + (1 - pairs) == w
-
-
 _orphan_counts = itemgetter(*ORPHANS)
+_MIDDLE = bytes(7)
+
+
+def orphans_only(c: bytes | bytearray) -> bool:
+    """No tile but the 幺九 (the 2-8 of every suit absent): three C-level slice compares,
+    a necessary condition of 十三幺 that rejects almost every other hand at once."""
+    return c[1:8] == _MIDDLE and c[10:17] == _MIDDLE and c[19:26] == _MIDDLE
+
+
+def orphans_waits(c: bytes | bytearray, w: int) -> int:
+    """The tiles completing 十三幺 (a 34-bit mask) for a 13-tile hand (wildcards included).
+
+    A 十三幺 holds only 幺九 tiles, none three times, at most one pair, and its wildcards
+    take the missing orphans (+ the pair when none is held): ``missing + (1 - pairs) ==
+    w``. Adding a missing orphan lowers ``missing``; adding a held single makes the pair.
+    So with the pair held the missing orphans are the waits (when ``missing - 1 == w``),
+    without it every orphan (when ``missing == w``).
+    """
+    if not orphans_only(c):
+        return 0
+    got: tuple[int, ...] = _orphan_counts(c)
+    if max(got) >= 3:
+        return 0
+    pairs = got.count(2)
+    missing = got.count(0)
+    if pairs == 0:
+        return ORPHAN_MASK if missing == w else 0
+    if pairs > 1 or missing - 1 != w:
+        return 0
+    mask = 0
+    for t, x in zip(ORPHANS, got, strict=True):
+        if not x:
+            mask |= 1 << t
+    return mask
 
 
 def orphans_overlap(c: Sequence[int]) -> int:
@@ -82,21 +110,6 @@ def orphans_overlap(c: Sequence[int]) -> int:
 
 
 # ---------------------------------------------------------------- knitted (全不靠 / 七星不靠)
-
-
-def knitted_singles_win(c: Sequence[int], w: int) -> bool:
-    """全不靠 (and 七星不靠, its special case): 14 different tiles, all from one knitted
-    straight plus the honours. Wildcards take missing tiles of that set."""
-    held = [t for t in range(34) if c[t]]
-    if any(c[t] > 1 for t in held):
-        return False
-    if len(held) + w != 14:
-        return False
-    for ks in KNITTED:
-        allowed = set(ks) | set(HONOUR_IDS)
-        if all(t in allowed for t in held):
-            return True
-    return False
 
 
 def knitted_singles_overlap(c: Sequence[int]) -> int:

@@ -25,11 +25,11 @@ from laizi.analysis._group import (
     final_value,
 )
 from laizi.analysis._special import (
+    HONOUR_MASK,
     KNITTED,
-    knitted_singles_overlap,
-    knitted_singles_win,
-    orphans_overlap,
-    orphans_win,
+    KNITTED_CLASSES,
+    KNITTED_MASKS,
+    orphans_waits,
     seven_pairs_win,
 )
 from laizi.analysis.types import WinRules
@@ -154,16 +154,16 @@ def is_win(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RULE
         b = bytearray(_key(counts))
         k0, k1, k2, k3 = _split(b)
     try:
-        a0, d0, o0 = n0[k0]
-        a1, d1, o1 = n1[k1]
-        a2, d2, o2 = n2[k2]
-        a3, d3, o3 = n3[k3]
+        a0, d0, o0, q0, m0 = n0[k0]
+        a1, d1, o1, q1, m1 = n1[k1]
+        a2, d2, o2, q2, m2 = n2[k2]
+        a3, d3, o3, _q3, _m3 = n3[k3]
     except KeyError:
         g0, g1, g2, g3 = comp.groups
-        a0, d0, o0 = g0.get_need(k0)
-        a1, d1, o1 = g1.get_need(k1)
-        a2, d2, o2 = g2.get_need(k2)
-        a3, d3, o3 = g3.get_need(k3)
+        a0, d0, o0, q0, m0 = g0.get_need(k0)
+        a1, d1, o1, q1, m1 = g1.get_need(k1)
+        a2, d2, o2, q2, m2 = g2.get_need(k2)
+        a3, d3, o3, _q3, _m3 = g3.get_need(k3)
     if d1 < d0:
         d0 = d1
     if d3 < d2:
@@ -174,16 +174,25 @@ def is_win(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RULE
         return True
     if wilds < 0:
         _check_wilds(wilds)
+    odd = o0 + o1 + o2 + o3
     if wilds <= _FAST_WILDS:
         if not comp.special:
             return False
         if comp.seven_only:
             # 七对 only: every count even once the wildcards fill the odd ones
-            if o0 + o1 + o2 + o3 > wilds or sum(b) + wilds != 14:
+            if odd > wilds or sum(b) + wilds != 14:
                 return False
             if b.count(0) + b.count(1) + b.count(2) + b.count(3) + b.count(4) == 34:
                 return True
-    return _is_win_slow(b, wilds, comp)
+        else:
+            # each special shape's necessary condition (see _is_win_slow), from the facts
+            # the lookups carry: most hands are refused here without another look
+            rules = comp.rules
+            if not ((rules.seven_pairs and odd <= wilds)
+                    or (rules.thirteen_orphans and not (m0 + m1 + m2))
+                    or (rules.knitted and (odd + wilds == 14 or q0 + q1 + q2 + wilds >= 9))):
+                return False
+    return _is_win_slow(b, wilds, comp, odd, q0 + q1 + q2, m0 + m1 + m2)
 
 
 def _standard_ok(b: bytes | bytearray, wilds: int, comp: Compiled) -> bool:
@@ -197,27 +206,55 @@ def _standard_ok(b: bytes | bytearray, wilds: int, comp: Compiled) -> bool:
     return s < INF and s <= wilds and (wilds - s) % 3 == 0
 
 
-def _is_win_slow(b: bytes | bytearray, wilds: int, comp: Compiled) -> bool:
-    """Everything the fast path does not answer: many wildcards and the special shapes."""
+def _is_win_slow(
+    b: bytes | bytearray, wilds: int, comp: Compiled, odd: int, knit: int, middle: int
+) -> bool:
+    """Everything the fast path does not answer: many wildcards and the special shapes.
+
+    ``odd``, ``knit`` and ``middle`` are the sums over the groups of the facts the need
+    lookups carry (:meth:`GroupTable.get_need`): ranks held an odd number of times, the
+    bound on a knitted straight's held tiles, tiles of ranks 2-8. Each is a necessary
+    condition of one shape, so most hands are refused without looking at them again.
+    """
     if wilds > _FAST_WILDS and _standard_ok(b, wilds, comp):
         return True
     rules = comp.rules
     total = sum(b) + wilds
     if total == 14:
-        if rules.seven_pairs:
-            odd = b.count(1) + b.count(3)
-            if odd <= wilds and b.count(0) + odd + b.count(2) + b.count(4) == 34:
+        # 七对: wildcards pair the odd counts (the total fixes the parity of the rest)
+        if rules.seven_pairs and odd <= wilds:
+            if b.count(0) + b.count(1) + b.count(2) + b.count(3) + b.count(4) == 34:
                 return True
-            if odd <= wilds and seven_pairs_win(b, wilds):  # counts above 4: rare
+            if seven_pairs_win(b, wilds):  # counts above 4: rare
                 return True
-        if rules.thirteen_orphans and orphans_win(b, wilds):
+        # 十三幺: only 幺九 tiles, none three times, at most one pair; at 14
+        # tiles that leaves exactly as many wildcards as missing orphans (+ 1 without the
+        # pair), so two C-level counts decide
+        if (rules.thirteen_orphans and not middle and b.count(2) <= 1
+                and b.count(0) + b.count(1) + b.count(2) == 34):
             return True
-        # 全不靠 holds no tile twice: one C-level count rejects most hands.
-        if rules.knitted and b.count(0) + b.count(1) == 34 and knitted_singles_win(b, wilds):
+        # 全不靠 holds no tile twice (so every held tile is an odd count)
+        if (rules.knitted and odd + wilds == 14 and b.count(0) + b.count(1) == 34
+                and _knitted_singles_fit(b)):
             return True
-    if rules.knitted and total >= 11 and total % 3 == 2:
-        return knitted_straight_win(b, wilds, comp)
+    if rules.knitted and total >= 11 and total % 3 == 2 and knit + wilds >= 9:
+        if not _knitted_straight_win_tables(b, wilds, comp):
+            return False
+        return total <= 14 or knitted_straight_win_search(b, wilds, comp)
     return False
+
+
+def _knitted_singles_fit(b: bytes | bytearray) -> bool:
+    """全不靠 / 七星不靠 for a 14-tile hand (wildcards included) holding no tile twice:
+    every held tile lies in one knitted straight + the honours (wildcards take the rest;
+    they never make a fifth copy of a tile the hand holds once)."""
+    k0, k1, k2, k3 = _split(b)
+    pres = _presence_mask(k0, k1, k2, k3)
+    return any(not pres & ~allowed for allowed in _SINGLES_ALLOWED)
+
+
+_SINGLES_ALLOWED: tuple[int, ...] = tuple(km | HONOUR_MASK for km in KNITTED_MASKS)
+"""The tiles of each 全不靠 set: one knitted straight and the seven honours."""
 
 
 def _residue_best(present: bytes) -> int:
@@ -233,6 +270,10 @@ for _m in range(512):
     _pv = bytes((_m >> i) & 1 for i in range(9))
     _RESIDUE_BEST[_pv] = _residue_best(_pv)
 del _m, _pv
+_PRESENCE_BITS: dict[bytes, int] = {
+    bytes((m >> i) & 1 for i in range(size)): m for size in (7, 9) for m in range(1 << size)
+}
+"""A 0/1 presence key (9 ranks or 7 honours) → its bit mask."""
 
 
 def knitted_straight_possible(c: Sequence[int], wilds: int) -> bool:
@@ -252,6 +293,49 @@ def _need_capped(
 
 def knitted_straight_win(c: Sequence[int], wilds: int, comp: Compiled) -> bool:
     """组合龙: the nine tiles of a knitted straight + (n - 3) melds + a pair."""
+    if len(c) == 34 and sum(c) + wilds <= 14:
+        return _knitted_straight_win_tables(bytearray(c), wilds, comp)
+    return knitted_straight_win_search(c, wilds, comp)
+
+
+def _knitted_straight_win_tables(b: bytes | bytearray, wilds: int, comp: Compiled) -> bool:
+    """:func:`knitted_straight_win` from the group tables: per straight, the tiles it
+    misses go to wildcards and the rest of each suit is a free group, so the standard
+    need formula decides. Exact for at most one meld beside the straight (11 or 14 tiles:
+    ``GroupTable.get_knit_cover`` says why the 4-copy rule cannot bind); with more, the
+    free need can only be lower than the capped one, so ``False`` is still exact."""
+    k0, k1, k2, k3 = _split(b)
+    g0, g1, g2, g3 = comp.groups
+    e0 = g0.knit_need.get(k0)
+    if e0 is None:
+        e0 = g0.get_knit_need(k0)
+    e1 = g1.knit_need.get(k1)
+    if e1 is None:
+        e1 = g1.get_knit_need(k1)
+    e2 = g2.knit_need.get(k2)
+    if e2 is None:
+        e2 = g2.get_knit_need(k2)
+    # each suit holds at most its best class of the straight: most hands stop here
+    if (max(e0[0][0], e0[1][0], e0[2][0]) + max(e1[0][0], e1[1][0], e1[2][0])
+            + max(e2[0][0], e2[1][0], e2[2][0]) + wilds < 9):
+        return False
+    a3, d3, _o3, _q3, _m3 = g3.get_need(k3)
+    for c0, c1, c2 in KNITTED_CLASSES:
+        h0, a0, d0, _r0 = e0[c0]
+        h1, a1, d1, _r1 = e1[c1]
+        h2, a2, d2, _r2 = e2[c2]
+        w = wilds - 9 + h0 + h1 + h2
+        if w < 0:
+            continue
+        s = a0 + a1 + a2 + a3 + min(d0, d1, d2, d3)
+        if s <= w and (w - s) % 3 == 0:
+            return True
+    return False
+
+
+def knitted_straight_win_search(c: Sequence[int], wilds: int, comp: Compiled) -> bool:
+    """:func:`knitted_straight_win` by a capped search per straight: any size (the
+    4-copy rule can bind from two melds on), and the cross-check of the table path."""
     if not knitted_straight_possible(c, wilds):
         return False
     for ks in KNITTED:
@@ -281,11 +365,20 @@ def knitted_straight_win(c: Sequence[int], wilds: int, comp: Compiled) -> bool:
 # ---------------------------------------------------------------- waits
 
 
-def waits(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RULES) -> list[int]:
+def waits(
+    counts: Sequence[int],
+    wilds: int = 0,
+    rules: WinRules = DEFAULT_RULES,
+    wild_tile: int | None = None,
+) -> list[int]:
     """Tile ids (0-33, ascending) whose addition makes a ``3n + 1`` hand complete.
 
     A tile the hand already holds four of is still listed when a fifth copy would complete
     the shape (空听); callers count the copies actually left.
+
+    ``wild_tile``: the face of the wildcards in play, when there is one. Drawing it adds a
+    wildcard, not a real copy, so it is listed when ``wilds + 1`` wildcards complete the
+    hand (a ready hand almost always: the new wildcard stands for any of its waits).
     """
     comp = _DEFAULT if rules is DEFAULT_RULES else compiled(rules)
     try:
@@ -299,56 +392,163 @@ def waits(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RULES
     total = sum(b) + wilds
     if total % 3 != 1:
         raise ValueError(f"waits needs a hand of 3n+1 tiles, got {total}")
+    if wild_tile is not None and not 0 <= wild_tile < 34:
+        raise ValueError(f"wild_tile must be a tile id 0-33, got {wild_tile}")
     if wilds >= BUDGETS:
-        return [t for t in range(34) if is_win(_plus(b, t), wilds, rules)]
+        mask = 0
+        for t in range(34):
+            if is_win(_plus(b, t), wilds, rules):
+                mask |= 1 << t
+    else:
+        mask = _waits_mask(b, keys, wilds, total, comp)
+    if wild_tile is not None:
+        bit = 1 << wild_tile
+        if is_win(b, wilds + 1, rules):
+            mask |= bit
+        elif mask & bit:
+            mask ^= bit
+    return _mask_tiles(mask)
+
+
+def _waits_mask(
+    b: bytearray, keys: tuple[bytes, ...], wilds: int, total: int, comp: Compiled
+) -> int:
+    """:func:`waits` as a 34-bit mask, for fewer than :data:`BUDGETS` wildcards."""
     groups = comp.groups
     k0, k1, k2, k3 = keys
     n0, n1, n2, n3 = comp.needs
     try:
-        a0, d0, o0 = n0[k0]
-        a1, d1, o1 = n1[k1]
-        a2, d2, o2 = n2[k2]
-        a3, d3, o3 = n3[k3]
+        a0, d0, o0, q0, m0 = n0[k0]
+        a1, d1, o1, q1, m1 = n1[k1]
+        a2, d2, o2, q2, m2 = n2[k2]
+        a3, d3, o3, _q3, _m3 = n3[k3]
     except KeyError:
         g0, g1, g2, g3 = groups
-        a0, d0, o0 = g0.get_need(k0)
-        a1, d1, o1 = g1.get_need(k1)
-        a2, d2, o2 = g2.get_need(k2)
-        a3, d3, o3 = g3.get_need(k3)
-    # Standard shape: the new tile goes to group gi, which then needs (with the pair, or
-    # the pair in another group) at most the wildcards the other groups leave.
+        a0, d0, o0, q0, m0 = g0.get_need(k0)
+        a1, d1, o1, q1, m1 = g1.get_need(k1)
+        a2, d2, o2, q2, m2 = g2.get_need(k2)
+        a3, d3, o3, _q3, _m3 = g3.get_need(k3)
+    mask = _standard_mask(groups, k0, k1, k2, k3, a0, d0, a1, d1, a2, d2, a3, d3, wilds)
+    rules = comp.rules
+    # 七对: adding t flips its parity; wildcards fill the odd ones (odd - 1 of them at best)
+    if total == 13 and rules.seven_pairs and o0 + o1 + o2 + o3 - 1 <= wilds:
+        mask |= _seven_pairs_waits(b, keys, wilds, comp)
+    # Cheap necessary conditions from the lookups: 十三幺 holds no tile of ranks 2-8;
+    # 组合龙 at least 8 - wilds tiles of one straight (each suit holds at most its best
+    # residue class q of it); 全不靠 13 - wilds singles (odd counts), each suit's inside
+    # one residue class.
+    if total == 13 and rules.thirteen_orphans and not (m0 + m1 + m2):
+        mask |= orphans_waits(b, wilds)
+    if rules.knitted and total >= 10:
+        straight = q0 + q1 + q2 + wilds >= 8
+        singles = (total == 13 and o0 + o1 + o2 + o3 + wilds == 13
+                   and q0 == 9 - k0.count(0) and q1 == 9 - k1.count(0)
+                   and q2 == 9 - k2.count(0) and b.count(0) + b.count(1) == 34)
+        if straight or singles:
+            mask |= _knitted_waits(b, keys, wilds, total, comp, singles, straight)
+    return mask
+
+
+def _standard_mask(
+    groups: tuple[GroupTable, GroupTable, GroupTable, GroupTable],
+    k0: bytes, k1: bytes, k2: bytes, k3: bytes,
+    a0: int, d0: int, a1: int, d1: int, a2: int, d2: int, a3: int, d3: int,
+    wilds: int,
+) -> int:
+    """Tiles completing the standard shape (34-bit mask) of a ``3n + 1`` hand given as the
+    four group keys and their ``(need0, need1 - need0)``, for ``wilds < BUDGETS``."""
+    # The new tile goes to group gi, which then needs (with the pair, or the pair in
+    # another group) at most the wildcards the other groups leave.
     spare = wilds - (a0 + a1 + a2 + a3)
     m01 = d0 if d0 < d1 else d1
     m23 = d2 if d2 < d3 else d3
     mask = 0
-    for gi, budget, others in (
-        (0, spare + a0, d1 if d1 < m23 else m23),
-        (1, spare + a1, d0 if d0 < m23 else m23),
-        (2, spare + a2, d3 if d3 < m01 else m01),
-        (3, spare + a3, d2 if d2 < m01 else m01),
+    for gi, key, budget, others in (
+        (0, k0, spare + a0, d1 if d1 < m23 else m23),
+        (1, k1, spare + a1, d0 if d0 < m23 else m23),
+        (2, k2, spare + a2, d3 if d3 < m01 else m01),
+        (3, k3, spare + a3, d2 if d2 < m01 else m01),
     ):
         b2 = budget - others  # the pair in another group (need1 - need0 may be < 0)
         if budget < 0 and b2 < 0:
             continue
-        key = keys[gi]
-        got = groups[gi].wait.get(key)
+        g = groups[gi]
+        got = g.wait.get(key)
         if got is None:
-            got = groups[gi].get_wait(key)
+            got = g.get_wait(key)
         mask0, mask1 = got
         m = mask1[budget if budget < BUDGETS else BUDGETS - 1] if budget >= 0 else 0
         if b2 >= 0:
             m |= mask0[b2 if b2 < BUDGETS else BUDGETS - 1]
         if m:
             mask |= m << 9 * gi
-    rules = comp.rules
-    # 七对: adding t flips its parity; wildcards fill the odd ones (odd - 1 of them at best)
-    if total == 13 and rules.seven_pairs and o0 + o1 + o2 + o3 - 1 <= wilds:
-        mask |= _seven_pairs_waits(b, keys, wilds, comp)
-    if (total == 13 and rules.thirteen_orphans) or (rules.knitted and total >= 10):
+    return mask
+
+
+def _knitted_waits(
+    b: bytearray, keys: tuple[bytes, ...], wilds: int, total: int, comp: Compiled,
+    singles: bool, straight: bool,
+) -> int:
+    """Tiles completing 全不靠 / 七星不靠 or 组合龙 (34-bit mask), for ``wilds < BUDGETS``.
+
+    全不靠: a 13-tile hand of singles inside one straight + the honours waits on the rest
+    of that set. 组合龙 with at most one meld (10 or 13 tiles), per straight missing at most
+    ``wilds + 1`` tiles: the drawn tile either fills a missing tile of the straight (then
+    the rest must be complete with the wildcards left, one more than before) or joins the
+    rest (the standard waits of the rest with the wildcards left). In larger hands (two or
+    more melds, where the 4-copy rule can bind) that is a superset, each tile of it checked
+    by the capped search.
+    """
+    mask = 0
+    k0, k1, k2, k3 = keys
+    if singles:  # a 13-tile hand of singles (checked by the caller)
+        pres = _presence_mask(k0, k1, k2, k3)
+        for allowed in _SINGLES_ALLOWED:
+            if not pres & ~allowed:
+                mask |= allowed & ~pres
+    if not straight:
+        return mask
+    groups = comp.groups
+    g0, g1, g2, g3 = groups
+    e0 = g0.knit_need.get(k0)
+    if e0 is None:
+        e0 = g0.get_knit_need(k0)
+    e1 = g1.knit_need.get(k1)
+    if e1 is None:
+        e1 = g1.get_knit_need(k1)
+    e2 = g2.knit_need.get(k2)
+    if e2 is None:
+        e2 = g2.get_knit_need(k2)
+    a3, d3, _o3, _q3, _m3 = g3.get_need(k3)
+    found = 0  # 组合龙 waits
+    for i, (c0, c1, c2) in enumerate(KNITTED_CLASSES):
+        h0, a0, d0, r0 = e0[c0]
+        h1, a1, d1, r1 = e1[c1]
+        h2, a2, d2, r2 = e2[c2]
+        held = h0 + h1 + h2
+        w = wilds - 9 + held
+        if w < -1:
+            continue
+        if held < 9:
+            s = a0 + a1 + a2 + a3 + min(d0, d1, d2, d3)
+            if s <= w + 1 and (w + 1 - s) % 3 == 0:
+                found |= KNITTED_MASKS[i] & ~_presence_mask(k0, k1, k2, k3)
+        if w >= 0:
+            found |= _standard_mask(groups, r0, r1, r2, k3, a0, d0, a1, d1, a2, d2, a3, d3, w)
+    if total > 13:
+        # two or more melds beside the straight: the free need can be below the capped
+        # one (see _knitted_shanten), so the tables give a superset; check each tile
         for t in range(34):
-            if not mask >> t & 1 and _is_win_slow(_plus(b, t), wilds, comp):
-                mask |= 1 << t
-    return _mask_tiles(mask)
+            if found >> t & 1 and not knitted_straight_win_search(_plus(b, t), wilds, comp):
+                found ^= 1 << t
+    return mask | found
+
+
+def _presence_mask(k0: bytes, k1: bytes, k2: bytes, k3: bytes) -> int:
+    """The tiles held (34-bit mask) of the four group keys."""
+    pm = _PRESENCE_BITS
+    return (pm[k0.translate(_PRESENT)] | pm[k1.translate(_PRESENT)] << 9
+            | pm[k2.translate(_PRESENT)] << 18 | pm[k3.translate(_PRESENT)] << 27)
 
 
 def _mask_tiles(mask: int) -> list[int]:
@@ -416,15 +616,15 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RUL
         _check_wilds(wilds)
     g0, g1, g2, g3 = comp.groups
     try:
-        i0, t0, p0, s0 = g0.shape[k0]
-        i1, t1, p1, s1 = g1.shape[k1]
-        i2, t2, p2, s2 = g2.shape[k2]
-        i3, t3, p3, s3 = g3.shape[k3]
+        i0, t0, p0, s0, _v0, q0, r0, x0 = g0.shape[k0]
+        i1, t1, p1, s1, _v1, q1, r1, x1 = g1.shape[k1]
+        i2, t2, p2, s2, _v2, q2, r2, x2 = g2.shape[k2]
+        i3, t3, p3, s3, v3, _q3, r3, x3 = g3.shape[k3]
     except KeyError:
-        i0, t0, p0, s0 = g0.get_shape(k0)
-        i1, t1, p1, s1 = g1.get_shape(k1)
-        i2, t2, p2, s2 = g2.get_shape(k2)
-        i3, t3, p3, s3 = g3.get_shape(k3)
+        i0, t0, p0, s0, _v0, q0, r0, x0 = g0.get_shape(k0)
+        i1, t1, p1, s1, _v1, q1, r1, x1 = g1.get_shape(k1)
+        i2, t2, p2, s2, _v2, q2, r2, x2 = g2.get_shape(k2)
+        i3, t3, p3, s3, v3, _q3, r3, x3 = g3.get_shape(k3)
     total = t0 + t1 + t2 + t3 + wilds
     if total % 3 == 0:
         raise ValueError(f"shanten needs a hand of 3n+1 or 3n+2 tiles, got {total}")
@@ -459,15 +659,85 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RUL
                 if got < result:
                     result = got
             if rules.thirteen_orphans:
-                result = min(result, 13 - wilds - orphans_overlap(b))
-            if rules.knitted:
-                result = min(result, 13 - wilds - knitted_singles_overlap(b))
-        # 组合龙 covers at most its held tiles (no more than the best residue class of
-        # each suit) + 3 per other set + the pair, so its shanten is at least
-        # 8 - wilds - that bound: most hands need no search over the six straights.
-        if rules.knitted and n >= 3 and 8 - wilds - _knitted_held_bound(b) < result:
-            result = min(result, 3 * n + 1 - wilds - knitted_straight_overlap(b, n, comp))
+                # the 幺九 kinds held, + 1 when one of them can be the pair
+                got = 12 - wilds - r0 - r1 - r2 - r3 + (0 if x0 or x1 or x2 or x3 else 1)
+                if got < result:
+                    result = got
+        if rules.knitted and n >= 3:
+            # 组合龙 covers at most its held tiles (each suit: its best residue class, the
+            # bound q) + 3 per other set + the pair, so its shanten is at least
+            # 8 - wilds - bound; 全不靠 at least 13 - wilds - (honours + bound). Most
+            # hands need no look at the six straights.
+            bound = q0 + q1 + q2
+            singles_bound = v3 + bound if n == 4 else 0
+            if 8 - wilds - bound < result or 13 - wilds - min(singles_bound, 14) < result:
+                result = _knitted_shanten(b, k0, k1, k2, i3, v3, n, wilds, result, comp)
     return max(result, -1)
+
+
+def _knitted_shanten(
+    b: bytearray, k0: bytes, k1: bytes, k2: bytes, i3: int, honours: int, n: int, wilds: int,
+    result: int, comp: Compiled,
+) -> int:
+    """``result`` lowered by 全不靠 (14 tiles) and 组合龙, from the group tables.
+
+    A straight's target holds each of its tiles once, so it covers the held tiles of its
+    three residue classes plus the best cover of the rest by ``n - 3`` melds and the pair:
+    per suit and class, ``GroupTable.get_knit_cover`` has both, and the rest combines
+    through the same memoised cover ids as the standard shape. 组合龙's shanten is at
+    least ``8 - wilds - held`` (3 tiles a meld + the pair at best), which skips most
+    straights without any combination. ``honours``: the honour kinds held.
+    """
+    g0, g1, g2, _g3 = comp.groups
+    e0 = g0.knit_cover.get(k0)
+    if e0 is None:
+        e0 = g0.get_knit_cover(k0)
+    e1 = g1.knit_cover.get(k1)
+    if e1 is None:
+        e1 = g1.get_knit_cover(k1)
+    e2 = g2.knit_cover.get(k2)
+    if e2 is None:
+        e2 = g2.get_knit_cover(k2)
+    if n == 4:
+        # 全不靠: the held tiles of one straight and the honours, 14 at most
+        held_best = 0
+        for c0, c1, c2 in KNITTED_CLASSES:
+            held = e0[c0][0] + e1[c1][0] + e2[c2][0]
+            if held > held_best:
+                held_best = held
+        got = honours + held_best
+        got = 13 - wilds - (got if got < 14 else 14)
+        if got < result:
+            result = got
+    m = n - 3
+    if m > MAX_MELDS:  # over 28 tiles: beyond the cover tables
+        return min(result, 3 * n + 1 - wilds - knitted_straight_overlap(b, n, comp))
+    # From two melds beside the straight on, the 4-copy caps can bind (a pung and a chow
+    # through a tile of the straight would be its fifth copy): the free cover is then an
+    # upper bound, and the capped programme runs only for a straight that would win.
+    capped = m >= 2
+    for i, (c0, c1, c2) in enumerate(KNITTED_CLASSES):
+        h0, i0 = e0[c0]
+        h1, i1 = e1[c1]
+        h2, i2 = e2[c2]
+        held = h0 + h1 + h2
+        if 8 - wilds - held >= result:
+            continue
+        iab = COMBINED.get((i0, i1))
+        if iab is None:
+            iab = combined_id(i0, i1)
+        icd = COMBINED.get((i2, i3))
+        if icd is None:
+            icd = combined_id(i2, i3)
+        v = FINAL.get((iab, icd, m))
+        if v is None:
+            v = final_value(iab, icd, m)
+        got = 3 * n + 1 - wilds - held - v
+        if got < result and capped:
+            got = 3 * n + 1 - wilds - _knitted_overlap_capped(b, KNITTED[i], n, comp)
+        if got < result:
+            result = got
+    return result
 
 
 def _knitted_held_bound(c: Sequence[int]) -> int:
@@ -507,22 +777,24 @@ def _cover_capped(
 
 
 def knitted_straight_overlap(c: Sequence[int], n: int, comp: Compiled) -> int:
-    """Most real tiles inside a 组合龙 + (n - 3) melds + pair target."""
-    best = -INF
-    for ks in KNITTED:
-        r = list(c)
-        caps = [4] * 34
-        held = 0
-        for t in ks:
-            caps[t] = 3
-            if r[t]:
-                r[t] -= 1
-                held += 1
-        covers = [
-            _cover_capped(tuple(r[lo:hi]), g.chows, g.pair_ok, n - 3, tuple(caps[lo:hi]))
-            for g, (lo, hi) in zip(comp.groups, _SLICES, strict=True)
-        ]
-        got = held + _combine(covers, n - 3)
-        if got > best:
-            best = got
-    return best
+    """Most real tiles inside a 组合龙 + (n - 3) melds + pair target (the capped
+    programme over all six straights: the slow path and the tests' cross-check)."""
+    return max(_knitted_overlap_capped(c, ks, n, comp) for ks in KNITTED)
+
+
+def _knitted_overlap_capped(c: Sequence[int], ks: tuple[int, ...], n: int, comp: Compiled) -> int:
+    """Most real tiles inside the straight ``ks`` + (n - 3) melds + pair, the melds'
+    copies of each straight tile capped at 3 (the straight holds the fourth)."""
+    r = list(c)
+    caps = [4] * 34
+    held = 0
+    for t in ks:
+        caps[t] = 3
+        if r[t]:
+            r[t] -= 1
+            held += 1
+    covers = [
+        _cover_capped(tuple(r[lo:hi]), g.chows, g.pair_ok, n - 3, tuple(caps[lo:hi]))
+        for g, (lo, hi) in zip(comp.groups, _SLICES, strict=True)
+    ]
+    return held + _combine(covers, n - 3)

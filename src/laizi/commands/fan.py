@@ -1,6 +1,15 @@
 """``laizi fan``: the MCR (国标) fan calculator for one hand, in Chinese and English.
 
-    laizi fan "123m456p789s1122z" --win-tile 2z --melds "pung:555z" --self-drawn
+HAND is the concealed tiles, the winning tile included; with --melds the hand holds
+14 - 3 tiles per meld (a kong counts as 3). Exit status 0 for a win, 1 for a hand that
+is not a win, 2 for bad input.
+
+examples:
+  laizi fan "123m456p789s22z" --win-tile 2z --melds "pung:555z" --self-drawn
+  laizi fan 19m19p19s1234567z1m --json
+  laizi fan "123m 456789p 55z" --melds "kong:1111s" --kong-replacement --self-drawn
+  laizi fan 123m456p789s111z2z5z --golden 5z
+  laizi fan 123m456p789s1z2z3z4z5z  # exits 1: not a win
 """
 
 from __future__ import annotations

@@ -1,10 +1,15 @@
-"""``laizi score RECORD.json``: settle a finished hand from its hand record.
+"""``laizi score RECORD...``: settle finished hands from their hand records.
 
 Prints every payment with its itemised reasons (``--lang zh``, the default, or ``en``) and
 the net per seat (``--json``: the ``{"payments": [...], "net": [...]}`` shape, each reason
 as ``{"code", "params", "zh", "en"}``). The record names its variant; the variant's
-own settlement is used (``docs/hand-record.md``). An invalid record prints one line to
-stderr and exits with status 2.
+own settlement is used (``docs/hand-record.md``).
+
+Several hands at once — a file holding a JSON list of records, a file of JSON lines (one
+record per line), or several files — are settled in order with a running ledger (the sum
+of the nets so far); ``--json`` then prints ``{"hands": [...], "ledger": [...]}``. Every
+record is validated before anything is printed, so a ledger never stops half way: an
+invalid record prints one line to stderr, naming where it is, and exits with status 2.
 """
 
 from __future__ import annotations
@@ -12,58 +17,186 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
-from laizi.reasons import LANGS
-from laizi.records import RecordError, record_from_json, settle
-from laizi.settlement import payments_json
-from laizi.ui.terminal import payments_lines
-from laizi.variants import get
+from laizi.reasons import LANGS, Lang
+from laizi.records import HandRecord, RecordError, record_from_json, settle
+from laizi.settlement import Payment, net, payments_json
 
-__all__ = ["register", "run"]
+__all__ = ["Settled", "read_records", "register", "run"]
+
+EXAMPLES = """examples:
+  laizi score docs/examples/jingzhou-hand.json
+  laizi score docs/examples/taiwan-hand.json --lang en
+  laizi score docs/examples/golden-hand.json --json
+  laizi score docs/examples/mcr-hand.json docs/examples/mcr-hand.json
+"""
+
+
+class _Failure(Exception):
+    """One line for stderr (the command's name is added)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """One hand of the input, validated and settled."""
+
+    source: str
+    """Where the record was read: the file, and its line or list index when it holds
+    several."""
+    record: HandRecord
+    payments: list[Payment]
+    parties: int
+
+
+class _HandJson(TypedDict):
+    source: str
+    payments: list[dict[str, Any]]
+    net: list[int]
+    ledger: list[int]
 
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "score", help="settle a hand from its hand record (JSON)",
-        description="Settle a finished hand: print every payment with its reasons and the "
-                    "net per seat. RECORD is a hand-record JSON file, or - for stdin.")
-    p.add_argument("record", metavar="RECORD", help="hand record JSON file, or - for stdin")
+        "score", help="settle hands from their hand records (JSON), with a running ledger",
+        description="Settle finished hands: print every payment with its reasons and the "
+                    "net per seat. RECORD is a hand-record JSON file, or - for stdin; a "
+                    "file may hold one record, a JSON list of records or one record per "
+                    "line (JSON lines). Several hands are settled in order with a running "
+                    "ledger.",
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("record", metavar="RECORD", nargs="+",
+                   help="hand record JSON file (a record, a list, or JSON lines), or - for "
+                        "stdin")
     p.add_argument("--json", action="store_true", help="print the settlement as JSON")
     p.add_argument("--lang", choices=LANGS, default="zh",
                    help="language of the reasons: zh (default) or en")
     p.set_defaults(func=run)
 
 
-def _fail(message: str) -> int:
-    print(f"laizi score: {message}", file=sys.stderr)
-    return 2
+def _one_line(text: str) -> str:
+    # Messages quote values from the input; a newline in one must not split the error.
+    return " ".join(text.split())
+
+
+def _documents(name: str, text: str) -> list[tuple[str, Any]]:
+    """The records a file holds, each with where it is: one object, a list, or JSON
+    lines."""
+    shown = "stdin" if name == "-" else name
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise _Failure(f"{shown}: JSON nested too deeply") from None
+    except json.JSONDecodeError as exc:
+        if exc.msg != "Extra data":
+            raise _Failure(f"{shown}: not JSON (line {exc.lineno}, column {exc.colno}: "
+                           f"{exc.msg})") from None
+        out = []
+        for i, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                out.append((f"{shown} line {i}", json.loads(line)))
+            except json.JSONDecodeError as line_exc:
+                raise _Failure(f"{shown} line {i}: not JSON (column {line_exc.colno}: "
+                               f"{line_exc.msg}); a file of several records holds one "
+                               "per line") from None
+            except RecursionError:
+                raise _Failure(f"{shown} line {i}: JSON nested too deeply") from None
+        return out
+    if isinstance(data, list):
+        if not data:
+            raise _Failure(f"{shown}: an empty list holds no hand record")
+        return [(f"{shown}[{i}]", item) for i, item in enumerate(data)]
+    return [(shown, data)]
+
+
+def read_records(names: list[str], read_stdin: Callable[[], str] | None = None
+                 ) -> list[Settled]:
+    """Every record of ``names`` validated and settled, in order; :class:`_Failure` (one
+    line) at the first that is not a valid record."""
+    docs: list[tuple[str, Any]] = []
+    for name in names:
+        try:
+            if name == "-":
+                text = (read_stdin or sys.stdin.read)()
+            else:
+                text = Path(name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise _Failure(f"cannot read {name}: {getattr(exc, 'strerror', None) or exc}"
+                           ) from None
+        docs.extend(_documents(name, text))
+    several = len(docs) > 1
+    out = []
+    for source, data in docs:
+        try:
+            record = record_from_json(data)
+            payments, parties = settle(record)
+        except RecordError as exc:
+            where = f"{source}: " if several else ""
+            raise _Failure(f"{where}invalid hand record: {exc}") from None
+        out.append(Settled(source, record, payments, parties))
+    variants = sorted({s.record.variant for s in out})
+    if len(variants) > 1:
+        raise _Failure(f"records of different variants ({', '.join(variants)}) share no "
+                       "ledger; score them separately")
+    return out
+
+
+def _add(ledger: list[int], nets: list[int]) -> list[int]:
+    size = max(len(ledger), len(nets))
+    return [(ledger[i] if i < len(ledger) else 0) + (nets[i] if i < len(nets) else 0)
+            for i in range(size)]
+
+
+def _ledger_text(ledger: list[int]) -> str:
+    return "  ".join(f"seat {s} {v:+d}" for s, v in enumerate(ledger))
 
 
 def run(args: argparse.Namespace) -> int:
-    name = args.record
     try:
-        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return _fail(f"cannot read {name}: {getattr(exc, 'strerror', None) or exc}")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return _fail(f"{'stdin' if name == '-' else name}: not JSON "
-                     f"(line {exc.lineno}, column {exc.colno}: {exc.msg})")
-    try:
-        record = record_from_json(data)
-        variant = get(record.variant)
-        payments, parties = settle(record)
-    except RecordError as exc:
-        return _fail(f"invalid hand record: {exc}")
-    if args.json:
-        print(json.dumps(payments_json(payments, parties), ensure_ascii=False, indent=2))
+        hands = read_records(list(args.record))
+    except _Failure as exc:
+        print(_one_line(f"laizi score: {exc}"), file=sys.stderr)
+        return 2
+    if len(hands) == 1:
+        only = hands[0]
+        if args.json:
+            print(json.dumps(payments_json(only.payments, only.parties), ensure_ascii=False,
+                             indent=2))
+        else:
+            _print_hand(only, args.lang)
         return 0
-    summary = variant.describe(record)
+    ledger: list[int] = []
+    shown: list[_HandJson] = []
+    for k, hand in enumerate(hands, 1):
+        nets = net(hand.payments, hand.parties)
+        ledger = _add(ledger, nets)
+        if args.json:
+            shown.append(_HandJson(source=hand.source,
+                                   payments=[p.to_json() for p in hand.payments],
+                                   net=nets, ledger=ledger))
+            continue
+        print(f"── hand {k} of {len(hands)}: {hand.source}")
+        _print_hand(hand, args.lang)
+        print(f"ledger: {_ledger_text(ledger)}")
+        print()
+    if args.json:
+        print(json.dumps({"hands": shown, "ledger": ledger}, ensure_ascii=False, indent=2))
+    else:
+        print(f"ledger after {len(hands)} hands: {_ledger_text(ledger)}")
+    return 0
+
+
+def _print_hand(hand: Settled, lang: Lang) -> None:
+    from laizi.ui.terminal import payments_lines
+    from laizi.variants import get
+
+    summary = get(hand.record.variant).describe(hand.record)
     if summary:
         print(summary)
-    for line in payments_lines(payments, parties, getattr(args, "lang", "zh")):
+    for line in payments_lines(hand.payments, hand.parties, lang):
         print(line)
-    return 0

@@ -55,11 +55,12 @@ if TYPE_CHECKING:
 __all__ = ["CLAIM", "CLAIMED", "DECIDE", "OVER", "ROB", "RULES_VERSION", "TURN", "Game",
            "interned"]
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 """The version of the rules a log was written under: raise it whenever a change of the
 rules or of the engine would replay an old log differently. 1 is every log before the
 field existed (claim windows that asked only the seats with an option); 2 asks every seat
-in every window."""
+in every window; 3 scores golden (黄金麻将) hands with the 明暗杠 option and 和绝张 read for
+the golden tile's stand-in (docs/rules/golden.md, decision 16)."""
 
 TURN, CLAIM, ROB, OVER = "turn", "claim", "rob", "over"
 DECIDE = "decide"  # a variant's own decision phase (Variant.resolve ends it)

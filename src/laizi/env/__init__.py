@@ -2,7 +2,9 @@
 
 * ``laizi.env.make("jingzhou")`` or ``laizi.env.jingzhou_v0.env()`` — PettingZoo AEC
   environment of a variant (also ``huanghuang_v0``, ``golden_v0``, ``mcr_v0``,
-  ``taiwan_v0``).
+  ``taiwan_v0``); ``laizi.env.make("jingzhou_v1")`` or ``laizi.env.jingzhou_v1.env()``
+  (every variant) — the same with observation version 1, which adds the public discard
+  history.
 * ``laizi.env.gym_env.SingleSeatEnv`` — Gymnasium: one seat against bots.
 
 See ``docs/env.md`` for the action space and the observation encoding.

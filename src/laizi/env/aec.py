@@ -10,6 +10,10 @@ how many turns a window takes, never depend on who could claim. Answers stay hid
 the others until the window closes (the engine resolves them when all are in), so the
 order gives nobody information.
 
+Observations: version 0 (``jingzhou_v0`` …, the default) is ``{"observation", "action_mask"}``;
+version 1 (``jingzhou_v1`` …, ``version=1``) adds ``"history"``, the public discard history
+(:mod:`laizi.env.history`), built from the table's public event stream.
+
 Rewards: each seat's net points of the hand (the person's result at the table: the
 variant's settlement, 晃晃's 买马 included) times ``reward_scale``, given when the hand
 ends; zero before.
@@ -25,10 +29,45 @@ from pettingzoo import AECEnv
 
 from laizi.engine import Game
 from laizi.env.encoding import NUM_ACTIONS, OBS_SHAPE, action_mask, encode_view, legal_by_index
+from laizi.env.history import HISTORY_SHAPE, PublicHistory, encode_history
 from laizi.table.table import Table
 from laizi.variants import get as get_variant
 
-__all__ = ["LaiziAEC", "hand_net", "ordered_to_act"]
+__all__ = ["OBS_VERSIONS", "LaiziAEC", "PublicFeed", "hand_net", "observation_space",
+           "ordered_to_act"]
+
+OBS_VERSIONS = (0, 1)
+"""0: planes and mask; 1: also the public discard history (``"history"``)."""
+
+
+def observation_space(version: int) -> spaces.Dict:
+    """The observation space of an observation version (the same in every variant)."""
+    if version not in OBS_VERSIONS:
+        raise ValueError(f"observation version {version!r} is not one of {OBS_VERSIONS}")
+    parts: dict[str, spaces.Space[Any]] = {
+        "observation": spaces.Box(0.0, 1.0, OBS_SHAPE, dtype=np.float32)}
+    if version >= 1:
+        parts["history"] = spaces.Box(0.0, 1.0, HISTORY_SHAPE, dtype=np.float32)
+    parts["action_mask"] = spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8)
+    return spaces.Dict(parts)
+
+
+class PublicFeed:
+    """A table's public history, kept up to date from its spectator stream: only the
+    events added since the last :meth:`history` call are read."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self._seen = 0
+        self._history = PublicHistory(table.variant.seats)
+
+    def history(self) -> PublicHistory:
+        # The spectator's stream (person None) is what the table shows someone who sits
+        # nowhere: it holds no concealed tile, so neither can the history.
+        events = self.table.events(None, after=self._seen)
+        self._seen += len(events)
+        self._history.feed(events)
+        return self._history
 
 
 def ordered_to_act(game: Game) -> list[int]:
@@ -51,7 +90,8 @@ def hand_net(table: Table) -> list[int]:
 
 class LaiziAEC(AECEnv):  # type: ignore[misc]
     """One hand per episode. Options: ``variant`` (id), ``options`` (variant options as
-    JSON), ``dealer`` (a seat, or ``None`` for a random dealer), ``reward_scale``."""
+    JSON), ``dealer`` (a seat, or ``None`` for a random dealer), ``reward_scale``,
+    ``version`` (the observation version, :data:`OBS_VERSIONS`)."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "laizi_v0",
                 "is_parallelizable": False, "render_fps": 1}
@@ -59,12 +99,14 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
 
     def __init__(self, variant: str | None = None, options: dict[str, Any] | None = None,
                  dealer: int | None = 0, reward_scale: float = 1.0,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, version: int = 0) -> None:
         super().__init__()
+        obs_space = observation_space(version)
+        self.version = version
         vid = variant or self.variant_id
         self.variant = get_variant(vid)
         self.metadata = {**LaiziAEC.metadata,  # type: ignore[misc]
-                         "name": f"laizi_{self.variant.id}_v0"}
+                         "name": f"laizi_{self.variant.id}_v{version}"}
         self.game_options = self.variant.options_from_json(options) if options else None
         n = self.variant.seats
         if dealer is not None and not 0 <= dealer < n:
@@ -74,20 +116,23 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents = list(self.possible_agents)
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, OBS_SHAPE, dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
-        })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self._np_random = np.random.default_rng()
         self.table: Table | None = None
         """The episode's table (its log replays the hand: ``Table.from_log``)."""
+        self._feed: PublicFeed | None = None
 
     @property
     def game(self) -> Game | None:
         """The hand being played (the table's engine game)."""
         return None if self.table is None else self.table.game
+
+    @property
+    def history(self) -> PublicHistory | None:
+        """The hand's public discard history so far (what observation version 1 encodes;
+        kept in every version), ``None`` before :meth:`reset`."""
+        return None if self._feed is None else self._feed.history()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -100,7 +145,7 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
     def _seat(self, agent: str) -> int:
         return self.possible_agents.index(agent)
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         table = self.table
         assert table is not None, "call reset() first"
         seat = self._seat(agent)
@@ -109,7 +154,12 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
             mask = action_mask(table.legal_actions(seat))
         else:
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        return {"observation": encode_view(view), "action_mask": mask}
+        out: dict[str, np.ndarray[Any, Any]] = {"observation": encode_view(view)}
+        if self.version >= 1:
+            assert self._feed is not None
+            out["history"] = encode_history(self._feed.history(), seat)
+        out["action_mask"] = mask
+        return out
 
     def _select(self) -> None:
         game = self.game
@@ -128,6 +178,7 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
         dealer = self.dealer if self.dealer is not None else int(self._np_random.integers(n))
         self.table = Table(self.variant, self.game_options, seed=table_seed, dealer=dealer)
         self.table.start_hand()
+        self._feed = PublicFeed(self.table)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -1,6 +1,9 @@
 """The fixed action space and observation encoding shared by every variant.
 
-Actions: ``Discrete(308)``, a tile-indexed block per action kind (``t`` = tile id 0-33):
+Actions: ``Discrete(318)``, a tile-indexed block per action kind (``t`` = tile id 0-33,
+``f`` = flower id 34-41). Every action kind of every built-in variant — the engine's
+:data:`~laizi.engine.actions.TYPES` and each variant's own
+(:data:`~laizi.engine.actions.VARIANT_TYPES`) — has its block:
 
 =========  ===================================================
 index      action
@@ -16,11 +19,20 @@ index      action
 272-305    ``chow`` with t as the highest tile (t-2, t-1, t)
 306        ``win`` (自摸, on the discard, or 抢杠)
 307        ``pass``
+308        ``declare`` (Taiwan 天听 / 地听)
+309        ``flower_win`` (Taiwan 八仙过海)
+310-317    ``rob_flower`` f (Taiwan 七抢一: the flower robbed, f - 34)
 =========  ===================================================
 
-Observation: ``float32`` array of shape ``(18, 34)`` in [0, 1], built from the seat's view
-only (seats are relative: 0 = me, 1 = next in play order, …; a 3-seat variant leaves seat 3
-empty):
+Indices 0-307 are those of the first release (``Discrete(308)``); the Taiwan actions were
+appended so that no earlier index moved. :func:`action_index` maps a legal action to its
+index, :func:`decode_action` an index back to the action (the winning tile of ``win``,
+the only field an index does not carry, is the view's tile in play).
+
+Observation (``obs["observation"]`` in every observation version; version 1 adds the
+public discard history, :mod:`laizi.env.history`): ``float32`` array of shape ``(18, 34)``
+in [0, 1], built from the seat's view only (seats are relative: 0 = me, 1 = next in play
+order, …; a 3-seat variant leaves seat 3 empty):
 
 * planes 0-3: my concealed tiles, ``count >= 1`` … ``count >= 4``
 * plane 4: the tile I just drew (one-hot)
@@ -38,7 +50,7 @@ empty):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -56,36 +68,66 @@ from laizi.engine.actions import (
     WIN,
     Action,
 )
+from laizi.tiles import NUM_FLOWERS, NUM_KINDS
 
 __all__ = [
+    "ACTION_KINDS",
+    "DECLARE_INDEX",
+    "FLOWER_WIN_INDEX",
     "NUM_ACTIONS",
     "OBS_SHAPE",
+    "PASS_INDEX",
+    "ROB_FLOWER_BASE",
+    "WIN_INDEX",
     "action_index",
+    "action_kind",
     "action_mask",
+    "decode_action",
     "encode_view",
     "legal_by_index",
+    "win_tile",
 ]
+
+# The Taiwan action types by name: importing laizi.variants.taiwan here would load the
+# variant (and its scoring) just to encode actions; a test holds these to the variant.
+DECLARE = "declare"
+FLOWER_WIN = "flower_win"
+ROB_FLOWER = "rob_flower"
 
 _BLOCKS = {DISCARD: 0, CONCEALED_KONG: 34, ADDED_KONG: 68, SPECIAL_KONG: 102, PUNG: 136,
            KONG: 170}
 _CHOW_BASE = 204
 WIN_INDEX = 306
 PASS_INDEX = 307
-NUM_ACTIONS = 308
+DECLARE_INDEX = 308
+FLOWER_WIN_INDEX = 309
+ROB_FLOWER_BASE = 310
+NUM_ACTIONS = ROB_FLOWER_BASE + NUM_FLOWERS
 OBS_SHAPE = (18, 34)
 _MAX_SEATS = 4
 _OPEN = frozenset({"chow", "pung", "kong", "added_kong"})
+_NO_TILE = {WIN: WIN_INDEX, PASS: PASS_INDEX, DECLARE: DECLARE_INDEX,
+            FLOWER_WIN: FLOWER_WIN_INDEX}
+"""Kinds with one index each (a seat never has two of them with different tiles)."""
+
+ACTION_KINDS: frozenset[str] = frozenset(_BLOCKS) | {CHOW, ROB_FLOWER} | frozenset(_NO_TILE)
+"""Every action kind the space encodes: all of :data:`~laizi.engine.actions.KNOWN_TYPES`
+(tests/test_env_actions.py holds the two equal, so a new action type of the engine or a
+variant cannot go unencoded)."""
 
 
 def action_index(action: Action) -> int:
     """The index of an engine action in the fixed action space."""
     kind = action.type
-    if kind == WIN:
-        return WIN_INDEX
-    if kind == PASS:
-        return PASS_INDEX
+    if kind in _NO_TILE:
+        return _NO_TILE[kind]
     t = action.tile
-    if t is None or not 0 <= t < 34:
+    if kind == ROB_FLOWER:
+        if t is None or not NUM_KINDS <= t < NUM_KINDS + NUM_FLOWERS:
+            raise ValueError(f"action {action} has no flower {NUM_KINDS}-"
+                             f"{NUM_KINDS + NUM_FLOWERS - 1}")
+        return ROB_FLOWER_BASE + t - NUM_KINDS
+    if t is None or not 0 <= t < NUM_KINDS:
         raise ValueError(f"action {action} has no tile 0-33")
     if kind == CHOW:
         pos = list(action.tiles).index(t)
@@ -93,6 +135,57 @@ def action_index(action: Action) -> int:
     if kind in _BLOCKS:
         return _BLOCKS[kind] + t
     raise ValueError(f"unknown action type {kind!r}")
+
+
+def action_kind(index: int) -> str:
+    """The action kind (engine action type) of an index."""
+    if not 0 <= index < NUM_ACTIONS:
+        raise ValueError(f"action index {index} is not in 0-{NUM_ACTIONS - 1}")
+    if index >= ROB_FLOWER_BASE:
+        return ROB_FLOWER
+    for kind, i in _NO_TILE.items():
+        if index == i:
+            return kind
+    if index >= _CHOW_BASE:
+        return CHOW
+    return next(k for k, base in _BLOCKS.items() if base <= index < base + 34)
+
+
+def decode_action(index: int, seat: int, win_tile: int | None = None) -> Action:
+    """The action of ``seat`` that has ``index`` (the inverse of :func:`action_index`).
+
+    An index carries every field of the action but the winning tile of ``win``: give it
+    as ``win_tile`` (:func:`win_tile` of the seat's view: the tile drawn, discarded or
+    added to a kong). A chow index that runs off its suit raises ``ValueError``."""
+    kind = action_kind(index)
+    if kind == WIN:
+        return Action(WIN, seat, win_tile)
+    if kind in _NO_TILE:
+        return Action(kind, seat)
+    if kind == ROB_FLOWER:
+        return Action(ROB_FLOWER, seat, NUM_KINDS + index - ROB_FLOWER_BASE)
+    if kind == CHOW:
+        pos, t = divmod(index - _CHOW_BASE, 34)
+        lo = t - pos
+        if t >= 27 or lo < t - t % 9 or lo + 2 > t - t % 9 + 8:
+            raise ValueError(f"action index {index}: no chow of tile {t} at position {pos}")
+        return Action(CHOW, seat, t, (lo, lo + 1, lo + 2))
+    t = index - _BLOCKS[kind]
+    if kind == PUNG:
+        return Action(PUNG, seat, t, (t, t, t))
+    if kind == KONG:
+        return Action(KONG, seat, t, (t, t, t, t))
+    return Action(kind, seat, t)
+
+
+def win_tile(view: Mapping[str, Any]) -> int | None:
+    """The tile a ``win`` of the viewing seat would be on now: the discard to claim, the
+    kong tile to rob, or the tile it just drew (the engine's ``last_tile`` in each case)."""
+    target = view.get("last_discard") or view.get("robbing")
+    if target is not None:
+        return int(target["tile"])
+    drawn = view.get("drawn")
+    return None if drawn is None else int(drawn)
 
 
 def legal_by_index(legal: Sequence[Action]) -> dict[int, Action]:

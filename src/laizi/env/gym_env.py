@@ -5,7 +5,8 @@
     obs, info = env.reset(seed=1)
     obs, reward, terminated, truncated, info = env.step(action)
 
-Observations and actions are those of the AEC environment (``docs/env.md``). One
+Observations and actions are those of the AEC environment (``docs/env.md``; ``version=1``
+adds the public discard history, ``"history"``). One
 episode is one hand, the first of a :class:`~laizi.table.table.Table` in the public seed
 mode; the other seats are bots, each behind a :class:`~laizi.table.driver.BotController`.
 The reward is the seat's net points at the table times ``reward_scale`` at the end.
@@ -30,8 +31,9 @@ from gymnasium import spaces
 
 from laizi.bots.registry import make_bot
 from laizi.engine import Game
-from laizi.env.aec import hand_net, ordered_to_act
-from laizi.env.encoding import NUM_ACTIONS, OBS_SHAPE, action_mask, encode_view, legal_by_index
+from laizi.env.aec import PublicFeed, hand_net, observation_space, ordered_to_act
+from laizi.env.encoding import NUM_ACTIONS, action_mask, encode_view, legal_by_index
+from laizi.env.history import PublicHistory, encode_history
 from laizi.sim.hands import bot_seed
 from laizi.table.driver import BotController, Decision
 from laizi.table.table import Table
@@ -47,7 +49,9 @@ class SingleSeatEnv(gym.Env):
                  opponents: str | Sequence[str] = "greedy",
                  options: dict[str, Any] | None = None, dealer: int | None = 0,
                  reward_scale: float = 1.0, illegal_penalty: float = 0.0,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, version: int = 0) -> None:
+        self.observation_space = observation_space(version)
+        self.version = version
         self.variant = get_variant(variant)
         n = self.variant.seats
         if not 0 <= seat < n:
@@ -62,21 +66,24 @@ class SingleSeatEnv(gym.Env):
         self.reward_scale = float(reward_scale)
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, OBS_SHAPE, dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
-        })
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.table: Table | None = None
         """The episode's table (its log replays the hand: ``Table.from_log``)."""
         self._bots: dict[int, BotController] = {}
+        self._feed: PublicFeed | None = None
 
     @property
     def game(self) -> Game | None:
         """The hand being played (the table's engine game)."""
         return None if self.table is None else self.table.game
 
-    def _obs(self) -> dict[str, Any]:
+    @property
+    def history(self) -> PublicHistory | None:
+        """The hand's public discard history so far (what observation version 1 encodes;
+        kept in every version), ``None`` before :meth:`reset`."""
+        return None if self._feed is None else self._feed.history()
+
+    def _obs(self) -> dict[str, np.ndarray[Any, Any]]:
         table = self.table
         assert table is not None
         view = table.view(self.seat)
@@ -84,7 +91,12 @@ class SingleSeatEnv(gym.Env):
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         else:
             mask = action_mask(table.legal_actions(self.seat))
-        return {"observation": encode_view(view), "action_mask": mask}
+        out: dict[str, np.ndarray[Any, Any]] = {"observation": encode_view(view)}
+        if self.version >= 1:
+            assert self._feed is not None
+            out["history"] = encode_history(self._feed.history(), self.seat)
+        out["action_mask"] = mask
+        return out
 
     def _advance(self) -> None:
         """Let the bots act until our seat has a choice or the hand is over; our seat's
@@ -105,7 +117,7 @@ class SingleSeatEnv(gym.Env):
             table.act(answer if answer is not None else table.default_action(s))
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[dict[str, Any], dict[str, Any]]:
+              ) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, Any]]:
         super().reset(seed=seed)
         n = self.variant.seats
         while True:
@@ -117,12 +129,14 @@ class SingleSeatEnv(gym.Env):
             self.table = Table(self.variant, self.game_options, seed=table_seed,
                                dealer=dealer)
             self.table.start_hand()
+            self._feed = PublicFeed(self.table)
             self._advance()
             if self.table.in_hand:  # a hand won before our first choice is skipped
                 break
         return self._obs(), {}
 
-    def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+    def step(self, action: int) -> tuple[dict[str, np.ndarray[Any, Any]], float, bool, bool,
+                                         dict[str, Any]]:
         table = self.table
         if table is None or not table.in_hand:
             raise RuntimeError("call reset() before step(): the hand is over")

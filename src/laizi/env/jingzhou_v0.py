@@ -1,5 +1,5 @@
-"""PettingZoo AEC environment of the ``jingzhou`` variant: ``env()`` (wrapped) and
-``raw_env``. See ``docs/env.md``."""
+"""PettingZoo AEC environment of the ``jingzhou`` variant: ``env()`` (wrapped) and ``raw_env``;
+observation version 0 (planes and mask). See ``docs/env.md``."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ class raw_env(LaiziAEC):
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.pop("variant", None)
-        super().__init__("jingzhou", **kwargs)
+        kwargs.pop("version", None)
+        super().__init__("jingzhou", version=0, **kwargs)
 
 
 def env(**kwargs: Any) -> Any:

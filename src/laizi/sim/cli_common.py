@@ -29,7 +29,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
 
 def check_common(args: argparse.Namespace) -> tuple[str, list[str], dict[str, Any]]:
     """(variant id, bot specs padded to the seats, options) or :class:`UserError`."""
-    from laizi.bots.registry import BotSpecError, parse_spec
+    from laizi.bots.registry import BotSpecError, make_bot
     from laizi.errors import OptionsError
     from laizi.sim.arena import fill_bots
     from laizi.variants import get as get_variant
@@ -42,7 +42,9 @@ def check_common(args: argparse.Namespace) -> tuple[str, list[str], dict[str, An
     specs = [s.strip() for s in str(args.bots).split(",") if s.strip()]
     for s in specs:
         try:
-            parse_spec(s)
+            # Built once here, not only parsed: a value the bot refuses (budget_ms=-1)
+            # must be named now, not raised by every worker.
+            make_bot(s)
         except BotSpecError as exc:
             raise UserError(str(exc)) from None
     try:

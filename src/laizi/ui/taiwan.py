@@ -1,35 +1,37 @@
-"""``laizi play taiwan``: the display hooks of a Taiwan 将 (four 圈) at the terminal.
+"""``laizi play taiwan``: the display hooks of Taiwan hands at the terminal.
 
 Shows the 圈 and seat winds, the dealer and 连N, everyone's flowers and declarations,
 offers 天听/地听, 八仙过海 and 七抢一 when they arise, and itemises the 台 of every win.
 The 将 itself — 连庄, the deal passing on, four 圈 — is the table's session
 (:class:`laizi.table.session.TaiwanSession`) played by the one loop (:mod:`laizi.ui.player`);
-without ``--hands`` the whole 将 is played.
+``--hands N`` plays N hands of it (one by default), ``--hands all`` the whole 将.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import RenderableType
 
-from laizi import tiles as T
+from laizi.analysis import WinRules
 from laizi.engine.actions import Action
 from laizi.records import HandRecord
 from laizi.table.table import Entry, Table
 from laizi.ui.player import Display
-from laizi.ui.terminal import action_label, settlement_table, tile_label, view_panel
+from laizi.ui.terminal import action_label, settlement_lines, tile_label
 from laizi.variants.taiwan_records import result_of
 from laizi.variants.taiwan_rules import WIND_NAMES
 
-__all__ = ["DISPLAY", "TaiwanDisplay", "table_line", "tai_lines", "taiwan_action_label"]
+__all__ = ["DISPLAY", "TaiwanDisplay", "tai_lines", "taiwan_action_label"]
 
 _LABELS = {
     "declare": "宣告听牌 declare ready (天听/地听: the hand is locked)",
     "flower_win": "八仙过海 flower win (all eight flowers)",
 }
 _SHOUTED = ("declare", "flower_win", "rob_flower")
+_DECLARED = {"heavenly": "天听", "earthly": "地听"}
 
 
 def taiwan_action_label(a: Action) -> str:
@@ -40,59 +42,66 @@ def taiwan_action_label(a: Action) -> str:
     return action_label(a)
 
 
-def table_line(view: dict[str, Any], names: Sequence[str]) -> str:
-    """圈, dealer, 连N, and per seat: wind, flowers, declaration."""
-    x = view.get("extra", {})
-    parts = [f"{WIND_NAMES[x.get('prevalent_wind', 0)]}圈 · dealer {names[view['dealer']]}"
-             f" · 连{x.get('dealer_streak', 0)}"]
-    for s in range(view["seats"]):
-        wind = WIND_NAMES[x["seat_winds"][s]] if "seat_winds" in x else "?"
-        flowers = T.format(view["flowers"][s], "chinese") if view["flowers"][s] else "-"
-        declared = {"heavenly": " 天听", "earthly": " 地听"}.get(
-            (x.get("declared") or [None] * 4)[s] or "", "")
-        parts.append(f"{names[s]} {wind} 花:{flowers}{declared}")
-    return " | ".join(parts)
-
-
 def tai_lines(record: HandRecord, names: Sequence[str]) -> list[str]:
-    """The 台 breakdown of a win: every item with its 台 and why, then the dealer items."""
+    """The 台 of a win item by item (each with its 台 and why), the total, then the
+    dealer's items; nothing for a drawn hand (the settlement announces it)."""
     if record.outcome != "win":
-        return ["流局 — drawn hand: no payments; the dealer keeps the deal (连庄)."]
+        return []
     result = result_of(record)
-    w = record.winners[0]
-    how = {"self_draw": "自摸 self-draw", "discard": f"on {names[record.source or 0]}'s discard",
-           "robbed_kong": f"抢杠 robbing {names[record.source or 0]}'s kong"}[record.how or ""]
-    out = [f"{names[w]} wins ({how}) on {tile_label(record.win_tile or 0)}"]
-    for i in (*result.flower_items, *result.items):
-        out.append(f"  {i.zh:<10} {i.tai:>3} 台  {i.why}")
-    out.append(f"  {'total':<10} {result.flower_tai + result.tai:>3} 台")
+    width = max([cell_len(i.zh) for i in (*result.flower_items, *result.items,
+                                           *result.dealer_items)] + [6])
+
+    def item(zh: str, tai: int) -> str:
+        # Padded by screen cells: a Chinese character is two of them.
+        return f"  {zh}{' ' * (width - cell_len(zh))} {tai:>3} 台"
+
+    out = [f"{item(i.zh, i.tai)}  {i.why}" for i in (*result.flower_items, *result.items)]
+    out.append(item("total", result.flower_tai + result.tai))
     for i in result.dealer_items:
-        out.append(f"  {i.zh:<10} {i.tai:>3} 台  only in payments of the dealer "
+        out.append(f"{item(i.zh, i.tai)}  only in payments of the dealer "
                    f"({names[record.dealer]})")
     return out
 
 
 class TaiwanDisplay(Display):
-    """Taiwan: the 圈 / 连N in every hand's rule, winds, flowers and declarations next to
-    the board, the special actions spelled out, the 台 of every hand after it."""
+    """Taiwan: the 圈 / 连N in every hand's rule, winds and declarations beside every
+    name, the special actions spelled out, the 台 of every win after it."""
 
-    help = ("Type the number of an action and press Enter. A declared hand (天听/地听) is "
-            "locked: it discards what it draws unless it wins. q leaves the table.")
-    width = 120
-    default_hands = None
+    rules = ("台湾十六张 (Taiwan, 4 players, 144 tiles with 8 flowers). 16 tiles each, the "
+             "dealer 17; a win is five melds and a pair (17 tiles), no seven pairs. Flowers "
+             "are set aside and replaced from the tail at once; each of your own flowers "
+             "is 台. 天听 / 地听: declare your dealt hand (or first discard) ready — it is "
+             "then locked and discards what it draws unless it wins. 八仙过海: all eight "
+             "flowers win at once; 七抢一: with seven, rob the eighth from whoever draws it. "
+             "过水: after passing a win you cannot win on a discard before your next draw. "
+             "Payment = 底 100 + 台 × 20: the discarder alone, or all three on a 自摸; 作庄 "
+             "and 连N拉N count between the dealer and the others. The dealer keeps the deal "
+             "(连庄) on a win or a drawn hand (流局, 16 tiles left); four 圈 make a 将. "
+             "docs/rules/taiwan.md has every 台 item.")
+    draw_text = "流局 — drawn hand: no payments; the dealer keeps the deal (连庄)"
+    winds = True
+    shape_rules = WinRules(seven_pairs=False)
+    session_name = "one 将 (four 圈)"
 
     def count(self, hands: int | None) -> str:
-        return "one 将 (four 圈)" if hands is None else f"{hands} hand(s) of a 将"
+        return self.session_name if hands is None else f"{super().count(hands)} of a 将"
 
     def hand_title(self, hand: Entry) -> str:
         ctx = hand.get("context") or {}
         return (f"hand {hand['number'] + 1} · {WIND_NAMES[ctx.get('prevalent_wind', 0)]}圈 · "
                 f"dealer {hand['seats'][hand['dealer']]} · 连{ctx.get('dealer_streak', 0)}")
 
-    def board(self, view: dict[str, Any], names: Sequence[str]) -> list[RenderableType]:
-        return [view_panel(view, names), table_line(view, names)]
+    def wind_tags(self, view: Mapping[str, Any]) -> tuple[list[str] | None, str]:
+        x = view.get("extra", {})
+        declared = x.get("declared") or [None] * view["seats"]
+        winds = x.get("seat_winds") or [(s - view["dealer"]) % 4 for s in range(view["seats"])]
+        tags = [f"{WIND_NAMES[winds[s]]}家" + (f" {_DECLARED[d]}" if (d := declared[s]) in
+                                                _DECLARED else "")
+                for s in range(view["seats"])]
+        return tags, (f" · {WIND_NAMES[x.get('prevalent_wind', 0)]}圈 · "
+                      f"连{x.get('dealer_streak', 0)}")
 
-    def notes(self, view: dict[str, Any], legal: Sequence[Action],
+    def notes(self, view: Mapping[str, Any], legal: Sequence[Action],
               names: Sequence[str]) -> list[str]:
         out = []
         if view["phase"] == "decide":
@@ -115,17 +124,20 @@ class TaiwanDisplay(Display):
 
     def settlement(self, table: Table, end: Entry, names: Sequence[str]
                    ) -> list[RenderableType]:
+        # Who won, the 台 item by item, then the payments; describe would say it twice.
         game = table.game
         out: list[RenderableType] = []
-        if game is not None and game.record is not None:
+        if game is None or not game.log or game.log[-1].get("type") != "end":
+            return out
+        lines = settlement_lines(game.log[-1], names, draw=self.draw_text)
+        out.append(lines[0])
+        if game.record is not None:
             out.extend(tai_lines(game.record, names))
-        # The table's own settlement, without describe (the 台 lines say it all).
-        if game is not None and game.log and game.log[-1].get("type") == "end":
-            out.append(settlement_table(game.log[-1], names))
+        out.extend(lines[1:])
         return out
 
     def farewell(self, table: Table) -> list[str]:
-        return ["The 将 is over." if table.over else "Stopped."]
+        return ["The 将 is over."] if table.over else []
 
 
 DISPLAY = TaiwanDisplay()

@@ -6,20 +6,91 @@ See ``docs/rules/golden.md``; the shared machinery is in :mod:`laizi.variants._g
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from laizi.engine.melds import ADDED_KONG, CONCEALED_KONG, KONG
+from laizi.engine.melds import Meld as EngineMeld
+from laizi.engine.variant import DISCARD_WIN
+from laizi.scoring.mcr import FanResult, seed_kong_fans
 from laizi.variants._gb_common import GBOptions
+from laizi.variants._gb_scoring import mcr_melds, minimum_refusal
 from laizi.variants._gb_variant import GBVariant
+
+if TYPE_CHECKING:
+    from laizi.engine.game import Game
+    from laizi.records import HandRecord
 
 __all__ = ["VARIANT", "Golden", "GoldenOptions"]
 
-GoldenOptions = GBOptions
+
+@dataclass(frozen=True, slots=True)
+class GoldenOptions(GBOptions):
+    """Table options of ``golden``: those of ``mcr`` (:class:`GBOptions`) and
+
+    * ``concealed_and_melded_kong``: one concealed and one melded kong score 明暗杠 (5 fan),
+      as PyMahjongGB counts them; default false: the seed's 81-fan table, which has no
+      明暗杠, gives 暗杠 2 + 明杠 1 (docs/rules/golden.md, decision 16). ``mcr`` always
+      counts 明暗杠.
+    """
+
+    concealed_and_melded_kong: bool = False
+
+    def __post_init__(self) -> None:
+        GBOptions.__post_init__(self)  # (no zero-argument super() in a slots dataclass)
+        if not isinstance(self.concealed_and_melded_kong, bool):
+            raise ValueError("option concealed_and_melded_kong must be true or false, got "
+                             f"{self.concealed_and_melded_kong!r}")
+
+
+def _one_of_each_kong(melds: Sequence[EngineMeld]) -> bool:
+    """Exactly two kongs, one concealed and one melded (直杠 or 蓄杠): 明暗杠's melds."""
+    concealed = sum(1 for m in melds if m.kind == CONCEALED_KONG)
+    melded = sum(1 for m in melds if m.kind in (KONG, ADDED_KONG))
+    return concealed == 1 and melded == 1
 
 
 class Golden(GBVariant):
-    """赖子麻将 · 黄金麻将."""
+    """赖子麻将 · 黄金麻将.
+
+    The calculator and the engine's shared tables (scored records, verdicts) count 明暗杠,
+    as ``mcr`` does; with the seed's kong fans (the default) the results are turned into
+    暗杠 + 明杠 here, which is exact (:func:`laizi.scoring.mcr.seed_kong_fans`).
+    """
 
     id = "golden"
     name = "赖子麻将 · 黄金麻将"
     golden = True
+    options_type = GoldenOptions
+
+    def _score(self, record: HandRecord) -> FanResult:
+        result = super()._score(record)
+        if getattr(record.options, "concealed_and_melded_kong", False):
+            return result
+        return seed_kong_fans(result, mcr_melds(record.seats[record.winners[0]].melds))
+
+    @staticmethod
+    def _judge(game: Game, seat: int, tile: int, how: str, extra: dict[str, Any]
+               ) -> FanResult:
+        result = GBVariant._judge(game, seat, tile, how, extra)
+        if getattr(game.options, "concealed_and_melded_kong", False):
+            return result
+        return seed_kong_fans(result, mcr_melds(game.melds[seat]))
+
+    def win_refusal(self, game: Game, seat: int, tile: int, how: str) -> str | None:
+        why = super().win_refusal(game, seat, tile, how)
+        if not _one_of_each_kong(game.melds[seat]) or (how == DISCARD_WIN
+                                                       and tile == game.wildcard):
+            return why
+        # The verdict table the engine keeps is shared by every golden table of the
+        # process and keyed without this option: a seat holding one concealed and one
+        # melded kong (the only hands it changes) is judged again.
+        result = self._judge(game, seat, tile, how,
+                             self._extra(game, how, tile, in_pool=how == DISCARD_WIN))
+        if not result.is_win:
+            return why
+        return minimum_refusal(result, game.options.minimum)
 
 
 VARIANT = Golden()

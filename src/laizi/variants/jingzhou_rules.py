@@ -68,21 +68,13 @@ def laizi_for(indicator: int) -> int:
     raise ValueError(f"{T.name(indicator, 'mpsz')} is not a Jingzhou tile")
 
 
-_CACHES: dict[WinRules, dict[tuple[tuple[int, ...], int], bool]] = {
-    RULES_258: {}, RULES_ANY_PAIR: {}, RULES_PUNGS: {}}
-_CACHE_LIMIT = 1 << 18
-
-
-def _win(counts: tuple[int, ...], wilds: int, rules: WinRules) -> bool:
-    """``laizi.analysis.is_win``, memoised per rule set (hands repeat a lot in play)."""
-    cache = _CACHES[rules]
-    key = (counts, wilds)
-    got = cache.get(key)
-    if got is None:
-        if len(cache) >= _CACHE_LIMIT:
-            cache.clear()
-        got = cache[key] = is_win(counts, wilds, rules)
-    return got
+_win = is_win
+"""The win check of every reading. A memo per rule set stood here; measured with
+``benchmarks/bench_win.py --jingzhou-memo`` (interleaved rounds, medians of per-round
+ratios) it made play 1.13-1.19× slower with random agents (the simple bot, timed the
+same way ad hoc: 1.08-1.21×) than calling ``is_win`` directly, since a 34-tuple's hash
+and a mostly missing lookup cost more than ``is_win``'s four table lookups, while
+growing ~23 KiB a hand up to ~100 MB before it cleared. So it is gone."""
 
 
 _odd = (1).__and__

@@ -5,7 +5,7 @@ Entry point: :func:`score_hand` (see docs/fan.md).
 
 from __future__ import annotations
 
-from .api import score_hand
+from .api import score_hand, seed_kong_fans
 from .fans import FAN_BY_KEY, FANS, Fan
 from .hand import MELD_KINDS, FanItem, FanResult, HandError, Meld, WinContext
 
@@ -20,4 +20,5 @@ __all__ = [
     "Meld",
     "WinContext",
     "score_hand",
+    "seed_kong_fans",
 ]

@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from laizi import tiles as T
 
-from .calculator import Flags, Scored, score_concrete
-from .fans import FANS
-from .hand import FanItem, FanResult, HandError, Meld, WinContext
+from . import reference
+from .calculator import Flags, Scored, _Hand, score_concrete, score_prepared
+from .fans import FAN_BY_KEY, FANS
+from .hand import (
+    _ITEM_SETTERS,
+    FanItem,
+    FanResult,
+    HandError,
+    Meld,
+    WinContext,
+    fan_item,
+    win_result,
+)
 from .shapes import CHOW, KONG, PUNG, Pack
 
-__all__ = ["check_hand", "meld_packs", "result_from", "score_hand", "win_flags"]
+__all__ = ["check_hand", "meld_packs", "result_from", "score_hand", "seed_kong_fans",
+           "win_flags"]
 
 _WIN_TILE_FANS = frozenset({
     "self_drawn", "last_tile", "last_tile_draw", "last_tile_claim",
@@ -19,6 +31,11 @@ _WIN_TILE_FANS = frozenset({
 })
 _NO_GROUPS = frozenset({"flower_tiles", "chicken_hand"})
 _FAN_ORDER = {f.key: i for i, f in enumerate(FANS)}
+
+_NOT_LAST_COPY = "和绝张 not counted: another copy of the winning tile is in the hand"
+_LAST_COPY = "和绝张 counted: the other three copies are in the hand's melds"
+_NO_KONG = "杠上开花 not counted: the hand has no kong"
+_HELD = "抢杠和 not counted: the hand already holds the robbed tile"
 
 NOT_A_WIN = ("the tiles form neither four sets and a pair, nor seven pairs, thirteen "
              "orphans, honours and knitted tiles, or a knitted straight with a set and a pair")
@@ -82,51 +99,75 @@ def win_flags(ctx: WinContext, standing: Sequence[int], fixed: list[Pack],
     last_copy = ctx.last_copy
     if last_copy and standing[win]:
         last_copy = False
-        notes.append("和绝张 not counted: another copy of the winning tile is in the hand")
+        notes.append(_NOT_LAST_COPY)
     if in_melds == 3 and not last_copy:
         last_copy = True
-        notes.append("和绝张 counted: the other three copies are in the hand's melds")
+        notes.append(_LAST_COPY)
     about_kong = ctx.kong_replacement or ctx.robbed_kong
     if ctx.kong_replacement and not any(k == KONG for k, _, _ in fixed):
         about_kong = False
-        notes.append("杠上开花 not counted: the hand has no kong")
+        notes.append(_NO_KONG)
     if ctx.robbed_kong and (in_melds or standing[win]):
         about_kong = False
-        notes.append("抢杠和 not counted: the hand already holds the robbed tile")
+        notes.append(_HELD)
     fl = Flags(ctx.self_drawn, last_copy, about_kong,
                ctx.last_tile_of_wall or ctx.last_discard, ctx.seat_wind, ctx.prevalent_wind)
     return fl, notes
 
 
+# Which sets a fan without sources of its own lists: the reading (0), the winning tile
+# (1: the situational fans) or none (2: 花牌, 无番和).
+_GROUP_KIND = {f.key: 1 if f.key in _WIN_TILE_FANS else 2 if f.key in _NO_GROUPS else 0
+               for f in FANS}
+_FLOWERS_LAST = _FAN_ORDER["flower_tiles"] == len(FANS) - 1
+assert _FLOWERS_LAST  # result_from appends 花牌 after the sorted fans
+
+
 def result_from(best: Scored, win: int, ctx: WinContext, notes: Sequence[str],
                 golden_as: tuple[int, ...] = ()) -> FanResult:
-    items: list[FanItem] = []
+    """The public result of the best reading: one item per fan in table order, with the
+    sets behind it (its sources; the winning tile for situational fans; none for 花牌 and
+    无番和; else the whole reading)."""
     table = best.table
-    keys = [k for k, n in table.items() if n > 0 and k != "flower_tiles"]
-    if ctx.flowers > 0:
-        keys.append("flower_tiles")
-    keys.sort(key=_FAN_ORDER.__getitem__)
     sources = best.sources
-    for key in keys:
-        n = ctx.flowers if key == "flower_tiles" else table[key]
-        got = sources.get(key)
-        if got is not None:
-            groups: tuple[tuple[int, ...], ...] = tuple(got)
-        elif key in _WIN_TILE_FANS:
-            groups = ((win,),)
-        elif key in _NO_GROUPS:
-            groups = ()
-        else:
-            groups = best.reading
-        items.append(FanItem(key, n, groups))
-    # positional: is_win, total, fans, shape, reading, win_tile, golden_as, notes
-    return FanResult(True, best.total + ctx.flowers, tuple(items), best.shape, best.reading,
-                     win, golden_as, tuple(notes))
+    reading = best.reading
+    at_win = ((win,),)
+    items: list[FanItem] = []
+    append = items.append
+    if _ITEM_SETTERS is None:  # compiled: the constructor is fast
+        for key in sorted(table, key=_FAN_ORDER.__getitem__):
+            got = sources.get(key)
+            kind = _GROUP_KIND[key]
+            append(FanItem(key, table[key], tuple(got) if got is not None else
+                           reading if kind == 0 else at_win if kind == 1 else ()))
+    else:  # (hand.py: a frozen dataclass's own constructor is the slow part here)
+        set_key, set_count, set_groups = _ITEM_SETTERS
+        new = object.__new__
+        for key in sorted(table, key=_FAN_ORDER.__getitem__):
+            item = new(FanItem)
+            set_key(item, key)
+            set_count(item, table[key])
+            got = sources.get(key)
+            if got is not None:
+                set_groups(item, tuple(got))
+            else:
+                kind = _GROUP_KIND[key]
+                set_groups(item, reading if kind == 0 else at_win if kind == 1 else ())
+            append(item)
+    flowers = ctx.flowers
+    if flowers > 0:
+        append(fan_item("flower_tiles", flowers, ()))
+    return win_result(best.total + flowers, tuple(items), best.shape, reading, win,
+                      golden_as, tuple(notes))
+
+
+_DEFAULT_CONTEXT = WinContext()
 
 
 def score_hand(concealed: Sequence[int], melds: Sequence[Meld] = (),
                win_tile: int | None = None, context: WinContext | None = None, *,
-               golden: int = 0, golden_face: int | None = None) -> FanResult:
+               golden: int = 0, golden_face: int | None = None,
+               concealed_and_melded_kong: bool = True, slow: bool = False) -> FanResult:
     """Score an MCR hand: every fan with the sets that earn it, and the total.
 
     ``concealed`` holds the concealed tiles *including* the winning tile ``win_tile``
@@ -136,8 +177,31 @@ def score_hand(concealed: Sequence[int], melds: Sequence[Meld] = (),
     ``golden_as`` says what each stood for. Raises :class:`HandError` for input that
     cannot be a hand; a hand that is complete in size but not a win returns a result with
     ``is_win`` false and ``why_not``.
+
+    ``concealed_and_melded_kong``: one concealed and one melded kong score 明暗杠 (5 fan),
+    as PyMahjongGB counts them (default); false: the seed's 81-fan table, 暗杠 2 + 明杠 1
+    (:func:`seed_kong_fans`). ``slow``: score with the reference calculator
+    (:mod:`.reference`) instead; the answer is the same (tests hold the two to each other).
     """
-    ctx = context or WinContext()
+    ctx = context or _DEFAULT_CONTEXT
+    if slow:  # (the reference counts the seed's kong fans itself: a check of the shortcut)
+        return _score_general(concealed, melds, win_tile, ctx, golden, golden_face, True,
+                              not concealed_and_melded_kong)
+    got = None if golden else _score_fast(concealed, melds, win_tile, ctx)
+    if got is None:
+        got = _score_general(concealed, melds, win_tile, ctx, golden, golden_face, False,
+                             False)
+    if not concealed_and_melded_kong:
+        got = seed_kong_fans(got, melds)
+    return got
+
+
+def _score_general(concealed: Sequence[int], melds: Sequence[Meld], win_tile: int | None,
+                   ctx: WinContext, golden: int, golden_face: int | None,
+                   slow: bool, seed_kongs: bool) -> FanResult:
+    """:func:`score_hand` step by step: every check with its message, golden tiles, the
+    reference calculator (``slow``, which then counts the seed's kong fans itself when
+    ``seed_kongs``)."""
     concealed = list(concealed)
     win = concealed[-1] if win_tile is None and concealed else win_tile
     if win is None:
@@ -146,11 +210,124 @@ def score_hand(concealed: Sequence[int], melds: Sequence[Meld] = (),
     if golden:
         from .golden import score_golden
 
-        return score_golden(concealed, list(melds), win, ctx, golden, golden_face)
+        return score_golden(concealed, list(melds), win, ctx, golden, golden_face, slow=slow,
+                            seed_kongs=seed_kongs)
     fixed = meld_packs(melds)
     standing[win] -= 1
     fl, notes = win_flags(ctx, standing, fixed, win)
-    best = score_concrete(fixed, tuple(standing), win, fl)
+    if slow:
+        best = reference.score_concrete(fixed, tuple(standing), win, fl, seed_kongs)
+    else:
+        best = score_concrete(fixed, tuple(standing), win, fl)
+    if best is None:
+        return FanResult(is_win=False, why_not=NOT_A_WIN)
+    return result_from(best, win, ctx, notes)
+
+
+def seed_kong_fans(result: FanResult, melds: Sequence[Meld]) -> FanResult:
+    """``result`` as the seed's 81-fan table counts kongs: one concealed and one melded
+    kong earn 暗杠 (2) + 明杠 (1) instead of 明暗杠 (5), each with its own kong.
+
+    Exact, not an approximation: kongs are always melds, so every reading of a hand (and,
+    with golden tiles, every assignment) holds the same kongs and earns the same kong fan;
+    the seed's count is the same 2 fan less for all of them, which changes neither the
+    best reading nor the tie-breaks. Neither 暗杠 nor 明杠 is excluded by a fan that can
+    stand beside one concealed and one melded kong.
+    """
+    if not result.is_win:
+        return result
+    mixed = next((f for f in result.fans if f.key == "concealed_and_melded_kong"), None)
+    if mixed is None:
+        return result
+    concealed_kong = next(m for m in melds if m.kind == "concealed_kong")
+    melded_kong = next(m for m in melds if m.kind == "kong")
+    fans = [f for f in result.fans if f is not mixed]
+    fans.append(FanItem("concealed_kong", 1, (concealed_kong.tiles,)))
+    fans.append(FanItem("melded_kong", 1, (melded_kong.tiles,)))
+    fans.sort(key=lambda f: _FAN_ORDER[f.key])
+    points = FAN_BY_KEY["concealed_kong"].value + FAN_BY_KEY["melded_kong"].value
+    return dataclasses.replace(result, total=result.total - mixed.points + points,
+                               fans=tuple(fans))
+
+
+_ONE = tuple(1 << 8 * t for t in range(34))
+"""One copy of tile t in a hand's counts written as one integer, a byte per tile (so a
+hand's counts are a sum, and its melds' tiles another, done in C)."""
+
+
+def _meld_info(kind: str, t: int) -> tuple[Pack, int, int]:
+    """A meld's pack, its tiles as counts (see _ONE) and whether it is a kong."""
+    if kind == "chow":
+        return (CHOW, t + 1, True), _ONE[t] + _ONE[t + 1] + _ONE[t + 2], 0
+    if kind == "pung":
+        return (PUNG, t, True), 3 * _ONE[t], 0
+    return (KONG, t, kind == "kong"), 4 * _ONE[t], 1
+
+
+_MELD_INFO = {(kind, t): _meld_info(kind, t) for kind in ("chow", "pung", "kong",
+                                                             "concealed_kong")
+              for t in range(34) if kind != "chow" or (t < 27 and t % 9 < 7)}
+
+
+def _score_fast(concealed: Sequence[int], melds: Sequence[Meld], win_tile: int | None,
+                ctx: WinContext) -> FanResult | None:
+    """:func:`score_hand` without golden tiles, checks and all, in fewer steps; ``None``
+    when the input is not a plain valid hand (the caller then takes the general path,
+    which says what is wrong)."""
+    try:
+        b = bytes(concealed)  # tile ids 0-255, or TypeError / ValueError
+        whole = sum(map(_ONE.__getitem__, b))  # IndexError for a tile id above 33
+    except (TypeError, ValueError, IndexError):
+        return None
+    nm = len(melds)
+    if len(b) + 3 * nm != 14 or nm > 4:
+        return None
+    if win_tile is None:
+        win = b[-1]
+    elif type(win_tile) is int and win_tile in b:
+        win = win_tile
+    else:
+        return None
+    own = whole.to_bytes(34, "little")
+    fixed: list[Pack] = []
+    kongs = 0
+    if nm:
+        for m in melds:
+            pack, tiles, kong = _MELD_INFO[m.kind, m.tile]
+            fixed.append(pack)
+            whole += tiles
+            kongs += kong
+        full = whole.to_bytes(34, "little")
+        if max(full) > 4:
+            return None
+        in_melds = full[win] - own[win]
+    else:
+        if max(own) > 4:
+            return None
+        in_melds = 0
+    # win_flags, on the counts at hand (the same checks, the same notes)
+    notes: list[str] = []
+    held = own[win] - 1  # other copies of the winning tile standing in the hand
+    last_copy = ctx.last_copy
+    if last_copy and held:
+        last_copy = False
+        notes.append(_NOT_LAST_COPY)
+    if in_melds == 3 and not last_copy:
+        last_copy = True
+        notes.append(_LAST_COPY)
+    about_kong = ctx.kong_replacement or ctx.robbed_kong
+    if about_kong:
+        if ctx.kong_replacement and not kongs:
+            about_kong = False
+            notes.append(_NO_KONG)
+        if ctx.robbed_kong and (in_melds or held):
+            about_kong = False
+            notes.append(_HELD)
+    # (tuple.__new__: a NamedTuple's own __new__ is a Python function, twice as dear)
+    fl = tuple.__new__(Flags, (ctx.self_drawn, last_copy, about_kong,
+                               ctx.last_tile_of_wall or ctx.last_discard, ctx.seat_wind,
+                               ctx.prevalent_wind))
+    best = score_prepared(_Hand(fixed, None, win, fl, None, own))
     if best is None:
         return FanResult(is_win=False, why_not=NOT_A_WIN)
     return result_from(best, win, ctx, notes)

@@ -1,31 +1,66 @@
-"""Score one concrete MCR hand (no golden tiles): every reading tried, the best kept.
+"""Score one concrete MCR hand (no golden tiles), fast: every reading tried, the best kept.
 
-The pipeline for a reading of four sets and a pair follows the MCR rulebook as the
-reference calculator (PyMahjongGB / ChineseOfficialMahjongHelper) applies it:
+This computes exactly what :mod:`.reference` computes — the same fans, counts, sets and
+tie-breaks; the rules and the pipeline are described there — and is what every caller
+uses. ``tests/test_fan_fast.py`` holds the two to each other on random hands, and both
+agree with PyMahjongGB fan by fan (``tests/test_mcr_vs_gb.py``). Where the time goes
+instead (see docs/fan.md, "Speed"):
 
-1. situational fans from the win context (自摸, 和绝张, 妙手回春, 海底捞月, 杠上开花, 抢杠和);
-2. a pung completed by a discarded winning tile counts as exposed (明刻) unless that
-   tile can also be read into a concealed chow;
-3. kong and concealed-pung fans, single-pung fans (箭刻, 幺九刻);
-4. set-combination fans (:mod:`.combos`: 套算一次, 不得相同);
-5. 九莲宝灯; 不求人 / 门前清 / 全求人; pair-dependent fans (平和, 小三元, 小四喜);
-   set traits (全带幺, 全带五, 全双刻); suits; tile traits; number ranges; 四归一;
-6. 边张 / 坎张 / 单钓将, only when the hand waited on exactly one tile;
-7. 不计: each fan present, largest first, removes the fans it implies (:data:`FANS`);
-8. 圈风刻 / 门风刻 (their pungs stop being 幺九刻); 无番和 when nothing else counted.
-
-Special shapes (七对, 十三幺, 全不靠, 七星不靠, 组合龙 + a set + a pair) are tried as well,
-and seven pairs is also read as sets when it can be (就高不就低).
+* the concealed tiles are looked up group by group (万, 条, 筒, honours) in tables of
+  complete groups (:mod:`.groups`): a hand whose groups are all complete has its
+  readings (with each reading's chows, pungs, tiles and 全带幺 / 全带五 / 全双刻 bits)
+  from at most four lookups, and one whose groups are not is no sets-and-pair hand;
+* the tiles' *code* (which tiles are present, as bits) is the key of the fans of tile
+  presence (suits, 断幺, 推不倒, number ranges …); what the melds add (kong counts, their
+  箭刻 / 幺九刻, their sets) is worked out once per hand and kept per set of melds;
+* the special shapes are looked at only when the code allows them (seven pairs: every
+  count even; 组合龙: 147 258 369 in three suits; 九莲宝灯: one suit), or when the hand
+  has no sets-and-pair reading at all;
+* 边张 / 坎张 / 单钓将 need the hand's waits only when a set touches the winning tile,
+  and then from the winning tile's group; 不计 follows a plan kept per set of excluding
+  fans present; counts are added as integers with a byte per tile.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import NamedTuple
+from operator import mul
 
-from .combos import Combo, chow_fans, pung_fans
+from .combos import Combo, two_chows_fan, two_pungs_fan
+from .combos_fast import chow_fans, pung_fans
+from .common import (
+    KIND,
+    KNITTED,
+    KNITTED_BITS,
+    VALUE,
+    Considered,
+    FanTable,
+    Flags,
+    Scored,
+    Sources,
+    flag_fans,
+    total,
+    win_fans,
+)
 from .fans import FANS
-from .masks import bits, masks, tile_fans
+from .groups import (
+    ENTRIES,
+    EVEN,
+    FIVE,
+    GROUP_SPANS,
+    OUTSIDE,
+    TRAITS,
+    WIND,
+    GroupReading,
+    combine,
+    entry,
+    hand_readings,
+    knitted_possible,
+    one_suit,
+    other_wait,
+    tile_code,
+    tile_fans_of,
+)
+from .masks import bits, masks, presence, tile_fans
 from .shapes import (
     ALL_PACKS,
     BY_ORDER,
@@ -33,299 +68,453 @@ from .shapes import (
     KONG,
     ORDER,
     PAIR,
-    PUNG,
     Pack,
     basic_waits,
-    has_other_wait,
     pack_tiles,
-    readings,
-    seven_pairs_waits,
 )
 
 __all__ = ["Considered", "Flags", "Scored", "flag_fans", "score_concrete", "score_prepared"]
 
-_WINDS = frozenset(range(27, 31))
-_DRAGONS = frozenset(range(31, 34))
-_TERMINALS = frozenset({0, 8, 9, 17, 18, 26})
-_ORPHANS = frozenset(_TERMINALS | _WINDS | _DRAGONS)
-_GREEN = frozenset({19, 20, 21, 23, 25, 32})  # 23468条 发
-_REVERSIBLE = frozenset({9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31})
-_KNITTED: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sorted(s * 9 + r for s, start in zip(perm, (0, 1, 2), strict=True)
-                 for r in range(start, 9, 3)))
-    for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
-)
-_KNITTED_BITS = tuple(bits(k) for k in _KNITTED)
-_ORPHAN_BITS = bits(_ORPHANS)
+_KNITTED = KNITTED  # (bound.py imports these names from here)
+_total = total
+
+_ORPHAN_BITS = bits((0, 8, 9, 17, 18, 26, *range(27, 34)))
 _SUITED_BITS = bits(range(27))
+
 _EXCLUSIONS = tuple((f.key, f.excludes) for f in FANS if f.excludes
                     or f.key in ("nine_gates", "four_concealed_pungs", "big_three_winds"))
 _EXCLUDES = dict(_EXCLUSIONS)
 _RANK = {key: i for i, (key, _) in enumerate(_EXCLUSIONS)}
-_VALUE = {f.key: f.value for f in FANS}
+_EXCLUDERS = frozenset(_RANK)
+_SPECIAL_EXCLUDERS = frozenset({"nine_gates", "four_concealed_pungs", "big_three_winds"})
 
-
-class Flags(NamedTuple):
-    """Win flags after the hand has been checked against them (a NamedTuple: made for
-    every hand and candidate, and used as a dict key by golden.py)."""
-
-    self_drawn: bool
-    last_copy: bool
-    about_kong: bool
-    wall_last: bool
-    seat: int
-    prevalent: int
-
-
-FanTable = dict[str, int]
-Sources = dict[str, list[tuple[int, ...]]]
-
-
-class Scored(NamedTuple):
-    """The best reading of a concrete hand: fan counts, the sets behind each, the shape."""
-
-    total: int
-    table: FanTable
-    sources: Sources
-    shape: str
-    reading: tuple[tuple[int, ...], ...]
-
-
-def _add(ft: FanTable, src: Sources, key: str, *groups: tuple[int, ...]) -> None:
-    ft[key] = ft.get(key, 0) + 1
-    if groups:
-        src.setdefault(key, []).extend(groups)
-
-
-def _win_flags(fl: Flags, ft: FanTable) -> None:
-    if fl.last_copy:
-        ft["last_tile"] = 1
-    if fl.wall_last:
-        ft["last_tile_draw" if fl.self_drawn else "last_tile_claim"] = 1
-    if fl.about_kong:
-        ft["out_with_replacement_tile" if fl.self_drawn else "robbing_the_kong"] = 1
-    if fl.self_drawn:
-        ft["self_drawn"] = 1
-
-
-_FLAG_FANS: dict[tuple[Flags, int], FanTable] = {}
-"""flag_fans by (flags, claimed melds): at most 2^4 * 4 * 4 * 5 entries."""
-
-
-def flag_fans(fl: Flags, claimed: int) -> FanTable:
-    """The situational fans and 门前清 / 不求人 / 全求人 / 自摸 of a hand with ``claimed``
-    claimed melds (shared by every sets-and-pair reading)."""
-    ft: FanTable = {}
-    _win_flags(fl, ft)
-    if claimed == 0:
-        ft["fully_concealed_hand" if fl.self_drawn else "concealed_hand"] = 1
-    elif claimed == 4:
-        ft["self_drawn" if fl.self_drawn else "melded_hand"] = 1
-    elif fl.self_drawn:
-        ft["self_drawn"] = 1
-    return ft
-
-
-def _kongs(pungs: list[Pack], ft: FanTable, src: Sources) -> None:
-    """Kong fans, concealed-pung fans, 碰碰和 and the single-pung fans."""
-    mk = ck = cp = 0
-    concealed_sets = []
-    kong_sets = []
-    for p in pungs:
-        kind, t, claimed = p
-        tiles = pack_tiles(p)
-        if kind == KONG:
-            kong_sets.append(tiles)
-            if claimed:
-                mk += 1
-            else:
-                ck += 1
-        elif not claimed:
-            cp += 1
-        if not claimed:
-            concealed_sets.append(tiles)
-        if t in _DRAGONS:
-            _add(ft, src, "dragon_pung", tiles)
-        elif t in _TERM_WIND:
-            _add(ft, src, "pung_of_terminals_or_honours", tiles)
-    kongs = mk + ck
-    hidden = ck + cp  # concealed pungs and kongs
-    if kongs == 1:
-        _add(ft, src, "melded_kong" if mk else "concealed_kong", *kong_sets)
-    elif kongs == 2:
-        key = ("two_melded_kongs", "concealed_and_melded_kong", "two_concealed_kongs")[ck]
-        _add(ft, src, key, *kong_sets)
-    elif kongs == 3:
-        _add(ft, src, "three_kongs", *kong_sets)
-    elif kongs == 4:
-        _add(ft, src, "four_kongs", *kong_sets)
-    if kongs == 2 and ck == 2 and cp == 0:
-        hidden = 0  # 双暗杠 already holds the two concealed sets
-    if hidden >= 2:
-        _add(ft, src, _HIDDEN[hidden], *concealed_sets)
-    if len(pungs) == 4 and kongs < 4 and hidden < 4:
-        _add(ft, src, "all_pungs", *(pack_tiles(p) for p in pungs))
-
-
+_SINGLE_PUNG: tuple[str, ...] = tuple(
+    "dragon_pung" if t >= 31 else
+    "pung_of_terminals_or_honours" if t >= 27 or t % 9 in (0, 8) else ""
+    for t in range(34))
+"""The fan a pung (or kong) of tile t earns alone: 箭刻, 幺九刻 or none."""
 _HIDDEN = ("", "", "two_concealed_pungs", "three_concealed_pungs", "four_concealed_pungs")
-_TERM_WIND = _TERMINALS | _WINDS
-
-
+_KONG_KEY = {(1, 0): "melded_kong", (0, 1): "concealed_kong", (2, 0): "two_melded_kongs",
+             (1, 1): "concealed_and_melded_kong", (0, 2): "two_concealed_kongs"}
 _PACK_ORDER = {p: ORDER[p[1]] for p in ALL_PACKS}
 
-
-_COMBO_TABLES: dict[object, dict[tuple[int, ...], Combo]] = {chow_fans: {}, pung_fans: {}}
+_CHOW_COMBOS: dict[tuple[int, ...], Combo] = {}
+_PUNG_COMBOS: dict[tuple[int, ...], Combo] = {}
 """Set-combination fans by the sets' tiles (in search order), filled on first use: a
 table over a bounded domain (at most a few tens of thousands of set tuples)."""
 
+_ALL_TRAITS = OUTSIDE | FIVE | EVEN
+_VALUE = VALUE
+_T0, _T1, _T2, _T3 = ENTRIES
+assert GROUP_SPANS == ((0, 9), (18, 27), (9, 18), (27, 34))  # as score_prepared reads them
+_Z9 = bytes(9)
+_Z7 = bytes(7)
+_NONE: list[int] = []  # (never mutated)
+_ZERO = (bytes(9), bytes(9), bytes(9), bytes(7))
+_ZERO34 = bytes(34)
+_ODD = bytes(n & 1 for n in range(256))  # bytes.translate: 1 for an odd count
+_HALF = bytes(n // 2 for n in range(256))  # bytes.translate: the pairs of a count
 
-def _combos(packs: list[Pack], finder: Callable[[list[int]], Combo], ft: FanTable,
-            src: Sources) -> None:
-    ordered = sorted(packs, key=_PACK_ORDER.__getitem__)
-    mids = tuple([p[1] for p in ordered])
-    table = _COMBO_TABLES[finder]
-    found = table.get(mids)
-    if found is None:
-        found = table[mids] = finder(list(mids))
-    for key, idx in found:
-        _add(ft, src, key, *(pack_tiles(ordered[i]) for i in idx))
-
-
-def _pure_terminal(chows: list[Pack], pair: int) -> bool:
-    if pair >= 27 or pair % 9 != 4:
-        return False
-    ranks = sorted(t % 9 + 1 for _, t, _ in chows)
-    return all(t // 9 == pair // 9 for _, t, _ in chows) and ranks == [2, 2, 8, 8]
+# ---------------------------------------------------------------- the hand
 
 
-def _three_suited_terminal(chows: list[Pack], pair: int) -> bool:
-    if pair >= 27 or pair % 9 != 4:
-        return False
-    others = sorted((t // 9, t % 9 + 1) for _, t, _ in chows)
-    suits = sorted({0, 1, 2} - {pair // 9})
-    return others == [(suits[0], 2), (suits[0], 8), (suits[1], 2), (suits[1], 8)]
+def _pack_mask(p: Pack) -> int:
+    mask = 0
+    for t in pack_tiles(p):
+        mask |= 1 << t
+    return mask
 
 
-def _suits(tiles: list[int], ft: FanTable) -> None:
-    present = {t // 9 for t in tiles}  # 3 = honours
-    if 3 not in present:
-        ft["no_honours"] = 1
-    voided = sum(1 for s in (0, 1, 2) if s not in present)
-    if voided == 2:
-        ft["half_flush" if 3 in present else "full_flush"] = 1
-    elif voided:
-        ft["one_voided_suit"] = voided
-    if len(present) == 4 and any(t in _WINDS for t in tiles) \
-            and any(t in _DRAGONS for t in tiles):
-        ft["all_types"] = 1
+_MELD_PACKS = tuple(p for p in ALL_PACKS if p in TRAITS and p[0] != PAIR)
+_PACK_MASK = {p: _pack_mask(p) for p in _MELD_PACKS}
+"""A meld's tiles as a mask."""
+_PACK_COUNTS = {p: sum(1 << 8 * t for t in pack_tiles(p)) for p in _MELD_PACKS}
+"""A meld's tiles as counts, a byte per tile."""
+_PACK_HOG = {p: 0 if p[0] == KONG else _PACK_COUNTS[p] for p in _MELD_PACKS}
+"""A meld's tiles that count toward 四归一 (a kong's do not), as counts, a byte a tile."""
 
 
-def _tile_traits(tiles: list[int], ft: FanTable) -> None:
-    if not any(t in _ORPHANS for t in tiles):
-        ft["all_simples"] = 1
-    if all(t in _REVERSIBLE for t in tiles):
-        ft["reversible_tiles"] = 1
-    if all(t in _GREEN for t in tiles):
-        ft["all_green"] = 1
-    if ft.get("all_simples"):
-        return
-    if all(t >= 27 for t in tiles):
-        ft["all_honours"] = 1
-    elif all(t in _TERMINALS for t in tiles):
-        ft["all_terminals"] = 1
-    elif all(t in _ORPHANS for t in tiles):
-        ft["all_terminals_and_honours"] = 1
+class _Melds:
+    """What the melds bring to every reading, worked out once per hand."""
+
+    __slots__ = ("bits", "chows", "ck", "claimed", "concealed_sets", "counts", "hog_counts",
+                 "kong_sets", "kongs", "mk", "pungs", "singles", "tiles", "traits")
+
+    def __init__(self, fixed: list[Pack]) -> None:
+        chows: list[Pack] = []
+        pungs: list[Pack] = []
+        tiles: list[tuple[int, ...]] = []
+        kong_sets: list[tuple[int, ...]] = []
+        concealed_sets: list[tuple[int, ...]] = []  # concealed kongs
+        singles: list[tuple[str, tuple[int, ...]]] = []  # 箭刻 / 幺九刻 with their sets
+        mk = ck = claimed = 0
+        traits = _ALL_TRAITS
+        bits = hog = 0
+        for p in fixed:
+            pt = pack_tiles(p)
+            tiles.append(pt)
+            traits &= TRAITS[p]
+            bits |= _PACK_MASK[p]
+            if p[0] == CHOW:
+                chows.append(p)
+                claimed += 1
+                hog += _PACK_HOG[p]
+                continue
+            pungs.append(p)
+            single = _SINGLE_PUNG[p[1]]
+            if single:
+                singles.append((single, pt))
+            if p[0] == KONG:
+                kong_sets.append(pt)
+                if p[2]:
+                    mk += 1
+                    claimed += 1
+                else:
+                    ck += 1
+                    concealed_sets.append(pt)
+            else:
+                claimed += 1
+                hog += _PACK_HOG[p]
+        self.tiles = tuple(tiles)
+        self.traits = traits
+        self.bits = bits
+        self.hog_counts = hog  # the tiles that count toward 四归一, a byte per tile
+        self.counts = sum(map(_PACK_COUNTS.__getitem__, fixed))  # all their tiles
+        self.claimed = claimed
+        self.mk = mk
+        self.ck = ck
+        self.kongs = mk + ck
+        self.chows = tuple(chows)
+        self.pungs = tuple(pungs)
+        self.kong_sets = kong_sets
+        self.concealed_sets = concealed_sets
+        self.singles = singles
 
 
-def _rank_range(tiles: list[int], ft: FanTable) -> None:
-    if any(t >= 27 for t in tiles):
-        return
-    ranks = {t % 9 + 1 for t in tiles}
-    if ranks <= {1, 2, 3, 4}:
-        ft["lower_four" if 4 in ranks else "lower_tiles"] = 1
-    elif ranks <= {6, 7, 8, 9}:
-        ft["upper_four" if 6 in ranks else "upper_tiles"] = 1
-    elif ranks <= {4, 5, 6}:
-        ft["middle_tiles"] = 1
+_NO_MELDS = _Melds([])
+_MELDS: dict[tuple[Pack, ...], _Melds] = {}
+"""_Melds by the melds (a table over a part of the hand: a player's melds stay the same
+over many questions, and golden tiles' candidates share them); kept bounded."""
+_MELDS_MAX = 1 << 14
 
 
-def _tile_hog(tiles: list[int], ft: FanTable, src: Sources) -> None:
-    counts = [0] * 34
-    for t in tiles:
-        counts[t] += 1
-    fours = [t for t in range(34) if counts[t] == 4]
-    n = len(fours) - (len(tiles) - 14)
-    if n > 0:
-        ft["tile_hog"] = n
-        src["tile_hog"] = [(t,) * 4 for t in fours]
+class _Hand:
+    """One concrete hand: fixed packs, standing tiles (without the winning tile).
 
+    ``counts`` are the concealed tiles' counts with the winning tile, as bytes; ``base``
+    holds the fans every sets-and-pair reading shares (situational fans, 门前清 / 不求人 /
+    全求人, suits, tile traits, number ranges, 四归一); everything is computed on first
+    need.
+    """
 
-def _pack_traits(packs: list[Pack], ft: FanTable) -> None:
-    terminal = honour = five = even = 0
-    for kind, t, _ in packs:
-        if t >= 27:
-            honour += 1
-            continue
-        r = t % 9 + 1
-        if kind == CHOW:
-            terminal += r in (2, 8)
-            five += r in (4, 5, 6)
+    __slots__ = ("_base", "_masks", "_melds", "_standing", "_waits", "counts", "fixed", "fl",
+                 "win", "winds")
+
+    def __init__(self, fixed: list[Pack], standing: tuple[int, ...] | None, win: int,
+                 fl: Flags, full_masks: tuple[int, int, int, int] | None = None,
+                 counts: bytes | None = None) -> None:
+        """``standing``: counts of the standing tiles, winning tile excluded; or ``None``
+        when ``counts`` are given. ``full_masks`` (of the whole hand) may be given when
+        the caller has them already."""
+        self.fixed = fixed
+        self.win = win
+        self.fl = fl
+        if counts is None:
+            assert standing is not None
+            c = bytearray(standing)
+            c[win] += 1
+            counts = bytes(c)
+        self.counts = counts
+        self._standing = standing
+        self._waits: bool | None = None
+        self._base: tuple[FanTable, Sources] | None = None
+        self._masks = full_masks
+        if fixed:
+            key = tuple(fixed)
+            ml = _MELDS.get(key)
+            if ml is None:
+                if len(_MELDS) >= _MELDS_MAX:
+                    _MELDS.clear()
+                ml = _MELDS[key] = _Melds(fixed)
+            self._melds = ml
         else:
-            terminal += r in (1, 9)
-            five += r == 5
-            even += r in (2, 4, 6, 8)
-    if terminal + honour == 5:
-        ft["outside_hand"] = 1
-    elif five == 5:
-        ft["all_fives"] = 1
-    elif even == 5:
-        ft["all_even_pungs"] = 1
+            self._melds = _NO_MELDS
+        self.winds = True  # whether the hand may hold a wind pung (圈风刻 / 门风刻)
+
+    @property
+    def standing(self) -> tuple[int, ...]:
+        """Counts of the standing tiles, the winning tile excluded."""
+        if self._standing is None:
+            c = list(self.counts)
+            c[self.win] -= 1
+            self._standing = tuple(c)
+        return self._standing
+
+    @property
+    def standing_counts(self) -> tuple[int, ...]:
+        """Counts of the concealed tiles, the winning tile included."""
+        return tuple(self.counts)
+
+    def single_wait(self) -> bool:
+        """Whether the hand waited on its winning tile alone (seven pairs included when
+        nothing is melded); only called once a reading has shown the hand complete."""
+        if self._waits is None:
+            win = self.win
+            single = not other_wait(self.counts, win)
+            if single and not self.fixed:
+                # (shapes.seven_pairs_waits(standing) <= {win}, on bytes: the standing
+                # 13 tiles wait on seven pairs when they hold six pairs, a four counting
+                # as two, and then on their one odd tile)
+                standing = bytearray(self.counts)
+                standing[win] -= 1
+                single = sum(standing.translate(_HALF)) != 6 or bool(standing[win] & 1)
+            self._waits = single
+        return self._waits
+
+    def masks(self) -> tuple[int, int, int, int]:
+        """Masks of the tiles the whole hand (melds included) holds >= 1, 2, 3, 4 times."""
+        if self._masks is None:
+            if self.fixed:
+                whole = int.from_bytes(self.counts, "little") + self._melds.counts
+                self._masks = masks(whole.to_bytes(34, "little"))
+            else:
+                self._masks = masks(self.counts)
+        return self._masks
+
+    def base(self) -> tuple[FanTable, Sources]:
+        if self._base is None:
+            ft = dict(flag_fans(self.fl, self._melds.claimed))
+            src: Sources = {}
+            m1, _, _, m4 = self.masks()
+            tile_fans(m1, m4, self._melds.kongs, ft, src)
+            self._base = (ft, src)
+        return self._base
+
+    def base_from(self, code: int, fours: list[int]) -> tuple[FanTable, Sources]:
+        """:meth:`base` from the OR of the groups' codes (melds included) and the tiles
+        held four times not as a kong."""
+        ml = self._melds
+        ft = flag_fans(self.fl, ml.claimed) | tile_fans_of(code)
+        src: Sources = {}
+        if fours:
+            _hog(ft, src, fours, self.fixed)
+        self._base = (ft, src)
+        return self._base
 
 
-def _wait(concealed: list[Pack], waits: frozenset[int] | bool, win: int, ft: FanTable,
-          src: Sources) -> None:
-    """边张 / 坎张 / 单钓将 when the hand waited on ``win`` alone (``waits``: the hand's
-    waits, or whether ``win`` was its only wait)."""
-    if (waits is not True and (waits is False or len(waits) != 1)) \
-            or ft.get("melded_hand") or ft.get("four_kongs"):
-        return
-    edge = closed = single = None
-    for p in concealed:
-        kind, t, _ = p
-        if kind == CHOW:
-            if t == win:
-                closed = p
-            elif t + 1 == win or t - 1 == win:
-                edge = p
-        elif kind == PAIR and t == win:
-            single = p
-    for key, found in (("edge_wait", edge), ("closed_wait", closed),
-                       ("single_wait", single)):
-        if found is not None:
+def _basic(h: _Hand, r: GroupReading, shared: tuple[FanTable, Sources] | None = None
+           ) -> tuple[FanTable, Sources]:
+    """The fans of one sets-and-pair reading ``r`` of the concealed tiles (``shared``:
+    ``h.base()``, when the caller has it)."""
+    base, base_src = shared or h.base()
+    ft = base.copy()
+    src = base_src.copy() if base_src else {}  # shared lists are never mutated
+    fl = h.fl
+    win = h.win
+    ml = h._melds
+    _, pair, cchows, cpungs, traits, _ = r
+    traits &= ml.traits
+    chow_on_win = False  # a concealed chow holds the winning tile
+    for p in cchows:
+        if p[1] - 1 <= win <= p[1] + 1:
+            chow_on_win = True
+            break
+    if cpungs or ml.pungs:
+        mk = ml.mk
+        ck = ml.ck
+        npungs = len(cpungs) + len(ml.pungs)
+        for key, tiles in ml.singles:
+            ft[key] = ft.get(key, 0) + 1
+            src.setdefault(key, []).append(tiles)
+        # A pung completed by a discarded winning tile counts as exposed (明刻), unless
+        # the tile can be read into a concealed chow.
+        exposed = win if not fl.self_drawn and not chow_on_win else -1
+        hidden_sets = ml.concealed_sets.copy()
+        cp = 0
+        for p in cpungs:
+            t = p[1]
+            tiles = pack_tiles(p)
+            if t != exposed:
+                cp += 1
+                hidden_sets.append(tiles)
+            key = _SINGLE_PUNG[t]
+            if key:
+                ft[key] = ft.get(key, 0) + 1
+                src.setdefault(key, []).append(tiles)
+        kongs = mk + ck
+        hidden = ck + cp
+        if kongs:
+            key = _KONG_KEY[mk, ck] if kongs <= 2 else \
+                "three_kongs" if kongs == 3 else "four_kongs"
             ft[key] = 1
-            src[key] = [pack_tiles(found)]
-            return
+            src[key] = ml.kong_sets.copy()
+            if kongs == 2 and ck == 2 and cp == 0:
+                hidden = 0  # 双暗杠 already holds the two concealed sets
+        if hidden >= 2:
+            key = _HIDDEN[hidden]
+            ft[key] = 1
+            src[key] = hidden_sets
+        if npungs == 4 and kongs < 4 and hidden < 4:
+            ft["all_pungs"] = 1
+            src["all_pungs"] = list(map(pack_tiles, ml.pungs + cpungs))
+        if npungs >= 2:
+            if ml.pungs:
+                ordered = sorted(ml.pungs + cpungs, key=_PACK_ORDER.__getitem__)
+            else:
+                ordered = list(cpungs)
+            if npungs == 2:  # one pair fan or none: not worth a table entry
+                key2 = two_pungs_fan(ordered[0][1], ordered[1][1])
+                if key2:
+                    ft[key2] = ft.get(key2, 0) + 1
+                    src.setdefault(key2, []).extend(
+                        [pack_tiles(ordered[0]), pack_tiles(ordered[1])])
+            else:
+                mids = tuple([p[1] for p in ordered])
+                found = _PUNG_COMBOS.get(mids)
+                if found is None:
+                    found = _PUNG_COMBOS[mids] = pung_fans(list(mids))
+                for key, idx in found:
+                    ft[key] = ft.get(key, 0) + 1
+                    src.setdefault(key, []).extend(map(pack_tiles, map(ordered.__getitem__, idx)))
+    nc = len(cchows) + len(ml.chows)
+    if nc >= 2:
+        chows = sorted(ml.chows + cchows, key=_PACK_ORDER.__getitem__) if ml.chows \
+            else cchows
+        terminal = ""
+        if nc == 4 and pair < 27 and pair % 9 == 4:
+            terminal = _terminal_chows(chows, pair)
+        if terminal:
+            # (four chows: no pung fans were counted above)
+            ft[terminal] = 1
+            src[terminal] = [*ml.tiles, *r[5], (pair, pair)]
+        elif nc == 2:  # one pair fan or none: not worth a table entry
+            key2 = two_chows_fan(chows[0][1], chows[1][1])
+            if key2:
+                ft[key2] = ft.get(key2, 0) + 1
+                src.setdefault(key2, []).extend([pack_tiles(chows[0]), pack_tiles(chows[1])])
+        else:
+            mids = tuple([p[1] for p in chows])
+            found = _CHOW_COMBOS.get(mids)
+            if found is None:
+                found = _CHOW_COMBOS[mids] = chow_fans(list(mids))
+            for key, idx in found:
+                ft[key] = ft.get(key, 0) + 1
+                src.setdefault(key, []).extend(map(pack_tiles, map(chows.__getitem__, idx)))
+    if nc == 4:
+        if pair < 27:
+            ft["all_chows"] = 1
+    elif "two_dragon_pungs" in ft:
+        if pair >= 31:
+            ft["little_three_dragons"] = 1
+            src["little_three_dragons"] = [*src.pop("two_dragon_pungs", []), (pair, pair)]
+            del ft["two_dragon_pungs"]
+    elif "big_three_winds" in ft and 27 <= pair < 31:
+        ft["little_four_winds"] = 1
+        src["little_four_winds"] = [*src.pop("big_three_winds", []), (pair, pair)]
+        del ft["big_three_winds"]
+    if traits:
+        if traits & OUTSIDE:
+            ft["outside_hand"] = 1
+        elif traits & FIVE:
+            ft["all_fives"] = 1
+        else:
+            ft["all_even_pungs"] = 1
+    if (chow_on_win or pair == win) and "melded_hand" not in ft \
+            and "four_kongs" not in ft and h.single_wait():
+        _wait(cchows, pair, win, ft, src)
+    _exclude(ft)
+    if h.winds and (cpungs or ml.pungs) and "big_four_winds" not in ft:
+        _winds(ml.pungs + cpungs, fl, ft, src)
+    if not ft:
+        ft["chicken_hand"] = 1
+    return ft, src
+
+
+def _terminal_chows(chows: tuple[Pack, ...] | list[Pack], pair: int) -> str:
+    """三色双龙会 or 一色双龙会 of four chows and a pair of 5 (checked in that order)."""
+    ps = pair // 9
+    others = sorted([(t // 9, t % 9 + 1) for _, t, _ in chows])
+    a, b = sorted({0, 1, 2} - {ps})
+    if others == [(a, 2), (a, 8), (b, 2), (b, 8)]:
+        return "three_suited_terminal_chows"
+    if others == [(ps, 2), (ps, 2), (ps, 8), (ps, 8)]:
+        return "pure_terminal_chows"
+    return ""
+
+
+def _wait(chows: tuple[Pack, ...], pair: int, win: int, ft: FanTable,
+          src: Sources) -> None:
+    """边张 / 坎张 / 单钓将 of a hand that waited on ``win`` alone (the last matching chow
+    of each kind, as the reference finds them)."""
+    edge = closed = None
+    for p in chows:
+        t = p[1]
+        if t == win:
+            closed = p
+        elif t + 1 == win or t - 1 == win:
+            edge = p
+    if edge is not None:
+        ft["edge_wait"] = 1
+        src["edge_wait"] = [pack_tiles(edge)]
+    elif closed is not None:
+        ft["closed_wait"] = 1
+        src["closed_wait"] = [pack_tiles(closed)]
+    elif pair == win:
+        ft["single_wait"] = 1
+        src["single_wait"] = [(pair, pair)]
 
 
 def _exclude(ft: FanTable) -> None:
     """不计: in table order, every fan still present removes what it implies."""
-    present = [k for k in ft if k in _RANK]
-    if len(present) > 1:
-        present.sort(key=_RANK.__getitem__)
-    for key in present:
-        if not ft.get(key):
-            continue
+    present = ft.keys() & _EXCLUDERS
+    if not present:
+        return
+    key = frozenset(present)
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _PLANS[key] = _plan(present)
+    for fan, special in plan:
+        if special:
+            _exclude_special(ft, fan)
+        else:
+            ft.pop(fan, None)
+
+
+_PLANS: dict[frozenset[str], tuple[tuple[str, bool], ...]] = {}
+"""The steps of _exclude by the set of excluding fans present: a fan removes fans only
+if no bigger fan removed it first, and only excluding fans remove excluding fans, so
+which ones act is decided by that set alone (at most a few hundred sets occur)."""
+
+
+def _plan(present: set[str]) -> tuple[tuple[str, bool], ...]:
+    """The steps in order: (a fan to remove, False), or (九莲宝灯 / 四暗刻 / 三风刻, True)
+    where their own step (_exclude_special) comes."""
+    alive = set(present)
+    steps: list[tuple[str, bool]] = []
+    for key in sorted(present, key=_RANK.__getitem__):
+        if key not in alive:
+            continue  # removed by a bigger fan: it removes nothing itself
         for e in _EXCLUDES[key]:
-            ft.pop(e, None)
-        if key in ("nine_gates", "four_concealed_pungs"):
-            if key == "nine_gates":
-                # The 1s or 9s pung is part of the nine gates.
-                _dec(ft, "pung_of_terminals_or_honours", 1)
-            if ft.pop("fully_concealed_hand", None):
-                ft["self_drawn"] = 1
-        elif key == "big_three_winds" and not ft.get("all_honours") \
-                and not ft.get("all_terminals_and_honours"):
+            alive.discard(e)
+            steps.append((e, False))
+        if key in _SPECIAL_EXCLUDERS:
+            steps.append((key, True))
+            if key != "big_three_winds":
+                alive.discard("fully_concealed_hand")  # turned into 自摸 (_exclude_special)
+    return tuple(steps)
+
+
+def _exclude_special(ft: FanTable, key: str) -> None:
+    """What 九莲宝灯, 四暗刻 and 三风刻 do besides removing fans."""
+    if key == "big_three_winds":
+        if "all_honours" not in ft and "all_terminals_and_honours" not in ft:
             _dec(ft, "pung_of_terminals_or_honours", 3)
+        return
+    if key == "nine_gates":
+        # The 1s or 9s pung is part of the nine gates.
+        _dec(ft, "pung_of_terminals_or_honours", 1)
+    if ft.pop("fully_concealed_hand", None):
+        ft["self_drawn"] = 1
 
 
 def _dec(ft: FanTable, key: str, n: int) -> None:
@@ -336,14 +525,14 @@ def _dec(ft: FanTable, key: str, n: int) -> None:
         ft.pop(key, None)
 
 
-def _winds(pungs: list[Pack], fl: Flags, ft: FanTable, src: Sources) -> None:
-    if "big_four_winds" in ft or not any(p[1] in _WINDS for p in pungs):
-        return
-    deducted = any(ft.get(k) for k in ("big_three_winds", "all_terminals_and_honours",
-                                       "all_honours", "little_four_winds"))
+def _winds(pungs: tuple[Pack, ...] | list[Pack], fl: Flags, ft: FanTable,
+           src: Sources) -> None:
+    """圈风刻 / 门风刻 (their pungs stop being 幺九刻 unless a bigger fan took them)."""
+    deducted = ("big_three_winds" in ft or "all_terminals_and_honours" in ft
+                or "all_honours" in ft or "little_four_winds" in ft)
     for p in pungs:
         t = p[1]
-        if t not in _WINDS:
+        if t < 27 or t > 30:
             continue
         if t == fl.prevalent:
             ft["prevalent_wind"] = 1
@@ -357,163 +546,32 @@ def _winds(pungs: list[Pack], fl: Flags, ft: FanTable, src: Sources) -> None:
                 _dec(ft, "pung_of_terminals_or_honours", 1)
 
 
-def _total(ft: FanTable) -> int:
-    value = _VALUE
-    total = 0
-    for k, n in ft.items():
-        total += value[k] * n
-    return total
-
-
-class _Hand:
-    """One concrete hand: fixed packs, standing tiles (without the winning tile).
-
-    ``base`` / ``base_src`` hold the fans every sets-and-pair reading shares (they depend
-    only on the tiles, the melds and the flags): situational fans, 门前清 / 不求人 / 全求人,
-    suits, tile traits, number ranges and 四归一. ``waits`` are computed on first need.
-    """
-
-    __slots__ = ("_base", "_masks", "_waits", "fixed", "fl", "standing", "standing_counts",
-                 "win")
-
-    def __init__(self, fixed: list[Pack], standing: tuple[int, ...], win: int,
-                 fl: Flags) -> None:
-        self.fixed = fixed
-        self.standing = standing  # counts of the standing tiles, winning tile excluded
-        self.win = win
-        self.fl = fl
-        c = list(standing)
-        c[win] += 1
-        self.standing_counts = tuple(c)
-        self._waits: bool | None = None
-        self._base: tuple[FanTable, Sources] | None = None
-        self._masks: tuple[int, int, int, int] | None = None
-
-    def single_wait(self) -> bool:
-        """Whether the hand waited on its winning tile alone (seven pairs included when
-        nothing is melded); only called once a reading has shown the hand complete."""
-        if self._waits is None:
-            win = self.win
-            single = not has_other_wait(self.standing, win)
-            if single and not self.fixed:
-                single = seven_pairs_waits(self.standing) <= {win}
-            self._waits = single
-        return self._waits
-
-    def masks(self) -> tuple[int, int, int, int]:
-        """Masks of the tiles the whole hand (melds included) holds >= 1, 2, 3, 4 times."""
-        if self._masks is None:
-            if self.fixed:
-                c = list(self.standing_counts)
-                for p in self.fixed:
-                    for t in pack_tiles(p):
-                        c[t] += 1
-                self._masks = masks(c)
-            else:
-                self._masks = masks(self.standing_counts)
-        return self._masks
-
-    def base(self) -> tuple[FanTable, Sources]:
-        if self._base is None:
-            claimed = sum(1 for p in self.fixed if p[2])
-            flags = _FLAG_FANS.get((self.fl, claimed))
-            if flags is None:
-                flags = _FLAG_FANS[self.fl, claimed] = flag_fans(self.fl, claimed)
-            ft = dict(flags)
-            src: Sources = {}
-            m1, _, _, m4 = self.masks()
-            tile_fans(m1, m4, sum(1 for p in self.fixed if p[0] == KONG), ft, src)
-            self._base = (ft, src)
-        return self._base
-
-
-def _basic(h: _Hand, concealed: tuple[Pack, ...]) -> tuple[FanTable, Sources]:
-    base, base_src = h.base()
-    ft = dict(base)
-    src = dict(base_src)  # the shared lists are never mutated: _add extends new keys only
-    fl = h.fl
-    packs = [*h.fixed, *concealed]
-    chows = [p for p in packs if p[0] == CHOW]
-    pungs = [p for p in packs if p[0] == PUNG or p[0] == KONG]
-    pair = concealed[-1][1]
-    win = h.win
-    if not fl.self_drawn and not any(not m and t - 1 <= win <= t + 1 for _, t, m in chows):
-        pungs = [(k, t, True) if t == win and not m else (k, t, m) for k, t, m in pungs]
-    if pungs:
-        _kongs(pungs, ft, src)
-    nc = len(chows)
-    if nc == 4 and _three_suited_terminal(chows, pair):
-        _add(ft, src, "three_suited_terminal_chows", *(pack_tiles(p) for p in packs))
-    elif nc == 4 and _pure_terminal(chows, pair):
-        _add(ft, src, "pure_terminal_chows", *(pack_tiles(p) for p in packs))
-    else:
-        if nc >= 2:
-            _combos(chows, chow_fans, ft, src)
-        if len(pungs) >= 2:
-            _combos(pungs, pung_fans, ft, src)
-    if nc == 4:
-        if pair < 27:
-            ft["all_chows"] = 1
-    elif ft.get("two_dragon_pungs"):
-        if pair in _DRAGONS:
-            ft["little_three_dragons"] = 1
-            src["little_three_dragons"] = [*src.pop("two_dragon_pungs", []), (pair, pair)]
-            del ft["two_dragon_pungs"]
-    elif ft.get("big_three_winds") and pair in _WINDS:
-        ft["little_four_winds"] = 1
-        src["little_four_winds"] = [*src.pop("big_three_winds", []), (pair, pair)]
-        del ft["big_three_winds"]
-    _pack_traits(packs, ft)
-    _wait_lazy(h, concealed, ft, src)
-    _exclude(ft)
-    _winds(pungs, fl, ft, src)
-    if not ft:
-        ft["chicken_hand"] = 1
-    return ft, src
-
-
-def _wait_lazy(h: _Hand, concealed: tuple[Pack, ...], ft: FanTable, src: Sources) -> None:
-    """:func:`_wait` with the hand's waits computed only when a set could earn a wait fan."""
-    if "melded_hand" in ft or "four_kongs" in ft:
-        return  # 全求人 and 四杠 exclude the wait fans: no need for the waits
-    win = h.win
-    for kind, t, _ in concealed:
-        if (kind == CHOW and t - 1 <= win <= t + 1) or (kind == PAIR and t == win):
-            if h.single_wait():
-                _wait(list(concealed), True, win, ft, src)
-            return
-
+# ---------------------------------------------------------------- special shapes
 
 _Knitted = tuple[FanTable, Sources, tuple[Pack, ...], tuple[int, ...]]
 
 
 def _knitted_straight(h: _Hand) -> _Knitted | None:
     """组合龙 + one set + a pair (at most one set claimed or kong)."""
-    if len(h.fixed) > 1:
-        return None
-    m1 = h.masks()[0]  # with a meld: a superset of the concealed tiles, a quick filter
-    if (m1 & _SUITED_BITS).bit_count() < 9:
-        return None
-    if h.fixed:
-        m1 = masks(h.standing_counts)[0]
-    seq = next((s for s, k in zip(_KNITTED, _KNITTED_BITS, strict=True) if m1 & k == k),
+    b = h.counts
+    m1 = presence(b)
+    seq = next((s for s, k in zip(KNITTED, KNITTED_BITS, strict=True) if m1 & k == k),
                None)
     if seq is None:
         return None
-    c = list(h.standing_counts)
+    c = bytearray(b)
     for t in seq:
         c[t] -= 1
     if h.fixed:
-        pairs = [t for t in range(34) if c[t] == 2]
-        if len(pairs) != 1 or sum(c) != 2:
+        if c.count(2) != 1 or sum(c) != 2:
             return None
-        rest: tuple[Pack, ...] = (h.fixed[0], (PAIR, pairs[0], False))
+        meld: Pack = h.fixed[0]
+        pair: Pack = (PAIR, c.find(2), False)
     else:
-        found = readings(tuple(c))
+        found = hand_readings(bytes(c))
         if len(found) != 1:
             return None
-        rest = found[0]
-    meld, pair = rest
+        meld, pair = found[0][0][0], (PAIR, found[0][1], False)
     fl = h.fl
     ft: FanTable = {"knitted_straight": 1}
     src: Sources = {"knitted_straight": [seq]}
@@ -521,29 +579,90 @@ def _knitted_straight(h: _Hand) -> _Knitted | None:
         if pair[1] < 27:
             ft["all_chows"] = 1
     else:
-        _kongs([meld], ft, src)
-    _win_flags(fl, ft)
+        _one_pung(meld, ft, src)
+    win_fans(fl, ft)
     if not h.fixed or (meld[0] == KONG and not meld[2]):
         ft["fully_concealed_hand" if fl.self_drawn else "concealed_hand"] = 1
-    tiles = [*seq, *pack_tiles(meld), *pack_tiles(pair)]
-    _suits(tiles, ft)
-    _tile_hog(tiles, ft, src)
+    # The tile fans of the whole hand (straight, set or meld, pair): of a knitted hand
+    # only 无字, 五门齐 and 四归一 can be.
+    ml = h._melds
+    ft.update(tile_fans_of(tile_code(m1 | ml.bits)))
+    fours = _fours(b, ml)
+    if fours:
+        _hog(ft, src, fours, h.fixed)
     if not h.fixed:
-        c[h.win] -= 1
+        win = h.win
         # The reference reads the wait from the first four tiles left in search order
         # (the winning tile may sit in the knitted straight: it then counts as well).
-        left = [t for t in BY_ORDER for _ in range(max(c[t], 0))][:4]
-        lc = [0] * 34
-        for t in left:
-            lc[t] += 1
-        _wait([meld, pair], basic_waits(tuple(lc)), h.win, ft, src)
-    elif h.standing_counts[h.win] > 1:
+        if c[win]:
+            c[win] -= 1
+        left = bytearray(34)
+        n = 0
+        for t in BY_ORDER:
+            k = c[t]
+            if k:
+                k = min(k, 4 - n)
+                left[t] = k
+                n += k
+                if n == 4:
+                    break
+        key = bytes(left)
+        single = _KNIT_WAITS.get(key)
+        if single is None:
+            if len(_KNIT_WAITS) >= _KNIT_WAITS_MAX:
+                _KNIT_WAITS.clear()
+            single = _KNIT_WAITS[key] = len(basic_waits(tuple(left))) == 1
+        if single and "melded_hand" not in ft and "four_kongs" not in ft:
+            _wait((meld,) if meld[0] == CHOW else (), pair[1], win, ft, src)
+    elif b[h.win] > 1:
         ft["single_wait"] = 1
         src["single_wait"] = [pack_tiles(pair)]
     _exclude(ft)
-    if meld[1] in _WINDS:
+    if 27 <= meld[1] <= 30:
         _winds([meld], fl, ft, src)
     return ft, src, (meld, pair), seq
+
+
+_KNIT_WAITS: dict[bytes, bool] = {}
+"""Whether four tiles (counts as bytes) wait on one tile only: the wait of a knitted
+straight's set and pair; kept bounded."""
+_KNIT_WAITS_MAX = 1 << 14
+
+
+def _fours(b: bytes, ml: _Melds) -> list[int]:
+    """Tiles held four times, not as a kong (四归一), in tile order."""
+    full = (int.from_bytes(b, "little") + ml.hog_counts).to_bytes(34, "little") \
+        if ml.hog_counts else b
+    if not full.count(4):
+        return _NONE
+    fours = []
+    t = full.find(4)
+    while t >= 0:
+        fours.append(t)
+        t = full.find(4, t + 1)
+    return fours
+
+
+def _hog(ft: FanTable, src: Sources, fours: list[int], fixed: list[Pack]) -> None:
+    """四归一 for ``fours``; its sets list every tile held four times, kongs too (as
+    masks.tile_fans lists them)."""
+    ft["tile_hog"] = len(fours)
+    held = sorted([*fours, *(p[1] for p in fixed if p[0] == KONG)])
+    src["tile_hog"] = [(t,) * 4 for t in held]
+
+
+def _one_pung(p: Pack, ft: FanTable, src: Sources) -> None:
+    """The fans of a single pung or kong (beside a knitted straight)."""
+    kind, t, claimed = p
+    tiles = pack_tiles(p)
+    key = _SINGLE_PUNG[t]
+    if key:
+        ft[key] = 1
+        src[key] = [tiles]
+    if kind == KONG:
+        key = "melded_kong" if claimed else "concealed_kong"
+        ft[key] = 1
+        src[key] = [tiles]
 
 
 def _nine_gates(h: _Hand) -> FanTable | None:
@@ -566,16 +685,15 @@ def _nine_gates(h: _Hand) -> FanTable | None:
         ft.update(two_concealed_pungs=1, pung_of_terminals_or_honours=1)
     if r in (2, 3, 4, 6, 7, 8):
         ft["short_straight"] = 1
-    _win_flags(h.fl, ft)
+    win_fans(h.fl, ft)
     _exclude_situational(ft)
     return ft
 
 
 def _exclude_situational(ft: FanTable) -> None:
-    for key in ("last_tile_draw", "out_with_replacement_tile"):
-        if ft.get(key):
-            ft.pop("self_drawn", None)
-    if ft.get("robbing_the_kong"):
+    if "last_tile_draw" in ft or "out_with_replacement_tile" in ft:
+        ft.pop("self_drawn", None)
+    if "robbing_the_kong" in ft:
         ft.pop("last_tile", None)
 
 
@@ -585,50 +703,43 @@ def _special(h: _Hand) -> tuple[FanTable, str] | None:
     pairs = not m1 & ~m2 and not m3 & ~m4  # every count even
     if not pairs and m2 and m1 != _ORPHAN_BITS:
         return None  # neither seven pairs, nor thirteen orphans, nor all single tiles
-    c = h.standing_counts
-    tiles = [t for t in range(34) for _ in range(c[t])]
     ft: FanTable = {}
-    shape = ""
     if pairs:
-        present = [t for t in range(34) if c[t]]
-        if all(n == 2 for n in (c[t] for t in present)) and len(present) == 7 \
-                and present[0] < 27 and present[-1] - present[0] == 6 \
-                and present[0] // 9 == present[-1] // 9:
+        shape = "seven_pairs"
+        low = (m1 & -m1).bit_length() - 1
+        if not m4 and low < 27 and m1 == 0x7F << low and low % 9 <= 2:
             ft["seven_shifted_pairs"] = 1
-            _tile_traits(tiles, ft)
+            tile_fans(m1, m4, 0, ft, {})
+            for key in ("no_honours", "full_flush", "one_voided_suit", "lower_four",
+                        "lower_tiles", "upper_four", "upper_tiles", "middle_tiles"):
+                ft.pop(key, None)  # 连七对 takes only the tile traits (断幺, 推不倒, …)
         else:
             ft["seven_pairs"] = 1
-            _suits(tiles, ft)
-            _tile_traits(tiles, ft)
-            _rank_range(tiles, ft)
-            _tile_hog(tiles, ft, {})
-        shape = "seven_pairs"
-    elif all(t in _ORPHANS for t in tiles) and all(c[t] for t in _ORPHANS):
+            tile_fans(m1, m4, 0, ft, {})
+    elif m1 == _ORPHAN_BITS:
         ft["thirteen_orphans"] = 1
         shape = "thirteen_orphans"
-    elif max(c) > 1:
-        return None
-    else:
-        suited = [t for t in tiles if t < 27]
-        honours = [t for t in tiles if t >= 27]
-        if not 7 <= len(suited) <= 9 or max(c) > 1:
+    else:  # 14 single tiles
+        suited = m1 & _SUITED_BITS
+        n = suited.bit_count()
+        if not 7 <= n <= 9 or not any(suited & ~k == 0 for k in KNITTED_BITS):
             return None
-        if not any(set(suited) <= set(s) for s in _KNITTED):
-            return None
-        if len(suited) == 7:
+        if n == 7:
             ft["greater_honours_and_knitted"] = 1
         else:
             ft["lesser_honours_and_knitted"] = 1
-            if len(suited) == 9:
+            if n == 9:
                 ft["knitted_straight"] = 1
-        del honours
         shape = "honours_and_knitted"
-    _win_flags(h.fl, ft)
-    if shape == "seven_pairs" and "seven_pairs" in ft:
+    win_fans(h.fl, ft)
+    if "seven_pairs" in ft:
         _exclude(ft)
     else:
         _exclude_situational(ft)
     return ft, shape
+
+
+# ---------------------------------------------------------------- entry points
 
 
 def score_concrete(fixed: list[Pack], standing: tuple[int, ...], win: int,
@@ -644,22 +755,22 @@ def score_concrete(fixed: list[Pack], standing: tuple[int, ...], win: int,
     return score_prepared(_Hand(fixed, standing, win, fl))
 
 
-Considered = tuple[str, tuple[tuple[str, tuple[int, ...]], ...]]
-"""A reading the scorer tried: its shape and its concealed groups as (kind, tiles), kinds
-named as :class:`laizi.analysis.GroupKind` values (chow pung pair knitted singles)."""
+_ONE_TILE = tuple(bytes((t,)) for t in range(34))
 
-_KIND = {CHOW: "chow", PUNG: "pung", PAIR: "pair"}
+
+def _tiles_of(c: bytes | tuple[int, ...]) -> tuple[int, ...]:
+    """The tiles of the counts ``c``, sorted (in C: a copy of each tile's byte per count)."""
+    return tuple(b"".join(map(mul, _ONE_TILE, c)))
 
 
 def _trace_special(c: tuple[int, ...], shape: str) -> Considered:
-    tiles = tuple(t for t in range(34) for _ in range(c[t]))
     if shape == "seven_pairs":
         return shape, tuple(("pair", (t, t)) for t in range(34) for _ in range(c[t] // 2))
     if shape == "thirteen_orphans":
         pair = next(t for t in range(34) if c[t] == 2)
         return shape, (("singles", tuple(t for t in range(34) if c[t] == 1)),
                        ("pair", (pair, pair)))
-    return shape, (("singles", tiles),)
+    return shape, (("singles", _tiles_of(c)),)
 
 
 def score_prepared(h: _Hand, trace: list[Considered] | None = None) -> Scored | None:
@@ -667,42 +778,125 @@ def score_prepared(h: _Hand, trace: list[Considered] | None = None) -> Scored | 
     once to bound its total first). ``trace``, when given, receives every reading tried
     (tests compare it with :func:`laizi.analysis.decompositions`)."""
     fixed = h.fixed
+    b = h.counts
+    # The concealed groups: all complete, exactly one holding the pair, means the hand
+    # has sets-and-pair readings; the tiles' code then says which special shape is still
+    # possible. Otherwise only a special shape can make the hand a win.
+    parts: list[tuple[GroupReading, ...]] = []
+    pairs = 0
+    # (the four groups written out: this runs once per hand, and a loop over the
+    # groups' bounds costs a third more)
+    key = b[:9]
+    if key != _Z9:
+        reads = _T0.get(key)
+        if reads is None:
+            reads = entry(0, key)
+        if not reads:
+            return _score_specials(h, trace)
+        pairs += reads[0][1] >= 0
+        parts.append(reads)
+    key = b[18:27]
+    if key != _Z9:
+        reads = _T1.get(key)
+        if reads is None:
+            reads = entry(1, key)
+        if not reads:
+            return _score_specials(h, trace)
+        pairs += reads[0][1] >= 0
+        parts.append(reads)
+    key = b[9:18]
+    if key != _Z9:
+        reads = _T2.get(key)
+        if reads is None:
+            reads = entry(2, key)
+        if not reads:
+            return _score_specials(h, trace)
+        pairs += reads[0][1] >= 0
+        parts.append(reads)
+    key = b[27:]
+    if key != _Z7:
+        reads = _T3.get(key)
+        if reads is None:
+            reads = entry(3, key)
+        if not reads:
+            return _score_specials(h, trace)
+        pairs += reads[0][1] >= 0
+        parts.append(reads)
+    ml = h._melds
+    m1 = presence(b)
+    code = tile_code(m1 | ml.bits) if fixed else tile_code(m1)
     best: Scored | None = None
     seven_pairs = False
     if not fixed:
-        sp = _special(h)
-        if sp is not None:
-            ft, shape = sp
-            tiles = tuple(t for t in range(34) for _ in range(h.standing_counts[t]))
-            best = Scored(_total(ft), ft, {}, shape, (tiles,))
-            seven_pairs = shape == "seven_pairs"
-            if trace is not None:
-                trace.append(_trace_special(h.standing_counts, shape))
+        if b.translate(_ODD) == _ZERO34:  # every count even
+            best = _special_scored(h, trace)
+            seven_pairs = best is not None  # (only seven pairs can also have sets)
+        if best is None and knitted_possible(code):
+            best = _knitted_scored(h, trace)
+        if best is None and one_suit(code):
+            best = _nine_gates_scored(h, trace)
+        if best is not None and not seven_pairs:
+            return best
+    elif len(fixed) == 1 and knitted_possible(tile_code(m1)):
+        best = _knitted_scored(h, trace)
+        if best is not None:
+            return best
+    base = h.base_from(code, _fours(b, ml))
+    h.winds = bool(code & WIND)
+    reading_tiles = ml.tiles
+    for r in parts[0] if len(parts) == 1 else combine(parts):
+        pair = r[1]
+        if trace is not None:
+            trace.append(("standard", (*((KIND[p[0]], pack_tiles(p)) for p in r[0]),
+                                       ("pair", (pair, pair)))))
+        ft, src = _basic(h, r, base)
+        tot = sum(map(mul, map(_VALUE.__getitem__, ft), ft.values()))
+        if best is None or tot > best.total or (tot == best.total and (
+                seven_pairs or "pure_triple_chow" in ft or "triple_pung" in ft)):
+            best = tuple.__new__(Scored, (tot, ft, src, "standard",
+                                          (*reading_tiles, *r[5], (pair, pair))))
+    return best
+
+
+def _special_scored(h: _Hand, trace: list[Considered] | None) -> Scored | None:
+    sp = _special(h)
+    if sp is None:
+        return None
+    ft, shape = sp
+    if trace is not None:
+        trace.append(_trace_special(h.standing_counts, shape))
+    return Scored(total(ft), ft, {}, shape, (_tiles_of(h.counts),))
+
+
+def _knitted_scored(h: _Hand, trace: list[Considered] | None) -> Scored | None:
+    ks = _knitted_straight(h)
+    if ks is None:
+        return None
+    ft, src, rest, seq = ks
+    if trace is not None:
+        trace.append(("knitted_straight", (("knitted", seq), *(
+            (KIND[p[0]], pack_tiles(p)) for p in rest if p not in h.fixed))))
+    return Scored(total(ft), ft, src, "knitted_straight",
+                  (seq, *(pack_tiles(p) for p in rest)))
+
+
+def _nine_gates_scored(h: _Hand, trace: list[Considered] | None) -> Scored | None:
+    ng = _nine_gates(h)
+    if ng is None:
+        return None
+    if trace is not None:
+        trace.append(("nine_gates", ()))
+    return Scored(total(ng), ng, {}, "nine_gates", (_tiles_of(h.counts),))
+
+
+def _score_specials(h: _Hand, trace: list[Considered] | None) -> Scored | None:
+    """A hand without a sets-and-pair reading: only a special shape can make it a win."""
+    fixed = h.fixed
+    best = None
+    if not fixed:
+        best = _special_scored(h, trace)
     if best is None and len(fixed) <= 1:
-        ks = _knitted_straight(h)
-        if ks is not None:
-            ft, src, rest, seq = ks
-            best = Scored(_total(ft), ft, src, "knitted_straight",
-                          (seq, *(pack_tiles(p) for p in rest)))
-            if trace is not None:
-                trace.append(("knitted_straight", (("knitted", seq), *(
-                    (_KIND[p[0]], pack_tiles(p)) for p in rest if p not in fixed))))
+        best = _knitted_scored(h, trace)
     if best is None and not fixed:
-        ng = _nine_gates(h)
-        if ng is not None:
-            tiles = tuple(t for t in range(34) for _ in range(h.standing_counts[t]))
-            best = Scored(_total(ng), ng, {}, "nine_gates", (tiles,))
-            if trace is not None:
-                trace.append(("nine_gates", ()))
-    if best is None or seven_pairs:
-        for reading in readings(h.standing_counts):
-            if trace is not None:
-                trace.append(("standard", tuple((_KIND[p[0]], pack_tiles(p))
-                                                for p in reading)))
-            ft, src = _basic(h, reading)
-            total = _total(ft)
-            if best is None or total > best.total or (total == best.total and (
-                    seven_pairs or ft.get("pure_triple_chow") or ft.get("triple_pung"))):
-                best = Scored(total, ft, src, "standard",
-                              tuple(pack_tiles(p) for p in (*fixed, *reading)))
+        best = _nine_gates_scored(h, trace)
     return best

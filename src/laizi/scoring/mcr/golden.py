@@ -3,12 +3,16 @@
 The golden tiles are set aside and the tiles they may stand for are generated from the
 winning shapes themselves (four sets and a pair, seven pairs, thirteen orphans, honours
 and knitted tiles, knitted straight), so only assignments that make a win are scored.
-An assignment may not make a fifth copy of a tile (counting melds) **(reading)**.
-When the winning tile is itself golden, it may stand for any tile of the assignment.
+An assignment may not make a fifth copy of a tile (counting melds) **(reading)**; copies
+seen elsewhere on the table do not count (a golden tile is wild, no copy of a tile).
+When the winning tile is itself golden, it may stand for any tile of the assignment;
+standing for another tile than its own face it earns no 和绝张 (docs/rules/golden.md,
+decision 16).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Sequence
 from functools import cache
 from itertools import combinations, combinations_with_replacement, product
@@ -17,12 +21,13 @@ from operator import neg as neg_
 
 from laizi import tiles as T
 
+from . import reference
 from .api import NOT_A_WIN, meld_packs, result_from, win_flags
 from .bound import FixedInfo, Masks, tiles_bound, with_flags
 from .calculator import Flags, Scored, _Hand, flag_fans, score_prepared
 from .hand import FanResult, HandError, Meld, WinContext
 from .masks import masks
-from .shapes import suit_key, suit_table
+from .shapes import Pack, suit_key, suit_table
 
 __all__ = ["golden_assignments", "score_golden"]
 
@@ -219,8 +224,11 @@ def golden_assignments(real: Sequence[int], wilds: int, melds: Sequence[Meld]) -
 
 
 def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinContext,
-                 golden: int, golden_face: int | None) -> FanResult:
-    """Score with ``golden`` wild copies of ``golden_face`` among ``concealed``."""
+                 golden: int, golden_face: int | None, *, slow: bool = False,
+                 seed_kongs: bool = False) -> FanResult:
+    """Score with ``golden`` wild copies of ``golden_face`` among ``concealed``
+    (``slow``: each candidate scored by the reference calculator, with the seed's kong
+    fans when ``seed_kongs``)."""
     if golden_face is None or not 0 <= golden_face < T.NUM_KINDS:
         raise HandError("a golden tile count needs the golden tile's face (golden_face)")
     if concealed.count(golden_face) < golden or golden < 0:
@@ -266,7 +274,8 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
                 for t in assign:
                     standing[t] += 1
                 standing[w] -= 1
-                got = flags_of[w, other] = win_flags(ctx, standing, fixed, w)
+                got = flags_of[w, other] = _golden_win_flags(ctx, standing, fixed, w,
+                                                             win_is_golden and w != golden_face)
             fl, notes = got
             flags = flag_fans_of.get(fl)
             if flags is None:
@@ -282,7 +291,11 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
         for t in assign:
             standing[t] += 1
         standing[w] -= 1
-        scored = score_prepared(_Hand(fixed, tuple(standing), w, fl))
+        if slow:
+            scored = reference.score_prepared(reference._Hand(fixed, tuple(standing), w, fl),
+                                              seed_kongs=seed_kongs)
+        else:
+            scored = score_prepared(_Hand(fixed, tuple(standing), w, fl))
         if scored is None:
             continue
         key = (scored.total, *bound_key[1:])
@@ -292,6 +305,26 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
         return FanResult(is_win=False, why_not=NOT_A_WIN + f" with {golden} golden tile(s)")
     key, scored, notes, assign = best
     return result_from(scored, -key[3], ctx, notes, golden_as=assign)
+
+
+def _golden_win_flags(ctx: WinContext, standing: Sequence[int], fixed: list[Pack], w: int,
+                      stand_in: bool) -> tuple[Flags, list[str]]:
+    """:func:`.api.win_flags` for winning tile ``w``; ``stand_in``: the winning tile is a
+    golden tile standing for another face, which is never 和绝张 (the context's
+    ``last_copy`` is about the golden tile's own face, and a stand-in is no last copy)."""
+    if not stand_in:
+        return win_flags(ctx, standing, fixed, w)
+    fl, notes = win_flags(dataclasses.replace(ctx, last_copy=False), standing, fixed, w)
+    if fl.last_copy:  # (three copies of w in the melds: still a stand-in)
+        fl = fl._replace(last_copy=False)
+        notes = [n for n in notes if not n.startswith("和绝张")]
+    if ctx.last_copy:
+        notes.append(_STAND_IN)
+    return fl, notes
+
+
+_STAND_IN = ("和绝张 not counted: the winning tile is a golden tile standing for another "
+             "tile")
 
 
 def _add_masks(m: Masks, counts: Sequence[int], faces: Assign) -> Masks:

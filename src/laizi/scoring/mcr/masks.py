@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-__all__ = ["bits", "masks", "tile_fans"]
+__all__ = ["bits", "masks", "presence", "tile_fans"]
 
 
 def bits(ts: Iterable[int]) -> int:
@@ -26,6 +26,11 @@ def masks(counts: Sequence[int]) -> tuple[int, int, int, int]:
     b = bytes(counts)[::-1]
     return (int(b.translate(_AT_LEAST[0]), 2), int(b.translate(_AT_LEAST[1]), 2),
             int(b.translate(_AT_LEAST[2]), 2), int(b.translate(_AT_LEAST[3]), 2))
+
+
+def presence(b: bytes) -> int:
+    """The mask of the tiles present in ``b`` (34 counts as bytes): ``masks(b)[0]``."""
+    return int(b[::-1].translate(_AT_LEAST[0]), 2)
 
 
 _SUIT = (bits(range(9)), bits(range(9, 18)), bits(range(18, 27)))

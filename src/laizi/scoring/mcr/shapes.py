@@ -22,9 +22,11 @@ __all__ = [
     "PUNG",
     "Pack",
     "basic_waits",
+    "group_readings",
     "has_other_wait",
     "pack_tiles",
     "readings",
+    "search_key",
     "seven_pairs_waits",
 ]
 
@@ -86,6 +88,8 @@ def _search_key(p: Pack) -> tuple[int, int]:
 
 
 _SEARCH_KEY = {p: _search_key(p) for p in ALL_PACKS}
+search_key = _SEARCH_KEY.__getitem__
+"""The search-order key of a pack (readings list their sets sorted by it)."""
 
 
 GroupReadings = tuple[tuple[tuple[Pack, ...], int], ...]
@@ -126,6 +130,10 @@ def _group_readings(k: int, key: int) -> GroupReadings:
             c[p] += 2
             out.extend((s, p) for s in sets)
     return tuple(out)
+
+
+group_readings = _group_readings
+"""Readings of one group, by (group index, little-endian counts): see GROUP_READINGS."""
 
 
 @lru_cache(maxsize=1 << 12)
