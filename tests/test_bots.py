@@ -343,7 +343,7 @@ def test_registry_specs() -> None:
         make_bot("nope")
     with pytest.raises(BotSpecError, match="KEY=VALUE"):
         make_bot("search:rollouts")
-    with pytest.raises(BotSpecError, match="no parameter .colour.*known: defence"):
+    with pytest.raises(BotSpecError, match=r"no parameter .colour.*known: defence"):
         make_bot("greedy:colour=3")
 
 
