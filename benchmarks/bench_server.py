@@ -2,6 +2,8 @@
 
     python benchmarks/bench_server.py --rooms 300 --seconds 60
     python benchmarks/bench_server.py --url http://127.0.0.1:8765 --rooms 50 --seconds 20 --json
+    python benchmarks/bench_server.py --processes 2 --db postgresql+asyncpg://laizi@127.0.0.1/bench
+    python benchmarks/bench_server.py --workers 2 --db postgresql+asyncpg://laizi@127.0.0.1/bench
 
 Starts ``laizi serve`` on a free port with a fresh SQLite file (or uses ``--url``), creates
 ``--rooms`` rooms (Jingzhou by default: three seats, every seat a websocket client that
@@ -14,21 +16,37 @@ Prints accepted actions per second, p50 / p99 latency from an action sent to its
 the last seat's update (turn actions: every seat sees them), errors, lost, and the server's
 CPU per accepted action (from /proc, when the server is ours). ``--json`` puts one JSON
 object on the last line.
+
+Several processes (docs/deploy.md): ``--processes N`` starts N ``laizi serve --redis``
+side by side, one port each, and spreads the rooms and every client's websocket over them
+round-robin (so most clients are not on their room's owner: their messages are forwarded);
+``--workers N`` starts one ``laizi serve --workers N`` (N processes on one port). Both use
+``--redis URL``, or a private ``redis-server`` on a free port; ``--db`` is the database
+(default a fresh SQLite file; for several processes a PostgreSQL database is
+recommended: ``postgresql+asyncpg://…``). ``--url`` takes a comma-separated list of a
+running hall's processes. The server CPU per action is then the sum over every server
+process and its children (uvicorn's workers, found under /proc), and Redis's CPU per
+action (its ``INFO cpu``) is printed apart.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import itertools
 import json
 import os
 import random
+import shutil
+import signal
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,6 +65,75 @@ def _cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def _tree(pid: int) -> list[int]:
+    """``pid`` and every process under it (uvicorn's workers, the search bots' pool)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        with contextlib.suppress(OSError):
+            todo += [int(c) for c in
+                     Path(f"/proc/{p}/task/{p}/children").read_text().split()]
+    return out
+
+
+def _tree_cpu(pids: list[int]) -> dict[int, float]:
+    """CPU seconds of every process of the trees of ``pids``, by process id."""
+    out = {}
+    for root in pids:
+        for p in _tree(root):
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                out[p] = _cpu_seconds(p)
+    return out
+
+
+def _cpu_between(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU used between two :func:`_tree_cpu` readings (processes that started meanwhile
+    count in full; one that ended meanwhile is not counted)."""
+    return sum(t - before.get(p, 0.0) for p, t in after.items())
+
+
+def _redis_command(url: str, *args: str) -> str:
+    """One Redis command over a socket (RESP); a bulk or simple string answer."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 6379),
+                                  timeout=5) as sock:
+        lines = []
+        if parts.password:
+            auth = ["AUTH", *([parts.username] if parts.username else []), parts.password]
+            lines.append(auth)
+        lines.append(list(args))
+        sock.sendall(b"".join(
+            b"*%d\r\n" % len(cmd) + b"".join(b"$%d\r\n%s\r\n" % (len(a.encode()), a.encode())
+                                            for a in cmd) for cmd in lines))
+        reader = sock.makefile("rb")
+        answer = ""
+        for _ in lines:
+            head = reader.readline().decode().rstrip("\r\n")
+            if head.startswith("-"):
+                raise RuntimeError(f"redis: {head}")
+            if head.startswith("$"):
+                size = int(head[1:])
+                answer = "" if size < 0 else reader.read(size + 2)[:-2].decode()
+            else:
+                answer = head[1:]
+        return answer
+
+
+def _redis_cpu(url: str | None) -> float | None:
+    """Redis's own CPU seconds so far (``INFO cpu``: used_cpu_sys + used_cpu_user)."""
+    if url is None:
+        return None
+    try:
+        info = _redis_command(url, "INFO", "cpu")
+    except (OSError, RuntimeError):
+        return None
+    fields = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
+    return float(fields.get("used_cpu_sys", 0)) + float(fields.get("used_cpu_user", 0))
 
 
 @dataclass
@@ -130,8 +217,13 @@ async def _client(url: str, code: str, token: str, seat_hint: int, stats: Stats,
             task.cancel()
 
 
-async def _room(url: str, http: httpx.AsyncClient, variant: str, i: int, stats: Stats,
-                stop: asyncio.Event, think: float) -> tuple[str, str]:
+async def _room(urls: list[str], spread: Iterator[int], http: httpx.AsyncClient,
+                variant: str, i: int, stats: Stats, stop: asyncio.Event, think: float
+                ) -> tuple[str, str]:
+    """One room: created on process ``i`` (round-robin: the creator owns it, so the rooms
+    are spread evenly), each seat's websocket on the next process of ``spread`` (the
+    clients round-robin over ``urls``)."""
+    url = urls[i % len(urls)]
     r = await http.post(f"{url}/api/rooms", json={"name": f"host{i}", "settings": {
         "variant": variant, "clock": None, "claim_min": 0, "bot_delay": 0, "between": 0,
         "grace": 600}})
@@ -146,7 +238,8 @@ async def _room(url: str, http: httpx.AsyncClient, variant: str, i: int, stats: 
         tokens.append(j.json()["token"])
     sent: dict[int, float] = {}
     seen: dict[int, set[int]] = {}
-    clients = [asyncio.create_task(_client(url, code, t, k, stats, sent, seen, seats, stop,
+    clients = [asyncio.create_task(_client(urls[next(spread) % len(urls)], code, t, k, stats,
+                                           sent, seen, seats, stop,
                                            random.Random(i * 10 + k), think))
                for k, t in enumerate(tokens)]
     await asyncio.sleep(0.05)
@@ -176,39 +269,50 @@ async def _end(url: str, code: str, host: str) -> None:
                 return
 
 
-async def run(url: str, rooms: int, seconds: float, variant: str,
-              pid: int | None, think: float = 0.0) -> dict[str, Any]:
+async def run(url: str | list[str], rooms: int, seconds: float, variant: str,
+              pid: int | list[int] | None, think: float = 0.0,
+              redis_url: str | None = None) -> dict[str, Any]:
+    """Measure a hall: ``url`` one process or several (rooms and websockets spread over
+    them round-robin), ``pid`` the server process(es) whose CPU to count (with their
+    children), ``redis_url`` the Redis whose CPU to count apart."""
+    urls = [url] if isinstance(url, str) else list(url)
+    pids = [] if pid is None else [pid] if isinstance(pid, int) else list(pid)
+    spread = itertools.count()
     stats = Stats()
     stop = asyncio.Event()
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         tasks = []
         for i in range(rooms):
-            tasks.append(asyncio.create_task(_room(url, http, variant, i, stats, stop,
-                                                   think)))
+            tasks.append(asyncio.create_task(_room(urls, spread, http, variant, i, stats,
+                                                   stop, think)))
             if i % 20 == 19:
                 await asyncio.sleep(0.2)
         await asyncio.sleep(2.0)  # every room seated and started
-        cpu0 = _cpu_seconds(pid) if pid else None
+        cpu0 = _tree_cpu(pids) if pids else None
+        redis0 = _redis_cpu(redis_url)
         accepted0, t0 = stats.accepted, time.perf_counter()
         stats.acks.clear()
         stats.updates.clear()
         await asyncio.sleep(seconds)
         elapsed = time.perf_counter() - t0
         accepted = stats.accepted - accepted0
-        cpu = (_cpu_seconds(pid) - cpu0) if pid and cpu0 is not None else None
+        cpu = _cpu_between(cpu0, _tree_cpu(pids)) if cpu0 is not None else None
+        redis1 = _redis_cpu(redis_url)
+        redis_cpu = redis1 - redis0 if redis0 is not None and redis1 is not None else None
         acks, updates = sorted(stats.acks), sorted(stats.updates)
         stop.set()
         made = await asyncio.gather(*tasks, return_exceptions=True)
         lost = 0
         twice = 0
-        for m in made:
+        for k, m in enumerate(made):
             if isinstance(m, BaseException):
                 stats.errors += 1
                 continue
             code, host = m
-            await _end(url, code, host)
-            log = (await http.get(f"{url}/api/rooms/{code}/log")).text.splitlines()
+            any_url = urls[k % len(urls)]
+            await _end(any_url, code, host)
+            log = (await http.get(f"{any_url}/api/rooms/{code}/log")).text.splitlines()
             actions = sum(1 for line in log if '"type":"action"' in line)
             acked = stats.acked.get(code, 0)
             lost += max(0, acked - actions)
@@ -227,45 +331,153 @@ async def run(url: str, rooms: int, seconds: float, variant: str,
         "server_cpu_ms_per_action": round(1000 * cpu / accepted, 3) if cpu and accepted
         else None,
         "median_update_ms": round(1000 * statistics.median(updates), 2) if updates else 0.0,
-    }
+    } | ({} if len(urls) == 1 and len(pids) <= 1 and redis_url is None else {
+        "processes": len(urls),
+        "server_processes": len(_tree_cpu(pids)) if pids else None,
+        "redis_cpu_ms_per_action": round(1000 * redis_cpu / accepted, 3)
+        if redis_cpu is not None and accepted else None,
+    })
+
+
+def _laizi() -> Path:
+    return Path(sys.executable).with_name("laizi")
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen[str], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"laizi serve exited ({proc.returncode})")
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"{url} did not answer in {timeout} s")
+
+
+@contextlib.contextmanager
+def _private_redis() -> Iterator[tuple[str, int]]:
+    """A ``redis-server`` of our own on a free port, no persistence; (URL, pid)."""
+    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not Path(binary).exists():
+        raise SystemExit("several processes need Redis: --redis URL, or install "
+                         "redis-server")
+    port = _free_port()
+    directory = tempfile.mkdtemp()
+    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", directory],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        for _ in range(100):
+            with contextlib.suppress(OSError, RuntimeError):
+                if _redis_command(url, "PING") == "PONG":
+                    break
+            time.sleep(0.05)
+        yield url, proc.pid
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _servers(db: str, processes: int, workers: int, redis_url: str | None
+             ) -> Iterator[tuple[list[str], list[int]]]:
+    """``processes`` ``laizi serve`` (each ``--workers workers`` when > 1) on free ports:
+    their URLs and pids. The first migrates the database before the others start."""
+    procs: list[subprocess.Popen[str]] = []
+    urls: list[str] = []
+    logs = Path(tempfile.mkdtemp(prefix="bench-server-"))
+    try:
+        for _ in range(processes):
+            port = _free_port()
+            cmd = [str(_laizi()), "serve", "--port", str(port), "--db", db]
+            if redis_url is not None:
+                cmd += ["--redis", redis_url]
+            if workers > 1:
+                cmd += ["--workers", str(workers)]
+            with open(logs / f"serve-{port}.stderr", "wb") as err:
+                proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True,
+                                        start_new_session=True)
+            procs.append(proc)
+            assert proc.stdout is not None
+            proc.stdout.readline()
+            urls.append(f"http://127.0.0.1:{port}")
+            if len(procs) == 1:
+                _wait_healthy(urls[0], proc)
+        for url, proc in zip(urls, procs, strict=True):
+            _wait_healthy(url, proc)
+        yield urls, [p.pid for p in procs]
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.terminate()  # a graceful stop (uvicorn stops its workers)
+        for proc in procs:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(20)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)  # anything left of its group
+            proc.wait(10)
+        if any(p.stat().st_size for p in logs.iterdir()):
+            print(f"bench_server: the servers' stderr is in {logs}", file=sys.stderr)
+        else:
+            shutil.rmtree(logs, ignore_errors=True)
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--url", default=None, help="a running hall (default: start one)")
+    p.add_argument("--url", default=None,
+                   help="a running hall (default: start one); several processes of one "
+                        "hall: their URLs, comma-separated")
     p.add_argument("--rooms", type=int, default=50)
     p.add_argument("--seconds", type=float, default=20)
     p.add_argument("--variant", default="jingzhou")
     p.add_argument("--think", type=float, default=0.0,
                    help="each client waits 0.5-1.5 x THINK seconds before it answers (a "
                         "person's pace); 0: at once (the server saturates)")
+    p.add_argument("--processes", type=int, default=1,
+                   help="laizi serve processes side by side, one port each (clients "
+                        "spread round-robin over them; needs Redis)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="laizi serve --workers N: N processes on one port (needs Redis)")
+    p.add_argument("--redis", default=None,
+                   help="Redis URL for several processes (default: a private "
+                        "redis-server on a free port)")
+    p.add_argument("--db", default=None,
+                   help="the hall's database (default: a fresh SQLite file; for several "
+                        "processes PostgreSQL is recommended, postgresql+asyncpg://…)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
-    proc = None
-    url = args.url
-    if url is None:
-        port = _free_port()
-        db = Path(tempfile.mkdtemp()) / "bench.db"
-        laizi = Path(sys.executable).with_name("laizi")
-        proc = subprocess.Popen([str(laizi), "serve", "--port", str(port), "--db",
-                                 f"sqlite+aiosqlite:///{db}"], stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, text=True)
-        assert proc.stdout is not None
-        proc.stdout.readline()
-        url = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                httpx.get(f"{url}/healthz", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-    try:
-        out = asyncio.run(run(url.rstrip("/"), args.rooms, args.seconds, args.variant,
-                              proc.pid if proc else None, args.think))
-    finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(10)
+    if args.processes < 1 or args.workers < 1:
+        p.error("--processes and --workers are at least 1")
+    several = args.processes > 1 or args.workers > 1
+    with contextlib.ExitStack() as stack:
+        redis_url = args.redis
+        redis_pid = None
+        if redis_url is None and several and args.url is None:
+            redis_url, redis_pid = stack.enter_context(_private_redis())
+        if args.url is not None:
+            urls = [u.strip().rstrip("/") for u in args.url.split(",") if u.strip()]
+            pids: list[int] = []
+        else:
+            db = args.db
+            if db is None:
+                db = f"sqlite+aiosqlite:///{Path(tempfile.mkdtemp()) / 'bench.db'}"
+            if several and db.startswith("sqlite"):
+                print("bench_server: several processes on one SQLite file (their writes "
+                      "take turns); --db postgresql+asyncpg://… is recommended",
+                      file=sys.stderr)
+            urls, pids = stack.enter_context(_servers(db, args.processes, args.workers,
+                                                      redis_url if several else None))
+        out = asyncio.run(run(urls if len(urls) > 1 else urls[0], args.rooms, args.seconds,
+                              args.variant, pids or None, args.think,
+                              redis_url if several or args.redis else None))
+        if several:
+            out["workers"] = args.workers
+            out["redis_private"] = redis_pid is not None
     if not args.json:
         for k, v in out.items():
             print(f"{k:28} {v}")

@@ -11,6 +11,12 @@ websocket client that checks every frame it is sent, and PostgreSQL for the stor
   claim answers, a ``seed``, a ``secret`` or a wall list before the match is over.
 * :func:`pg_database` makes a fresh PostgreSQL database for a test session (from
   ``LAIZI_TEST_PG_URL``) and drops it afterwards.
+* :func:`redis_for_tests` gives a Redis for the hall of several processes
+  (``LAIZI_TEST_REDIS_URL``, else a private ``redis-server``, else a skip; in CI a
+  failure); :func:`redis_command` sends it one command (``FLUSHDB`` between tests).
+* :class:`RoamingClient` is a :class:`Client` that comes back by itself, with its last
+  version, to any of a list of servers when its websocket closes (a killed or stopped
+  process, a room that moved), and records every action it sent and what became of it.
 """
 
 from __future__ import annotations
@@ -27,11 +33,13 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import websockets
 
 from laizi.errors import ErrorCode
@@ -60,16 +68,28 @@ def unique(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:8]}"
 
 
+def in_ci() -> bool:
+    """CI (``CI=true``): a missing service fails a test instead of skipping it."""
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
 # --------------------------------------------------------------------------- the server
 
 
 class Server:
-    """``laizi serve --port P --db URL`` in a subprocess."""
+    """``laizi serve --port P --db URL`` in a subprocess (``--redis URL`` and any
+    ``extra_args``, e.g. ``("--workers", "2")``, when given; ``env``: more environment
+    variables, e.g. ``{"LAIZI_HALL_LEASE": "2"}``)."""
 
-    def __init__(self, db_url: str, log_dir: Path, *, port: int | None = None) -> None:
+    def __init__(self, db_url: str, log_dir: Path, *, port: int | None = None,
+                 redis_url: str | None = None, extra_args: Sequence[str] = (),
+                 env: dict[str, str] | None = None) -> None:
         self.db_url = db_url
         self.log_dir = log_dir
         self.port = port or free_port()
+        self.redis_url = redis_url
+        self.extra_args = tuple(extra_args)
+        self.env = dict(env or {})
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
@@ -88,11 +108,12 @@ class Server:
     def start(self, timeout: float = 30.0) -> Server:
         assert self.proc is None or self.proc.poll() is not None, "already running"
         self.starts += 1
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         with open(self.stderr_path, "wb") as err:
-            self.proc = subprocess.Popen(
-                [str(LAIZI), "serve", "--port", str(self.port), "--db", self.db_url],
-                stdout=subprocess.DEVNULL, stderr=err, env=env)
+            # A session of its own: kill() ends uvicorn's workers (--workers) and the
+            # search bots' pool with it, as a machine that dies would.
+            self.proc = subprocess.Popen(self.command(), stdout=subprocess.DEVNULL,
+                                         stderr=err, env=env, start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -107,15 +128,32 @@ class Server:
         self.kill()
         raise RuntimeError(f"laizi serve did not answer in {timeout} s:\n{self.stderr()}")
 
+    def command(self) -> list[str]:
+        cmd = [str(LAIZI), "serve", "--port", str(self.port), "--db", self.db_url]
+        if self.redis_url is not None:
+            cmd += ["--redis", self.redis_url]
+        return [*cmd, *self.extra_args]
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
     def stderr(self) -> str:
         return "".join(p.read_text("utf-8", "replace")
                        for p in sorted(self.log_dir.glob(f"server-{self.port}-*.stderr")))
 
     def kill(self) -> None:
-        """SIGKILL: no shutdown, nothing flushed that was not already committed."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
+        """SIGKILL: no shutdown, nothing flushed that was not already committed (the
+        server's whole process group: its workers and bot processes too)."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(10)
+        else:  # the server is gone; children it left (workers) go too
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
 
     def stop(self) -> None:
         """A graceful stop (SIGTERM: uvicorn's shutdown, the lifespan's ``hall.stop``)."""
@@ -248,6 +286,116 @@ async def pg_database(base_url: str) -> AsyncIterator[str]:
             await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         finally:
             await conn.close()
+
+
+# --------------------------------------------------------------------------- Redis
+
+
+REDIS_SERVER = ("redis-server", "/usr/bin/redis-server")
+
+
+def _resp(*args: str) -> bytes:
+    out = [f"*{len(args)}\r\n".encode()]
+    for a in args:
+        b = a.encode()
+        out.append(b"$%d\r\n%s\r\n" % (len(b), b))
+    return b"".join(out)
+
+
+def redis_command(url: str, *args: str, timeout: float = 5.0) -> str:
+    """One command to the Redis at ``url`` (``redis://host:port/db``); its answer as text
+    (a simple string, an error raises). Plain RESP over a socket: the tests need no
+    Redis client library of their own."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    db = (parts.path or "/0").lstrip("/") or "0"
+    with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 6379),
+                                  timeout=timeout) as sock:
+        commands = [_resp("AUTH", *([parts.username] if parts.username else []),
+                          parts.password)] if parts.password else []
+        commands += [_resp("SELECT", db), _resp(*args)]
+        sock.sendall(b"".join(commands))
+        reader = sock.makefile("rb")
+        answer = ""
+        for _ in commands:
+            line = reader.readline().decode("utf-8", "replace").rstrip("\r\n")
+            if not line or line[0] == "-":
+                raise RuntimeError(f"redis {args[0]}: {line or 'no answer'}")
+            if line[0] == "$":  # a bulk string
+                size = int(line[1:])
+                answer = "" if size < 0 else reader.read(size + 2)[:-2].decode()
+            else:
+                answer = line[1:]
+        return answer
+
+
+def _redis_binary() -> str | None:
+    import shutil
+
+    for name in REDIS_SERVER:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+@contextlib.contextmanager
+def private_redis(log_dir: Path, timeout: float = 10.0) -> Iterator[str]:
+    """A ``redis-server`` of our own on a free loopback port (no persistence), stopped
+    at the end; its URL."""
+    binary = _redis_binary()
+    if binary is None:
+        raise FileNotFoundError("redis-server")
+    port = free_port()
+    log = log_dir / f"redis-{port}.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(log_dir)],
+            stdout=out, stderr=subprocess.STDOUT)
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if redis_command(url, "PING", timeout=1) == "PONG":
+                    break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"redis-server did not start:\n{log.read_text()}")
+            time.sleep(0.05)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+@contextlib.contextmanager
+def redis_for_tests(log_dir: Path) -> Iterator[str]:
+    """Redis for the tests of several processes: ``LAIZI_TEST_REDIS_URL`` when set, else
+    a private ``redis-server`` when the binary is installed, else the test is skipped —
+    in CI (``CI=true``) a missing Redis fails instead (as PostgreSQL's tests do)."""
+    url = os.environ.get("LAIZI_TEST_REDIS_URL")
+    if url:
+        try:
+            redis_command(url, "PING")
+        except (OSError, RuntimeError) as exc:
+            pytest.fail(f"LAIZI_TEST_REDIS_URL={url} does not answer: {exc}")
+        yield url
+        return
+    if _redis_binary() is None:
+        if in_ci():
+            pytest.fail("CI must test the hall of several processes on Redis: set "
+                        "LAIZI_TEST_REDIS_URL or install redis-server (.ci/run does)")
+        pytest.skip("no Redis (LAIZI_TEST_REDIS_URL unset, redis-server not installed)")
+    with private_redis(log_dir) as private:
+        yield private
 
 
 # --------------------------------------------------------------------------- frames
@@ -511,3 +659,270 @@ class Client:
         if self._reader is not None:
             await self._reader
         self.raise_failure()
+
+
+# --------------------------------------------------------------------------- roaming clients
+
+
+class Disconnected(Exception):
+    """The websocket closed before the answer to a message came."""
+
+
+@dataclass
+class Sent:
+    """One action a client sent, and what became of it: ``acked``, ``refused:CODE`` (an
+    error answer: nothing was applied), or ``unanswered`` (the connection closed first:
+    it may or may not have been stored)."""
+
+    seq: int
+    action: dict[str, Any]
+    version: int
+    port: int
+    outcome: str = "unanswered"
+
+
+class RoamingClient(Client):
+    """A member's client that reconnects by itself, as the browser client does: when its
+    websocket closes (the server process died or stopped, the room moved: code 1012) it
+    connects again with the last version it saw — to the server it was on if that still
+    answers, else the next one of ``servers`` — with a jittered backoff from 0.05 s
+    doubling to 1 s. Frames are checked across connections as on one (consecutive events
+    after the version it came back with)."""
+
+    def __init__(self, servers: Sequence[Server], code: str, token: str, name: str, *,
+                 spectator: bool = False, seed: int = 0, first: int = 0) -> None:
+        super().__init__(servers[first % len(servers)], code, token, name,
+                         spectator=spectator, seed=seed)
+        self.servers = list(servers)
+        self.home = self.server
+        """The server of its first connection."""
+        self.sent: list[Sent] = []
+        self.connections = 0
+        """Websockets opened (1 + reconnections)."""
+        self.close_codes: list[int | None] = []
+        """The close code of every websocket that closed under it (None: dropped)."""
+        self.closed_at: list[tuple[int, bool, float]] = []
+        """(version, over, time.monotonic()) at each close it reconnected after."""
+        self.attempts: list[str] = []
+        """Failed connection attempts (what went wrong), while reconnecting."""
+        self.gaps: list[float] = []
+        """Seconds from a close to the first frame of the next connection."""
+
+    async def connect(self, version: int | str | None = None) -> dict[str, Any]:
+        self.answers = asyncio.Queue()  # answers of an older connection never come
+        frame = await super().connect(version)
+        self.connections += 1
+        return frame
+
+    async def _forget_connection(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(), 2)
+        if self._reader is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._reader, 2)
+        self.raise_failure()
+
+    async def reconnect(self, deadline: float) -> None:
+        """Connect again (after a close) with the last version; to any server."""
+        started = time.monotonic()
+        self.close_codes.append(getattr(self.ws, "close_code", None))
+        self.closed_at.append((self.version, self.over, time.monotonic()))
+        await self._forget_connection()
+        start = self.servers.index(self.server) if self.server in self.servers else 0
+        delay = 0.05
+        attempt = 0
+        while True:
+            server = self.servers[(start + attempt) % len(self.servers)]
+            attempt += 1
+            self.server = server
+            try:
+                await self.connect(version=self.version)
+                self.gaps.append(time.monotonic() - started)
+                return
+            except (OSError, TimeoutError, AssertionError,
+                    websockets.WebSocketException) as exc:
+                self.raise_failure()  # a failed frame check is the test's failure
+                self.attempts.append(f"{server.port}: {exc!r}"[:200])
+                await self._forget_connection()
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.name}: no server took me back "
+                                   f"({self.attempts[-3:]})")
+            if attempt % len(self.servers) == 0:
+                await asyncio.sleep(delay * (0.5 + self.rng.random()))
+                delay = min(1.0, delay * 2)
+
+    async def answer(self, timeout: float = 10.0) -> dict[str, Any]:
+        """The next answer, or :class:`Disconnected` when the websocket closes first."""
+        if not self.answers.empty():
+            return self.answers.get_nowait()
+        get = asyncio.ensure_future(self.answers.get())
+        closed = asyncio.ensure_future(self.closed.wait())
+        try:
+            await asyncio.wait({get, closed}, timeout=timeout,
+                               return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            closed.cancel()
+            if not get.done():
+                get.cancel()
+        if get.done() and not get.cancelled():
+            return get.result()
+        self.raise_failure()
+        if not self.answers.empty():
+            return self.answers.get_nowait()
+        if self.closed.is_set():
+            raise Disconnected(self.name)
+        raise TimeoutError(f"{self.name}: no answer in {timeout} s ({self.describe()})")
+
+    async def act(self, action: dict[str, Any], version: int) -> dict[str, Any] | None:  # type: ignore[override]
+        """Send an action; its answer, or ``None`` when the connection closed first."""
+        sent = Sent(self.seq + 1, action, version, self.server.port)
+        self.sent.append(sent)
+        try:
+            answer = await self.request("act", action=action, version=version)
+        except (Disconnected, websockets.ConnectionClosed):
+            return None
+        if answer["op"] == "ack":
+            sent.outcome = "acked"
+            self.acked.append((answer["seq"], action, version))
+        else:
+            sent.outcome = f"refused:{answer['error']['code']}"
+        return answer
+
+    async def roam(self, until: Callable[[Client], bool] | None = None,
+                   timeout: float = 60.0,
+                   refusals: tuple[str, ...] = ("stale_version",)) -> None:
+        """:meth:`Client.play` across reconnections: answer the latest state frame
+        whenever it has legal actions, until ``until`` (default: the match is over);
+        a closed websocket is reconnected. Refusals other than ``refusals`` fail."""
+        done: Callable[[Client], bool] = until or (lambda c: c.over)
+        answered = -1
+        deadline = time.monotonic() + timeout
+        while not done(self):
+            self.raise_failure()
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.name}: roam did not finish in {timeout} s "
+                                   f"({self.describe()})")
+            if self.closed.is_set():
+                if self.over and until is None:
+                    return
+                await self.reconnect(deadline)
+                answered = -1  # an unanswered action may not have been stored
+                continue
+            frame = self.latest
+            if frame is not None and frame["legal"] and frame["version"] != answered \
+                    and not frame["room"]["paused"]:
+                answered = frame["version"]
+                answer = await self.act(self.choose(frame["legal"]), frame["version"])
+                if answer is not None and answer["op"] == "error":
+                    assert answer["error"]["code"] in refusals, answer
+                continue
+            if self.over and until is not None:
+                raise AssertionError(f"{self.name}: the match ended first "
+                                     f"({self.describe()})")
+            seen = len(self.frames)
+            self._new.clear()
+            if len(self.frames) == seen and not self.closed.is_set() and not done(self):
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._new.wait(), 0.5)
+
+    async def hold(self, timeout: float = 30.0) -> None:
+        """Keep the connection (reconnecting) without playing, until the match is over."""
+        deadline = time.monotonic() + timeout
+        while not self.over:
+            self.raise_failure()
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.name}: the match did not end in {timeout} s "
+                                   f"({self.describe()})")
+            if self.closed.is_set():
+                await self.reconnect(deadline)
+                continue
+            self._new.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._new.wait(), 0.5)
+
+    async def close(self) -> None:
+        if self.ws is not None and not self.closed.is_set():
+            await self.ws.close()
+        await self._forget_connection()
+
+
+# --------------------------------------------------------------------------- against the log
+
+
+def person_actions(lines: Sequence[str], person: str) -> list[dict[str, Any]]:
+    """The actions of ``person``'s seat in a stored table log, in order (the seat of each
+    hand from its ``hand`` line)."""
+    out: list[dict[str, Any]] = []
+    seat: int | None = None
+    for line in lines:
+        e = json.loads(line)
+        if e["type"] == "hand":
+            seats = e["seats"]
+            seat = seats.index(person) if person in seats else None
+        elif e["type"] == "action" and seat is not None and e["action"]["seat"] == seat:
+            out.append(e["action"])
+    return out
+
+
+def check_sent_against_log(sent: Sequence[Sent], logged: Sequence[dict[str, Any]],
+                           who: str = "") -> None:
+    """What a client sent explains its seat's stored actions exactly: every acknowledged
+    action is stored once, in order; no refused one is; an unanswered one (the process
+    died or the room moved before the answer) is stored once or not at all; nothing
+    else of that seat is stored."""
+    refused = [s for s in sent if s.outcome.startswith("refused")]
+    candidates = [s for s in sent if s not in refused]
+    n, m = len(candidates), len(logged)
+    # can[i][j]: candidates[i:] explain logged[j:]
+    can = [[False] * (m + 1) for _ in range(n + 1)]
+    can[n][m] = True
+    for i in range(n - 1, -1, -1):
+        s = candidates[i]
+        for j in range(m, -1, -1):
+            ok = False
+            if j < m and s.action == logged[j] and can[i + 1][j + 1]:
+                ok = True
+            if s.outcome == "unanswered" and can[i + 1][j]:
+                ok = True
+            can[i][j] = ok
+    if can[0][0]:
+        return
+    # Say where it goes wrong: the first acknowledged action the log does not follow.
+    acked = [s.action for s in sent if s.outcome == "acked"]
+    i = next((k for k, (a, b) in enumerate(zip(acked, logged, strict=False)) if a != b),
+             min(len(acked), len(logged)))
+    raise AssertionError(
+        f"{who}: {len(acked)} acknowledged / {sum(s.outcome == 'unanswered' for s in sent)} "
+        f"unanswered / {len(refused)} refused actions do not explain the {len(logged)} "
+        f"stored ones; first difference at {i}: acked {acked[i:i + 2]} vs stored "
+        f"{list(logged[i:i + 2])}")
+
+
+def check_frames_against_log(c: Client, table: Any) -> int:
+    """Every event ``c`` was shown, over all its connections, is the event with that
+    number in the person's stream of ``table`` (rebuilt from the stored log); without a
+    snapshot they cover the whole stream; its last view is the table's. The number of
+    snapshots."""
+    person = None if c.spectator else c.name
+    expected = table.events(person)
+    final = len(expected)
+    seen: set[int] = set()
+    snapshots = 0
+    for f in c.frames:
+        if f["snapshot"]:
+            snapshots += 1
+            assert f["version"] <= final, f"{c.name}: a snapshot at {f['version']} > {final}"
+            continue
+        for e in f["events"]:
+            v = e["v"]
+            assert 1 <= v <= final, f"{c.name}: shown event {v}, the log has {final}"
+            assert e == expected[v - 1], f"{c.name}: event {v} {e} != stored {expected[v - 1]}"
+            seen.add(v)
+    if not snapshots:
+        missing = sorted(set(range(1, final + 1)) - seen)
+        assert not missing, f"{c.name}: never shown events {missing[:10]}"
+    assert c.latest is not None and c.latest["version"] == final, \
+        f"{c.name}: last frame at version {c.latest and c.latest['version']}, log {final}"
+    assert c.latest["view"] == table.view_for(person), f"{c.name}: last view differs"
+    return snapshots

@@ -11,16 +11,20 @@ The board is the terminal game's (docs/play.md); type the number of an action, `
 leave (your seat is played by a bot until you come back). A claim window in which your
 only answer is ``pass`` is answered at once (a convenience of this client: a browser
 shows every window). The server is authoritative: an action is shown only once the
-server has accepted it.
+server has accepted it. A lost connection (the network, or the room moving to another
+server process) is opened again by itself, with the last version seen, for up to a
+minute.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import queue
 import sys
 import threading
+import time
 from typing import IO, Any
 from urllib.parse import parse_qs, urlparse
 
@@ -63,7 +67,7 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
 def run(args: argparse.Namespace, stdin: IO[str] | None = None,
         stdout: IO[str] | None = None) -> int:
     try:
-        import httpx  # noqa: F401
+        import httpx
         from websockets.sync.client import connect
     except ImportError:
         return _fail("needs the server extra (pip install 'laizi[server]')")
@@ -95,44 +99,108 @@ def run(args: argparse.Namespace, stdin: IO[str] | None = None,
             token = joined["token"]
             print(f"joined room {code} as {joined['role']}; your link: {joined['link']}",
                   file=out)
+        else:
+            # Back by one's own link: the host may still have to start the match.
+            r = httpx.get(f"{base}/api/rooms/{code}/me", params={"token": token},
+                          timeout=30)
+            host = r.status_code == 200 and bool(r.json().get("host"))
     except (RuntimeError, ValueError) as exc:
         return _fail(str(exc))
     except Exception as exc:
         return _fail(f"cannot reach the hall at {base}: {exc}")
     ws_url = base.replace("http", "ws", 1) + f"/ws/{code}?token={token}"
+    link = _Link(ws_url, connect)
     try:
-        with connect(ws_url, max_size=2**23) as ws:
-            return _play(ws, stdin, out, host)
+        link.open()
+    except OSError as exc:
+        return _fail(f"cannot reach the hall at {base}: {exc}")
+    try:
+        return _play(link, stdin, out, host)
     except KeyboardInterrupt:
         return 130
     except OSError as exc:
         return _fail(f"connection lost: {exc}")
+    finally:
+        link.close()
 
 
-def _play(ws: Any, stdin: IO[str], out: IO[str], host: bool) -> int:
+RECONNECT_FOR = 60.0
+"""Seconds ``laizi connect`` keeps trying to open a lost connection again."""
+GONE = 4404
+"""The hall's close code for an unknown room or token: never worth another try."""
+
+
+class _Link:
+    """The websocket to the room, opened again with the last version seen when it is
+    lost; frames go to one queue, ``("closed", code)`` when a connection ends."""
+
+    def __init__(self, url: str, connect: Any) -> None:
+        self.url = url
+        self.connect = connect
+        self.version = 0
+        self.ws: Any = None
+        self.frames: queue.Queue[dict[str, Any] | tuple[str, int | None]] = queue.Queue()
+
+    def open(self) -> None:
+        # Entered as a context manager (websockets 15+ warns on anything else); closed
+        # in close() or by the server.
+        ws = self.connect(f"{self.url}&version={self.version}", max_size=2**23).__enter__()
+        self.ws = ws
+        threading.Thread(target=self._read, args=(ws,), daemon=True).start()
+
+    def _read(self, ws: Any) -> None:
+        try:
+            for raw in ws:
+                frame = json.loads(raw)
+                if frame.get("op") == "state":
+                    self.version = int(frame["version"])
+                self.frames.put(frame)
+        except Exception:
+            pass
+        self.frames.put(("closed", getattr(ws, "close_code", None)))
+
+    def reopen(self) -> bool:
+        """Try again with backoff; whether a connection is open."""
+        deadline = time.monotonic() + RECONNECT_FOR
+        wait = 0.3
+        while time.monotonic() < deadline:
+            try:
+                self.open()
+                return True
+            except OSError:
+                time.sleep(wait)
+                wait = min(5.0, wait * 2)
+            except Exception:  # refused handshake (a server starting): try again
+                time.sleep(wait)
+                wait = min(5.0, wait * 2)
+        return False
+
+    def send(self, text: str) -> None:
+        # A send on a lost connection: the reader sees it end, and the state after the
+        # reconnection is answered again.
+        with contextlib.suppress(Exception):
+            self.ws.send(text)
+
+    def close(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                self.ws.close()
+
+
+def _play(link: _Link, stdin: IO[str], out: IO[str], host: bool) -> int:
     from rich.console import Console
 
     from laizi.engine.actions import Action
     from laizi.ui.terminal import action_label, view_panel
 
     console = Console(file=out, highlight=False)
-    frames: queue.Queue[dict[str, Any] | None] = queue.Queue()
-
-    def reader() -> None:
-        try:
-            for raw in ws:
-                frames.put(json.loads(raw))
-        except Exception:
-            pass
-        frames.put(None)
-
-    threading.Thread(target=reader, daemon=True).start()
+    frames = link.frames
     seq = 0
 
     def send(msg: dict[str, Any]) -> None:
         nonlocal seq
         seq += 1
-        ws.send(json.dumps({**msg, "seq": seq}))
+        link.send(json.dumps({**msg, "seq": seq}))
 
     started = False
     answered: int | None = None
@@ -140,14 +208,25 @@ def _play(ws: Any, stdin: IO[str], out: IO[str], host: bool) -> int:
         batch = [frames.get()]
         while not frames.empty():  # act on the newest state only
             batch.append(frames.get())
-        for f in batch:
-            if f is not None and f.get("op") == "error":
+        closed = [f for f in batch if isinstance(f, tuple)]
+        replies = [f for f in batch if isinstance(f, dict)]
+        for f in replies:
+            if f.get("op") == "error":
                 console.print(f"[red]refused: {f['error']['message']}[/red]")
                 answered = None
-        if None in batch:
-            console.print("the connection closed")
-            return 0
-        states = [f for f in batch if f is not None and f.get("op") == "state"]
+                if f["error"].get("code") in ("unknown_room", "unknown_token"):
+                    return 1
+        if closed:
+            if closed[-1][1] == GONE:
+                console.print("the room is gone")
+                return 1
+            console.print("the connection was lost; connecting again…")
+            if not link.reopen():
+                console.print(f"could not connect again in {RECONNECT_FOR:.0f} s")
+                return 1
+            answered = None
+            continue
+        states = [f for f in replies if f.get("op") == "state"]
         if not states:
             continue
         frame = states[-1]

@@ -3,6 +3,9 @@
 ``--db`` is a SQLAlchemy async URL: a SQLite file by default (``laizi-hall.db`` in the
 current directory, nothing to install), or ``postgresql+asyncpg://user@host/db``. The
 schema is migrated with Alembic on start; rooms in progress resume where they were.
+
+``--redis redis://…`` makes this process one of several sharing the rooms (on one machine
+with ``--workers N``, or on several machines): docs/deploy.md.
 """
 
 from __future__ import annotations
@@ -25,6 +28,11 @@ def register(subparsers: Any) -> None:
                    help="SQLAlchemy URL (default: sqlite+aiosqlite:///./laizi-hall.db)")
     p.add_argument("--bot-processes", type=int, default=None,
                    help="processes for search bots (default: up to 2)")
+    p.add_argument("--redis", default=None, metavar="URL",
+                   help="Redis URL (redis://host:port/0): share the rooms with the other "
+                        "processes on the same Redis and database (docs/deploy.md)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="server processes on this port (needs --redis; default 1)")
     p.set_defaults(func=run)
 
 
@@ -39,12 +47,35 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     url = args.db or default_url("laizi-hall.db")
-    app = create_app(url, bot_processes=args.bot_processes)
-    config = uvicorn.Config(app, host=args.host, port=args.port, ws="websockets-sansio",
-                            ws_per_message_deflate=False,
-                            log_level="warning", lifespan="on")
-    server = uvicorn.Server(config)
+    if args.workers < 1 or (args.workers > 1 and not args.redis):
+        print("laizi serve: --workers N (N > 1) needs --redis URL: the processes share "
+              "the rooms through Redis", file=sys.stderr)
+        return 2
+    if args.redis:
+        try:
+            import redis  # noqa: F401
+        except ImportError as exc:
+            print(f"laizi serve --redis needs the server extra (pip install "
+                  f"'laizi[server]'): {exc}", file=sys.stderr)
+            return 2
+    common: dict[str, Any] = {"host": args.host, "port": args.port,
+                              "ws": "websockets-sansio", "ws_per_message_deflate": False,
+                              "log_level": "warning", "lifespan": "on"}
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-    print(f"laizi hall: http://{shown}:{args.port}/  (database {url})", flush=True)
-    server.run()
+    where = f"database {url}" + (f", redis {args.redis}" if args.redis else "") + \
+        (f", {args.workers} processes" if args.workers > 1 else "")
+    print(f"laizi hall: http://{shown}:{args.port}/  ({where})", flush=True)
+    if args.workers > 1:
+        import os
+
+        # Each worker process builds its own hall (app_from_env) from these.
+        os.environ["LAIZI_HALL_DB"] = url
+        os.environ["LAIZI_HALL_REDIS"] = args.redis
+        if args.bot_processes is not None:
+            os.environ["LAIZI_HALL_BOT_PROCESSES"] = str(args.bot_processes)
+        uvicorn.run("laizi.server.app:app_from_env", factory=True, workers=args.workers,
+                    **common)
+        return 0
+    app = create_app(url, bot_processes=args.bot_processes, redis_url=args.redis)
+    uvicorn.Server(uvicorn.Config(app, **common)).run()
     return 0

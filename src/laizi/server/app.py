@@ -1,7 +1,7 @@
 """The hall's web application: HTTP for the lobby, records and health; websockets for play.
 
 =====================================  =================================================
-``GET /healthz``                       ``{"ok": true, "rooms": n}``
+``GET /healthz``                       ``{"ok", "rooms", "owned", "errors", "process"}``
 ``GET /api/variants``                  every variant with its options and defaults
 ``POST /api/rooms``                    ``{"name", "settings"}`` → ``{"code", "token", "link"}``
 ``GET /api/rooms/{code}``              the room as everybody may see it
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import gc
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -40,18 +41,16 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from laizi.errors import ErrorCode, LaiziError, TableError
 from laizi.server import records, scorekeeper
 from laizi.server.hall import Hall
-from laizi.server.rooms import Connection, RoomSettings
+from laizi.server.rooms import MAX_MESSAGE, Connection, Room, RoomSettings, parse_client_text
 from laizi.server.storage import Store
 
-__all__ = ["MAX_MESSAGE", "create_app"]
+__all__ = ["MAX_MESSAGE", "app_from_env", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
-MAX_MESSAGE = 16 * 1024
-"""The largest websocket message a client may send (bytes)."""
 
 _STATUS = {ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.UNKNOWN_TOKEN: 404,
            ErrorCode.TABLE_OVER: 409, ErrorCode.HAND_IN_PROGRESS: 409,
-           ErrorCode.NOT_HOST: 403}
+           ErrorCode.NOT_HOST: 403, ErrorCode.STORAGE: 503}
 
 
 def _error(exc: LaiziError) -> JSONResponse:
@@ -71,15 +70,35 @@ async def _body(request: Request) -> dict[str, Any]:
     return data
 
 
-def create_app(db_url: str, *, bot_processes: int | None = None) -> Starlette:
-    """The hall on the database at ``db_url`` (a SQLAlchemy async URL)."""
+def app_from_env() -> Starlette:
+    """The hall of ``laizi serve --workers N``: each worker process builds its own app
+    from ``LAIZI_HALL_DB``, ``LAIZI_HALL_REDIS`` and ``LAIZI_HALL_BOT_PROCESSES``."""
+    import os
+
+    procs = os.environ.get("LAIZI_HALL_BOT_PROCESSES")
+    return create_app(os.environ["LAIZI_HALL_DB"],
+                      bot_processes=int(procs) if procs else None,
+                      redis_url=os.environ.get("LAIZI_HALL_REDIS") or None)
+
+
+def create_app(db_url: str, *, bot_processes: int | None = None,
+               redis_url: str | None = None) -> Starlette:
+    """The hall on the database at ``db_url`` (a SQLAlchemy async URL); with
+    ``redis_url``, one of several processes sharing the rooms (docs/deploy.md)."""
     from laizi.server.hall import BotPool
 
-    hall = Hall(Store(db_url), BotPool(bot_processes))
+    hall = Hall(Store(db_url), BotPool(bot_processes), redis_url=redis_url)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hall.start()
+        # Garbage collection: what was loaded at start (modules, tables, rooms) is never
+        # collected again, and the young generation is collected every 20,000
+        # allocations, not 700: a room's frames allocate thousands of short-lived
+        # objects, and frequent collections of a heap of hundreds of tables were the
+        # hall's longest pauses (p99 of bench_server.py, docs/hall.md).
+        gc.freeze()
+        gc.set_threshold(20_000, 50, 1000)
         try:
             yield
         finally:
@@ -89,7 +108,7 @@ def create_app(db_url: str, *, bot_processes: int | None = None) -> Starlette:
         return f"{str(request.base_url).rstrip('/')}/r/{code}?t={token}"
 
     async def healthz(request: Request) -> Response:
-        return JSONResponse({"ok": True, "rooms": len(hall.rooms), "errors": hall.errors})
+        return JSONResponse(hall.health())
 
     async def variants(request: Request) -> Response:
         from laizi.variants import get, ids
@@ -119,10 +138,9 @@ def create_app(db_url: str, *, bot_processes: int | None = None) -> Starlette:
 
     async def room_info(request: Request) -> Response:
         try:
-            room = await hall.room(request.path_params["code"])
+            return JSONResponse(await hall.info(request.path_params["code"]))
         except LaiziError as exc:
             return _error(exc)
-        return JSONResponse(room.info())
 
     async def join(request: Request) -> Response:
         try:
@@ -131,13 +149,11 @@ def create_app(db_url: str, *, bot_processes: int | None = None) -> Starlette:
             if extra:
                 raise TableError(f"unknown field(s) {', '.join(extra)}",
                                  code=ErrorCode.MALFORMED)
-            room, member = await hall.join(request.path_params["code"],
-                                           data.get("name", ""),
-                                           data.get("role", "player"))
+            joined = await hall.join(request.path_params["code"], data.get("name", ""),
+                                     data.get("role", "player"))
         except LaiziError as exc:
             return _error(exc)
-        return JSONResponse({"code": room.code, "token": member.token, "role": member.role,
-                             "link": link(request, room.code, member.token)})
+        return JSONResponse({**joined, "link": link(request, joined["code"], joined["token"])})
 
     async def hands(request: Request) -> Response:
         try:
@@ -165,47 +181,59 @@ def create_app(db_url: str, *, bot_processes: int | None = None) -> Starlette:
             return FileResponse(page)
         return PlainTextResponse("laizi hall: see docs/hall.md")
 
+    async def receive(ws: WebSocket) -> str | dict[str, Any] | None:
+        """A message's text, the error frame answering a bad one, or None: gone."""
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        text = message.get("text")
+        if text is None and message.get("bytes") is not None:
+            text = message["bytes"].decode("utf-8", "replace")
+        if text is None or len(text) > MAX_MESSAGE:
+            return parse_client_text(None)[1]
+        return str(text)
+
     async def play(ws: WebSocket) -> None:
         code = ws.path_params["code"]
         token = ws.query_params.get("token", "")
         raw_version = ws.query_params.get("version", "0")
         await ws.accept()
+        version = int(raw_version) if raw_version.isdigit() and len(raw_version) < 12 else 0
         try:
-            room = await hall.room(code)
-            member = room.member(token)
-            version = int(raw_version) if raw_version.isdigit() and len(raw_version) < 12 \
-                else 0
+            where = await hall.locate(code)
+            if isinstance(where, Room):
+                member = where.member(token)
         except LaiziError as exc:
             await ws.send_json({"op": "error", "seq": None, "error": dict(exc.to_json())})
-            await ws.close(code=4404)
+            await ws.close(code=4404 if exc.code in (ErrorCode.UNKNOWN_ROOM,
+                                                     ErrorCode.UNKNOWN_TOKEN) else 1012)
             return
-        conn = Connection(ws.send_json, version)
+        if not isinstance(where, Room):
+            assert hall.cluster is not None
+            with contextlib.suppress(WebSocketDisconnect):
+                await hall.cluster.proxy(
+                    where, code, token, version, lambda: receive(ws), ws.send_text,
+                    lambda close_code: ws.close(code=close_code))
+            return
+        room = where
+
+        async def close(close_code: int) -> None:
+            await ws.close(code=close_code)
+
+        conn = Connection(ws.send_text, version, close=close)
         conn.start()
-        async with room.lock:
-            member.connections.add(conn)
-            room.connected(member)
-            first = room._frame(member, conn)
-            assert first is not None
-            conn.put(first)
+        await room.attach(member, conn)
         try:
             while True:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
+                text = await receive(ws)
+                if text is None:
                     break
-                text = message.get("text")
-                if text is None and message.get("bytes") is not None:
-                    text = message["bytes"].decode("utf-8", "replace")
-                if text is None or len(text) > MAX_MESSAGE:
-                    conn.put({"op": "error", "seq": None, "error": {
-                        "code": "malformed", "message": "a message is JSON text, at most "
-                        f"{MAX_MESSAGE} bytes", "seat": None, "phase": None}})
+                if isinstance(text, dict):
+                    conn.put(text)
                     continue
-                try:
-                    msg: object = json.loads(text)
-                except (ValueError, RecursionError):  # 5000-digit ints, deep nesting too
-                    conn.put({"op": "error", "seq": None, "error": {
-                        "code": "malformed", "message": "not JSON", "seat": None,
-                        "phase": None}})
+                msg, error = parse_client_text(text)
+                if error is not None:
+                    conn.put(error)
                     continue
                 answer = await room.handle(member, msg)
                 if answer is not None:
@@ -213,9 +241,7 @@ def create_app(db_url: str, *, bot_processes: int | None = None) -> Starlette:
         except WebSocketDisconnect:
             pass
         finally:
-            member.connections.discard(conn)
-            room.disconnected(member)
-            await conn.stop()
+            await room.detach(member, conn)
 
     routes = [
         Route("/", index),

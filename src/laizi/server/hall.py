@@ -1,7 +1,9 @@
 """The hall: every room of one server process, its storage and its bots.
 
 Rooms live in memory while they are played and are rebuilt from storage (their table log
-and members) when the server starts again, mid-hand included. Bots decide off the event
+and members) when the server starts again, mid-hand included. With Redis
+(:mod:`laizi.server.cluster`) several processes share the rooms: each room is played by the
+one process that holds its lease, and the others forward to it. Bots decide off the event
 loop when they think hard: the search bot runs in a process pool, so one thinking bot
 never delays another room; greedy and random bots are quick and run inline.
 """
@@ -15,15 +17,18 @@ import sys
 import traceback
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from laizi.bots.registry import make_bot
 from laizi.engine.actions import Action
 from laizi.errors import ErrorCode, TableError
 from laizi.server.rooms import BOT_PREFIX, Member, Room, RoomSettings
-from laizi.server.storage import Store
+from laizi.server.storage import Store, StoredRoom
 from laizi.table import deals
 from laizi.table.table import Table, canonical
+
+if TYPE_CHECKING:
+    from laizi.server.cluster import Cluster
 
 __all__ = ["BotPool", "Hall"]
 
@@ -96,15 +101,26 @@ class BotPool:
 class Hall:
     """All rooms of this process."""
 
-    def __init__(self, store: Store, bots: BotPool | None = None) -> None:
+    def __init__(self, store: Store, bots: BotPool | None = None, *,
+                 redis_url: str | None = None) -> None:
         self.store = store
         self.bots = bots or BotPool()
         self.rooms: dict[str, Room] = {}
+        """The rooms this process plays (with Redis: the ones it owns), and finished rooms
+        it has loaded to show."""
         self.errors = 0
         self._create = asyncio.Lock()
+        self.cluster: Cluster | None = None
+        if redis_url is not None:
+            from laizi.server.cluster import Cluster
+
+            self.cluster = Cluster(redis_url, self)
 
     async def start(self) -> None:
         await self.store.setup()
+        if self.cluster is not None:
+            await self.cluster.start()  # its sweep takes the live rooms nobody holds
+            return
         for code in await self.store.live_rooms():
             try:
                 await self.load(code)
@@ -112,10 +128,18 @@ class Hall:
                 self.report(None, exc)
 
     async def stop(self) -> None:
+        if self.cluster is not None:
+            await self.cluster.stop()
         for room in self.rooms.values():
             await room.stop()
         self.bots.close()
         await self.store.close()
+
+    def health(self) -> dict[str, Any]:
+        owned = len(self.cluster.owned) if self.cluster is not None else \
+            sum(1 for r in self.rooms.values() if not r.closed)
+        return {"ok": True, "rooms": len(self.rooms), "owned": owned, "errors": self.errors,
+                "process": self.cluster.id if self.cluster is not None else None}
 
     def report(self, room: Room | None, exc: BaseException) -> None:
         self.errors += 1
@@ -126,7 +150,8 @@ class Hall:
     async def _new_code(self) -> str:
         while True:
             code = f"{secrets.randbelow(900000) + 100000}"
-            if code not in self.rooms and await self.store.room(code) is None:
+            if code not in self.rooms and await self.store.room(code) is None and (
+                    self.cluster is None or await self.cluster.claim(code)):
                 return code
 
     async def create(self, settings: RoomSettings, host_name: str) -> tuple[Room, Member]:
@@ -142,8 +167,14 @@ class Hall:
             table = Table(settings.variant, settings.options, people, secret=secret,
                           max_hands=settings.hands)
             room = Room(self, code, settings, table, deals.secret_hex(secret), "")
-            await self.store.create_room(code, settings.variant, room._stored_settings(),
-                                         room.secret, [canonical(e) for e in table.log])
+            try:
+                await self.store.create_room(code, settings.variant,
+                                             room._stored_settings(), room.secret,
+                                             [canonical(e) for e in table.log])
+            except BaseException:
+                if self.cluster is not None:
+                    await self.cluster.finished(code)  # the lease taken for the new code
+                raise
             self.rooms[code] = room
         async with room.lock:
             member = await room.add_member(host_name, "player")
@@ -151,19 +182,48 @@ class Hall:
             await room._store(settings=True)
         return room, member
 
-    async def room(self, code: str) -> Room:
-        room = self.rooms.get(code)
-        if room is None:
-            if not (isinstance(code, str) and code.isdigit() and len(code) <= 16):
-                raise TableError(f"no room {code!r}", code=ErrorCode.UNKNOWN_ROOM)
-            room = await self.load(code)
-        return room
+    @staticmethod
+    def _check_code(code: object) -> str:
+        if not (isinstance(code, str) and code.isdigit() and len(code) <= 16):
+            raise TableError(f"no room {code!r}", code=ErrorCode.UNKNOWN_ROOM)
+        return code
 
-    async def load(self, code: str) -> Room:
-        """Rebuild a room from storage (after a restart, or a finished room's records)."""
+    async def room(self, code: str) -> Room:
+        """The room to read (records, replays, its log): the one played here, or, when
+        another process plays it, a copy rebuilt from storage (never played)."""
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        self._check_code(code)
+        if self.cluster is None:
+            return await self.load(code)
+        where = await self.cluster.locate(code)
+        if isinstance(where, Room):
+            return where
         stored = await self.store.room(code)
         if stored is None:
             raise TableError(f"no room {code!r}", code=ErrorCode.UNKNOWN_ROOM)
+        return self._rebuild(code, stored)
+
+    async def locate(self, code: str) -> Room | str:
+        """The room if this process plays it (taking it if nobody does), else the id of
+        the process that does."""
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        self._check_code(code)
+        if self.cluster is None:
+            return await self.load(code)
+        return await self.cluster.locate(code)
+
+    async def info(self, code: str) -> dict[str, Any]:
+        where = await self.locate(code)
+        if isinstance(where, Room):
+            return where.info()
+        assert self.cluster is not None
+        return await self.cluster.call(where, code, "info")
+
+    def _rebuild(self, code: str, stored: StoredRoom) -> Room:
         data = dict(stored.settings)
         host = str(data.pop("host", ""))
         paused = bool(data.pop("paused", False))
@@ -176,17 +236,38 @@ class Hall:
         room.started = room.started or stored.status in ("playing", "over")
         for token, name, role in stored.members:
             room.members[token] = Member(token, name, role)
+        return room
+
+    async def load(self, code: str, stored: StoredRoom | None = None) -> Room:
+        """Rebuild a room from storage and play it here (after a restart, a room taken
+        over from another process, or a finished room's records)."""
+        if stored is None:
+            stored = await self.store.room(code)
+        if stored is None:
+            raise TableError(f"no room {code!r}", code=ErrorCode.UNKNOWN_ROOM)
+        room = self._rebuild(code, stored)
         self.rooms[code] = room
         async with room.lock:
             await room.advance()
         return room
 
-    async def join(self, code: str, name: str, role: str) -> tuple[Room, Member]:
+    async def join(self, code: str, name: object, role: object) -> dict[str, str]:
+        """A new member of a room (played here or elsewhere): its code, token and role."""
+        where = await self.locate(code)
+        if isinstance(where, Room):
+            room, member = await self.join_here(where, name, role)
+            return {"code": room.code, "token": member.token, "role": member.role}
+        assert self.cluster is not None
+        check_name(name)
+        answer = await self.cluster.call(where, code, "join", name=name, role=role)
+        return {k: str(answer[k]) for k in ("code", "token", "role")}
+
+    async def join_here(self, room: Room, name: object, role: object
+                        ) -> tuple[Room, Member]:
         name = check_name(name)
         if role not in ("player", "spectator"):
             raise TableError(f"role is player or spectator, got {role!r}",
                              code=ErrorCode.MALFORMED)
-        room = await self.room(code)
         async with room.lock:
             if room.closed:
                 raise TableError("the room is over", code=ErrorCode.TABLE_OVER)

@@ -33,12 +33,15 @@ from laizi.table.table import Entry, Table, canonical
 if TYPE_CHECKING:
     from laizi.server.hall import Hall
 
-__all__ = ["BOT_PREFIX", "Connection", "Member", "Room", "RoomSettings"]
+__all__ = ["BOT_PREFIX", "MAX_MESSAGE", "Connection", "Member", "Room", "RoomSettings",
+           "dumps", "parse_client_text"]
 
 BOT_PREFIX = "🤖 "
 """Bots' names start with this (a person's name may not)."""
 
 BOT_LEVELS = ("greedy", "search", "random")
+MAX_MESSAGE = 16 * 1024
+"""The largest websocket message a client may send (bytes)."""
 SNAPSHOT_GAP = 400
 """A client more than this many events behind gets a fresh view instead of the events."""
 
@@ -52,6 +55,22 @@ def _number(data: dict[str, Any], key: str, default: float | None, lo: float, hi
         raise TableError(f"{key} must be a number {lo}-{hi}, got {value!r}",
                          code=ErrorCode.MALFORMED)
     return float(value)
+
+
+def _refusal(message: str) -> dict[str, Any]:
+    return {"op": "error", "seq": None, "error": {
+        "code": "malformed", "message": message, "seat": None, "phase": None}}
+
+
+def parse_client_text(text: str | None) -> tuple[object, dict[str, Any] | None]:
+    """A client's websocket message: the decoded JSON, or the error frame that answers
+    it (not text, too large, not JSON)."""
+    if text is None or len(text) > MAX_MESSAGE:
+        return None, _refusal(f"a message is JSON text, at most {MAX_MESSAGE} bytes")
+    try:
+        return json.loads(text), None
+    except (ValueError, RecursionError):  # 5000-digit ints, deep nesting too
+        return None, _refusal("not JSON")
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,16 +141,26 @@ class RoomSettings:
         return dataclasses.asdict(self)
 
 
+def dumps(data: object) -> str:
+    """JSON text of a frame, as Starlette's ``send_json`` writes it."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
 @dataclass(eq=False)
 class Connection:
-    """One open websocket of a member; frames go out through a queue, in order."""
+    """One open websocket of a member; frames go out through a queue, in order, as
+    JSON text (a state frame is put already encoded: its shared parts are encoded once
+    for every connection of the room)."""
 
-    send: Callable[[dict[str, Any]], Awaitable[None]]
+    send: Callable[[str], Awaitable[None]]
     version: int = 0
-    last: str = ""
+    last: tuple[str, tuple[Action, ...]] | None = None
     """What the last frame said beyond the events (room and legal actions)."""
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[str | dict[str, Any] | None] = field(
+        default_factory=asyncio.Queue)
     writer: asyncio.Task[None] | None = None
+    close: Callable[[int], Awaitable[None]] | None = None
+    """Closes the transport with a websocket close code (the room moved away)."""
 
     def start(self) -> None:
         self.writer = asyncio.create_task(self._write())
@@ -142,11 +171,11 @@ class Connection:
             if frame is None:
                 return
             try:
-                await self.send(frame)
+                await self.send(frame if isinstance(frame, str) else dumps(frame))
             except Exception:
                 return
 
-    def put(self, frame: dict[str, Any]) -> None:
+    def put(self, frame: str | dict[str, Any]) -> None:
         self.queue.put_nowait(frame)
 
     async def stop(self) -> None:
@@ -199,7 +228,10 @@ class Room:
         self._next_hand: asyncio.Task[None] | None = None
         self._graces: dict[str, asyncio.Task[None]] = {}
         self._vote_task: asyncio.Task[None] | None = None
+        self._resume: asyncio.Task[None] | None = None
         self.closed = False
+        self.gone = False
+        """Stopped here (the server stops, or another process owns the room now)."""
         self._status = "playing" if self.started else "open"
 
     # ------------------------------------------------------------------ who is here
@@ -241,25 +273,26 @@ class Room:
     # ------------------------------------------------------------------ frames
 
     def _frame(self, member: Member | None, conn: Connection, *,
-               force_snapshot: bool = False, info: dict[str, Any] | None = None,
-               changed_only: bool = False) -> dict[str, Any] | None:
-        """The ``state`` frame for one connection (``None`` with ``changed_only`` when the
-        person would learn nothing new: another seat's hidden answer sends nothing, so
-        not even a frame's arrival shows that somebody answered)."""
+               force_snapshot: bool = False, info: str | None = None,
+               changed_only: bool = False) -> str | None:
+        """The ``state`` frame for one connection, as JSON text (``None`` with
+        ``changed_only`` when the person would learn nothing new: another seat's hidden
+        answer sends nothing, so not even a frame's arrival shows that somebody
+        answered). ``info``: the room's public facts, encoded once for everybody."""
         t = self.table
         person = None if member is None or member.role == "spectator" else member.name
         if person is not None and person not in t.ledger:
             person = None  # a player who joined during a hand watches it until it ends
         now = t.version(person)
         if info is None:
-            info = self.info()
+            info = dumps(self.info())
         seat = None
         if person is not None and t.in_hand and person in t.seats:
             seat = t.seats.index(person)
-        legal: list[dict[str, Any]] = []
+        actions: tuple[Action, ...] = ()
         if seat is not None:
-            legal = [a.to_json() for a in t.legal_actions(seat)]
-        key = json.dumps([info, legal], sort_keys=True)
+            actions = tuple(t.legal_actions(seat))
+        key = (info, actions)
         if changed_only and now == conn.version and key == conn.last:
             return None
         conn.last = key
@@ -272,13 +305,15 @@ class Room:
         conn.version = now
         view = t.view_for(person)
         deadline = None
-        if legal and seat in self._deadlines:
+        if actions and seat in self._deadlines:
             deadline = max(0.0, round(self._deadlines[seat] - time.monotonic(), 2))
-        return {"op": "state", "version": now, "snapshot": snapshot, "events": events,
-                "view": view, "legal": legal, "deadline": deadline, "room": info}
+        legal = [a.to_json() for a in actions]
+        body = dumps({"op": "state", "version": now, "snapshot": snapshot, "events": events,
+                      "view": view, "legal": legal, "deadline": deadline})
+        return f"{body[:-1]},\"room\":{info}}}"
 
     def broadcast(self) -> None:
-        info = self.info()
+        info = dumps(self.info())
         for m in self.members.values():
             for conn in m.connections:
                 frame = self._frame(m, conn, info=info, changed_only=True)
@@ -321,6 +356,20 @@ class Room:
         assert stored is not None
         self.table = Table.from_log(stored.lines, secret=deals.parse_secret(stored.secret))
         self.stored = len(self.table.log)
+        self._cancel_tasks()
+        # Under the caller's lock: once it is free, bots and clocks start again from what
+        # storage holds (a line another process stored first shows up here too).
+        self._resume = asyncio.create_task(self._after_reload())
+
+    async def _after_reload(self) -> None:
+        try:
+            async with self.lock:
+                await self.advance()
+                self.broadcast()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self.hall.report(self, exc)
 
     # ------------------------------------------------------------------ what a client asks
 
@@ -357,6 +406,9 @@ class Room:
 
     async def _handle(self, member: Member, op: object, msg: dict[str, Any]
                       ) -> dict[str, Any] | None:
+        if self.gone:
+            raise LaiziError("the room has moved to another server process; reconnect",
+                             code=ErrorCode.STORAGE)
         if self.closed and op not in ("ping",):
             raise TableError("the room is over", code=ErrorCode.TABLE_OVER)
         t = self.table
@@ -449,7 +501,7 @@ class Room:
     async def advance(self) -> None:
         """After any change: start what must happen next (bots, clocks, the next hand)."""
         t = self.table
-        if self.closed:
+        if self.closed or self.gone:
             return
         if not self.started or self.paused:
             self.broadcast()
@@ -515,7 +567,7 @@ class Room:
             async with self.lock:
                 self._next_hand = None
                 t = self.table
-                if self.closed or self.paused or t.in_hand or t.over:
+                if self.closed or self.gone or self.paused or t.in_hand or t.over:
                     return
                 self.ready.clear()
                 t.start_hand()
@@ -530,8 +582,8 @@ class Room:
 
     def _still(self, seat: int, key: tuple[int, int, int]) -> bool:
         t = self.table
-        return (not self.closed and not self.paused and t.in_hand and seat in t.to_act()
-                and (t.number, seat, t.version(t.person_at(seat))) == key)
+        return (not self.closed and not self.gone and not self.paused and t.in_hand
+                and seat in t.to_act() and (t.number, seat, t.version(t.person_at(seat))) == key)
 
     async def _bot_move(self, seat: int, key: tuple[int, int, int]) -> None:
         try:
@@ -625,13 +677,27 @@ class Room:
                     t.join(m.name)
         return len(self.table.log) != before
 
+    async def attach(self, member: Member, conn: Connection) -> None:
+        """A new connection of a member: it is sent the state first."""
+        async with self.lock:
+            member.connections.add(conn)
+            self.connected(member)
+            first = self._frame(member, conn)
+            assert first is not None
+            conn.put(first)
+
+    async def detach(self, member: Member, conn: Connection) -> None:
+        member.connections.discard(conn)
+        self.disconnected(member)
+        await conn.stop()
+
     def connected(self, member: Member) -> None:
         task = self._graces.pop(member.name, None)
         if task is not None:
             task.cancel()
 
     def disconnected(self, member: Member) -> None:
-        if member.connections or member.role != "player" or self.closed:
+        if member.connections or member.role != "player" or self.closed or self.gone:
             return
         self._graces[member.name] = asyncio.create_task(self._grace(member))
 
@@ -690,9 +756,14 @@ class Room:
         self.closed = True
         await self._store(status="over")
         self.broadcast()
+        if self.hall.cluster is not None:
+            await self.hall.cluster.finished(self.code)
 
-    async def stop(self) -> None:
-        """The server stops: cancel every timer (the room resumes from storage)."""
+    async def stop(self, close_code: int | None = None) -> None:
+        """The server stops, or the room moves to another process: cancel every timer
+        (the room resumes from storage); with ``close_code``, close the connections so
+        their clients reconnect."""
+        self.gone = True  # nothing more happens here, whoever holds the lock next
         self._cancel_tasks()
         for task in [self._next_hand, self._vote_task, *self._graces.values()]:
             if task is not None:
@@ -700,4 +771,7 @@ class Room:
         for m in self.members.values():
             for conn in list(m.connections):
                 await conn.stop()
+                if close_code is not None and conn.close is not None:
+                    with contextlib.suppress(Exception):
+                        await conn.close(close_code)
 

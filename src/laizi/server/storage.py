@@ -33,12 +33,15 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = ["Base", "MemberRow", "RoomRow", "Store", "StoredRoom", "default_url"]
+
+_MIGRATION_LOCK = 0x6C61697A  # "laiz": the advisory lock of the hall's schema migration
 
 
 class Base(DeclarativeBase):
@@ -123,6 +126,11 @@ class Store:
     async def setup(self) -> None:
         """Migrate the schema to the newest version (Alembic, run on a sync connection)."""
         async with self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":
+                # Processes that start together (--workers, several machines) migrate one
+                # at a time; the lock ends with this transaction.
+                await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                   {"key": _MIGRATION_LOCK})
             await conn.run_sync(_upgrade)
 
     async def close(self) -> None:

@@ -103,6 +103,7 @@ class Table:
                 raise TableError(f"bad {v.id} options: {exc}", code=ErrorCode.MALFORMED
                                  ) from None
         self.options = options
+        self._options_json = v.options_to_json(options)  # the table's options never change
         n = v.seats
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
             raise TableError(f"dealer {dealer!r} is not a seat of {v.id} (0-{n - 1})",
@@ -463,7 +464,7 @@ class Table:
     def table_view(self) -> Entry:
         """The public facts of the table (no hand needed)."""
         return {
-            "variant": self.variant.id, "options": self.variant.options_to_json(self.options),
+            "variant": self.variant.id, "options": dict(self._options_json),
             "seats": list(self.seating.seats), "waiting": list(self.seating.waiting),
             "dealer": self.dealer, "hands": self.number, "ledger": dict(self.ledger),
             "session": self.state.to_json(), "over": self.over, "closed": self.closed,

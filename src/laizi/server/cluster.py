@@ -1,0 +1,652 @@
+"""Several hall processes on Redis and PostgreSQL: who owns a room, forwarding, fail-over.
+
+``laizi serve --redis URL`` (docs/deploy.md). Each live room has one **owner** process at a
+time: the holder of the Redis key ``laizi:lease:{code}`` (``SET NX PX``), which the owner
+renews every third of the lease. Only the owner plays the room (its table, clocks and
+bots, as in a single process). Any process accepts any websocket and any HTTP request:
+
+* a websocket for a room owned elsewhere is a **proxy**: the client's messages go, as
+  they came, to the owner's channel ``laizi:own:{id}``; the owner answers them and sends
+  the frames of that connection (computed by the owner for that person alone, exactly as
+  for a local connection) to the gateway's channel ``laizi:gw:{id}``; the gateway passes
+  them on untouched. One publisher connection a process keeps every channel in order.
+* joining a room and the room's public facts are a call to the owner, answered on the
+  caller's channel.
+
+**Fail-over.** Every process sweeps once a second: a live room (``status != 'over'`` in
+the database) whose lease has expired, or whose owner no longer listens on its channel (a
+killed process's subscription ends with its socket), is taken: the lease is set to the
+sweeper atomically, and the room is rebuilt from its stored log (``Table.from_log``), as
+after a restart. Gateways close the proxied websockets of a room whose owner changed with
+code 1012 (service restart) and clients reconnect with their version, to any process. A
+graceful stop gives up its leases first, so the others take its rooms at their next sweep.
+
+**Fence.** The database, not the lease, is what makes a stale owner harmless: log lines are
+keyed by (room, line number), so two owners can never both store line *n*; the loser's
+write fails, nothing of it was shown, and it rebuilds from storage (``Room._store``). An
+owner that cannot renew its leases for most of a lease drops its rooms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import socket
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import redis.asyncio as aioredis
+
+from laizi.errors import ErrorCode, LaiziError, TableError
+from laizi.server.rooms import Connection, Member, Room, parse_client_text
+
+if TYPE_CHECKING:
+    from laizi.server.hall import Hall
+
+__all__ = ["Cluster", "lease_seconds"]
+
+PREFIX = "laizi:"
+SERVICE_RESTART = 1012
+"""The websocket close code that tells a client to reconnect (the room moved)."""
+
+_RENEW = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+  else
+    lost[#lost + 1] = i
+  end
+end
+return lost
+"""
+_RELEASE = """
+for _, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then redis.call('DEL', key) end
+end
+return 0
+"""
+_STEAL = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  return 1
+end
+return 0
+"""
+
+
+def lease_seconds() -> float:
+    """The lease length: ``LAIZI_HALL_LEASE`` seconds (default 3)."""
+    raw = os.environ.get("LAIZI_HALL_LEASE", "3")
+    try:
+        value = float(raw)
+    except ValueError:
+        value = 3.0
+    return min(60.0, max(0.5, value))
+
+
+def _lease(code: str) -> str:
+    return f"{PREFIX}lease:{code}"
+
+
+def _owner_channel(process: str) -> str:
+    return f"{PREFIX}own:{process}"
+
+
+def _gateway_channel(process: str) -> str:
+    return f"{PREFIX}gw:{process}"
+
+
+def _dumps(data: object) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+class Unavailable(LaiziError):
+    """The room's owner did not answer (it is moving to another process): try again."""
+
+    default_code = ErrorCode.STORAGE
+
+
+@dataclass(eq=False)
+class _Remote:
+    """Owner side: one websocket held by another process (the gateway). Its messages
+    wait in ``inbox`` from the moment it opens, so none is lost while the room loads."""
+
+    code: str
+    gateway: str
+    inbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    room: Room | None = None
+    member: Member | None = None
+    conn: Connection | None = None
+    task: asyncio.Task[None] | None = None
+
+
+@dataclass(eq=False)
+class _Proxy:
+    """Gateway side: one client's websocket whose room is owned by another process."""
+
+    code: str
+    owner: str
+    send_text: Callable[[str], Awaitable[None]]
+    close: Callable[[int], Awaitable[None]]
+    out: asyncio.Queue[str | int] = field(default_factory=asyncio.Queue)
+    writer: asyncio.Task[None] | None = None
+
+    async def _write(self) -> None:
+        while True:
+            item = await self.out.get()
+            try:
+                if isinstance(item, int):
+                    await self.close(item)
+                    return
+                await self.send_text(item)
+            except Exception:
+                return
+
+
+class Cluster:
+    """This process's part in a hall of several processes."""
+
+    def __init__(self, url: str, hall: Hall, *, lease: float | None = None) -> None:
+        self.url = url
+        self.hall = hall
+        self.id = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self.lease = lease if lease is not None else lease_seconds()
+        self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=True)
+        self.owned: set[str] = set()
+        """Codes of the rooms whose lease this process holds."""
+        self._loading: dict[str, asyncio.Future[Room]] = {}
+        self._remote: dict[str, _Remote] = {}
+        self._proxies: dict[str, _Proxy] = {}
+        self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._out: list[tuple[str, str, Callable[[], None] | None]] = []
+        self._out_wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._background: set[asyncio.Task[None]] = set()
+        self._pubsub: Any = None
+        self._last_renewal = time.monotonic()
+        self._stopping = False
+
+    # ------------------------------------------------------------------ life
+
+    async def start(self) -> None:
+        await self.redis.ping()
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(_owner_channel(self.id), _gateway_channel(self.id))
+        self._tasks = [asyncio.create_task(self._listen()),
+                       asyncio.create_task(self._publisher()),
+                       asyncio.create_task(self._keep()),
+                       asyncio.create_task(self._sweep())]
+
+    async def stop(self) -> None:
+        """A graceful stop: give every room up (its clients reconnect elsewhere)."""
+        self._stopping = True
+        codes = list(self.owned)
+        for code in codes:
+            room = self.hall.rooms.get(code)
+            if room is not None:
+                await room.stop()
+        if codes:
+            with contextlib.suppress(Exception):
+                await self.redis.eval(_RELEASE, len(codes), *map(_lease, codes), self.id)
+        for code in codes:
+            await self._drop(code, released=True)
+        for proxy in list(self._proxies.values()):
+            proxy.out.put_nowait(SERVICE_RESTART)
+        await self._flush()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        with contextlib.suppress(Exception):
+            await self._pubsub.aclose()
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    def _report(self, exc: BaseException) -> None:
+        self.hall.report(None, exc)
+
+    # ------------------------------------------------------------------ leases
+
+    async def claim(self, code: str) -> bool:
+        """Take the lease of a room nobody holds."""
+        if self._stopping:
+            return False
+        ok = await self.redis.set(_lease(code), self.id, nx=True,
+                                  px=int(self.lease * 1000))
+        if ok:
+            self.owned.add(code)
+        return bool(ok)
+
+    async def owner(self, code: str) -> str | None:
+        value = await self.redis.get(_lease(code))
+        return None if value is None else str(value)
+
+    async def locate(self, code: str) -> Room | str:
+        """The room if this process owns it (taking it when nobody does), else its
+        owner's id; :class:`Unavailable` while Redis cannot be reached."""
+        try:
+            return await self._locate(code)
+        except aioredis.RedisError as exc:
+            raise Unavailable(f"the hall cannot reach Redis ({type(exc).__name__}); "
+                              "try again") from None
+
+    async def _locate(self, code: str) -> Room | str:
+        for _ in range(3):
+            loading = self._loading.get(code)
+            if loading is not None:
+                return await asyncio.shield(loading)
+            room = self.hall.rooms.get(code)
+            if room is not None:
+                return room
+            owner = await self.owner(code)
+            if owner == self.id:
+                # A lease of ours without the room: taken by the sweeper a moment ago.
+                await asyncio.sleep(0.05)
+                continue
+            if owner is not None and await self._listening(owner):
+                return owner
+            stored = await self.hall.store.room(code)
+            if stored is None:
+                raise TableError(f"no room {code!r}", code=ErrorCode.UNKNOWN_ROOM)
+            if stored.status == "over":
+                return await self.hall.load(code, stored)  # finished: nobody owns it
+            if owner is not None:
+                taken = await self._steal(code, owner)
+            else:
+                taken = await self.claim(code)
+            if taken:
+                return await self._take(code)
+        raise Unavailable(f"room {code} is moving between processes; try again")
+
+    async def _listening(self, process: str) -> bool:
+        counts = await self.redis.pubsub_numsub(_owner_channel(process))
+        return bool(counts and int(counts[0][1]) > 0)
+
+    async def _steal(self, code: str, dead: str) -> bool:
+        """The lease of an owner that no longer listens (a killed process)."""
+        if self._stopping:
+            return False
+        ok = await self.redis.eval(_STEAL, 1, _lease(code), dead, self.id,
+                                   int(self.lease * 1000))
+        if ok:
+            self.owned.add(code)
+        return bool(ok)
+
+    async def _take(self, code: str) -> Room:
+        """Load a room whose lease this process has just taken."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Room] = loop.create_future()
+        self._loading[code] = future
+        try:
+            room = await self.hall.load(code)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: nobody else may be waiting
+            await self._give_up(code)
+            raise
+        finally:
+            self._loading.pop(code, None)
+        future.set_result(room)
+        return room
+
+    async def finished(self, code: str) -> None:
+        """A room is over: nobody needs to own it any more (it never changes again)."""
+        await self._give_up(code)
+
+    async def _give_up(self, code: str) -> None:
+        self.owned.discard(code)
+        with contextlib.suppress(Exception):
+            await self.redis.eval(_RELEASE, 1, _lease(code), self.id)
+
+    async def _drop(self, code: str, *, released: bool = False) -> None:
+        """This process no longer owns the room: stop it and send its clients away."""
+        self.owned.discard(code)
+        room = self.hall.rooms.pop(code, None)
+        if room is not None:
+            await room.stop(close_code=SERVICE_RESTART)
+        for cid, remote in list(self._remote.items()):
+            if remote.code == code:
+                self._end_remote(cid)
+        if not released:
+            print(f"laizi hall: room {code} lost its lease; another process has it",
+                  file=sys.stderr)
+
+    async def _keep(self) -> None:
+        """Renew the leases; close the proxies whose owner changed; forget the
+        connections of gateways that are gone."""
+        period = self.lease / 3
+        while True:
+            await asyncio.sleep(period)
+            try:
+                codes = list(self.owned)
+                if codes:
+                    lost = await self.redis.eval(_RENEW, len(codes), *map(_lease, codes),
+                                                 self.id, int(self.lease * 1000))
+                    for i in lost:
+                        await self._drop(codes[int(i) - 1])
+                self._last_renewal = time.monotonic()
+                await self._check_proxies()
+                await self._check_gateways()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self._report(exc)
+                if time.monotonic() - self._last_renewal > self.lease * 0.8:
+                    for code in list(self.owned):
+                        await self._drop(code)
+
+    async def _check_proxies(self) -> None:
+        by_room: dict[str, list[_Proxy]] = {}
+        for proxy in self._proxies.values():
+            by_room.setdefault(proxy.code, []).append(proxy)
+        if not by_room:
+            return
+        codes = list(by_room)
+        owners = await self.redis.mget([_lease(c) for c in codes])
+        alive: dict[str, bool] = {}
+        for code, value in zip(codes, owners, strict=True):
+            owner = None if value is None else str(value)
+            for proxy in by_room[code]:
+                if owner != proxy.owner:
+                    proxy.out.put_nowait(SERVICE_RESTART)
+                    continue
+                assert owner is not None
+                if owner not in alive:
+                    alive[owner] = await self._listening(owner)
+                if not alive[owner]:
+                    proxy.out.put_nowait(SERVICE_RESTART)
+
+    async def _check_gateways(self) -> None:
+        gateways = {r.gateway for r in self._remote.values()}
+        if not gateways:
+            return
+        counts = dict(await self.redis.pubsub_numsub(*map(_gateway_channel, gateways)))
+        for cid, remote in list(self._remote.items()):
+            if int(counts.get(_gateway_channel(remote.gateway), 0)) == 0:
+                self._end_remote(cid)
+
+    async def _sweep(self) -> None:
+        """Take the live rooms that nobody holds, or whose holder is gone."""
+        while True:
+            try:
+                await self._sweep_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self._report(exc)
+            await asyncio.sleep(random.uniform(0.7, 1.3))
+
+    async def _sweep_once(self) -> None:
+        if self._stopping:
+            return
+        codes = [c for c in await self.hall.store.live_rooms()
+                 if c not in self.hall.rooms and c not in self._loading]
+        if not codes:
+            return
+        owners = await self.redis.mget([_lease(c) for c in codes])
+        alive: dict[str, bool] = {}
+        for code, value in zip(codes, owners, strict=True):
+            owner = None if value is None else str(value)
+            if owner == self.id:
+                continue
+            if owner is None:
+                taken = await self.claim(code)
+            else:
+                if owner not in alive:
+                    alive[owner] = await self._listening(owner)
+                taken = not alive[owner] and await self._steal(code, owner)
+            if taken:
+                try:
+                    await self._take(code)
+                except Exception as exc:
+                    self._report(exc)
+
+    # ------------------------------------------------------------------ messages
+
+    def _publish(self, channel: str, data: str,
+                 on_nobody: Callable[[], None] | None = None) -> None:
+        """Queue a message; one publisher sends them in order (``on_nobody``: called
+        when no process listened)."""
+        self._out.append((channel, data, on_nobody))
+        self._out_wake.set()
+
+    async def _publisher(self) -> None:
+        while True:
+            await self._out_wake.wait()
+            self._out_wake.clear()
+            await self._flush()
+
+    async def _flush(self) -> None:
+        while self._out:
+            batch, self._out = self._out, []
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, data, _ in batch:
+                        pipe.publish(channel, data)
+                    counts = await pipe.execute()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self._report(exc)
+                counts = [0] * len(batch)
+            for (_, _, on_nobody), count in zip(batch, counts, strict=True):
+                if on_nobody is not None and not count:
+                    on_nobody()
+
+    async def _listen(self) -> None:
+        own, gateway = _owner_channel(self.id), _gateway_channel(self.id)
+        while True:
+            try:
+                message = await self._pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self._report(exc)
+                await asyncio.sleep(0.2)
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            data = str(message["data"])
+            try:
+                if message["channel"] == own:
+                    await self._to_owner(data)
+                elif message["channel"] == gateway:
+                    self._to_gateway(data)
+            except Exception as exc:  # a bad message never stops the listener
+                self._report(exc)
+
+    # owner side: "o {json}" open, "m {cid}\n{text}" a client's message, "c {cid}" close,
+    # "r {json}" a call.
+
+    async def _to_owner(self, data: str) -> None:
+        kind, _, rest = data.partition(" ")
+        if kind == "m":
+            cid, _, text = rest.partition("\n")
+            remote = self._remote.get(cid)
+            if remote is not None:
+                remote.inbox.put_nowait(text)
+        elif kind == "o":
+            req = json.loads(rest)
+            remote = _Remote(str(req["room"]), str(req["gw"]))
+            self._remote[str(req["conn"])] = remote
+            remote.task = self._spawn(self._serve_remote(str(req["conn"]), remote, req))
+        elif kind == "c":
+            self._end_remote(rest)
+        elif kind == "r":
+            self._spawn(self._answer_call(json.loads(rest)))
+
+    def _spawn(self, coro: Any) -> asyncio.Task[None]:
+        task: asyncio.Task[None] = asyncio.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    async def _open(self, cid: str, remote: _Remote, req: dict[str, Any]) -> bool:
+        """Attach a remote connection to its room; whether it is served."""
+        code, channel = remote.code, _gateway_channel(remote.gateway)
+        loading = self._loading.get(code)
+        room = await asyncio.shield(loading) if loading is not None else \
+            self.hall.rooms.get(code)
+        if room is None or code not in self.owned or room.gone:
+            self._publish(channel, f"x {cid} {SERVICE_RESTART}")
+            return False
+        try:
+            member = room.member(str(req["token"]))
+        except LaiziError as exc:
+            self._publish(channel, f"f {cid}\n" + _dumps(
+                {"op": "error", "seq": None, "error": dict(exc.to_json())}))
+            self._publish(channel, f"x {cid} 4404")
+            return False
+
+        async def send(frame: str) -> None:
+            self._publish(channel, f"f {cid}\n{frame}",
+                          on_nobody=lambda: self._end_remote(cid))
+
+        async def close(code_: int) -> None:
+            self._publish(channel, f"x {cid} {code_}")
+
+        conn = Connection(send, int(req["version"]), close=close)
+        remote.room, remote.member, remote.conn = room, member, conn
+        conn.start()
+        await room.attach(member, conn)
+        return True
+
+    async def _serve_remote(self, cid: str, remote: _Remote, req: dict[str, Any]) -> None:
+        """A remote connection: attach it, then its messages in order (as the gateway
+        received them), until it closes."""
+        try:
+            if not await self._open(cid, remote, req):
+                self._remote.pop(cid, None)
+                return
+            room, member, conn = remote.room, remote.member, remote.conn
+            assert room is not None and member is not None and conn is not None
+            while True:
+                text = await remote.inbox.get()
+                if text is None:
+                    break
+                msg, error = parse_client_text(text)
+                if error is not None:
+                    conn.put(error)
+                    continue
+                answer = await room.handle(member, msg)
+                if answer is not None:
+                    conn.put(answer)
+            await room.detach(member, conn)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self._report(exc)
+
+    def _end_remote(self, cid: str) -> None:
+        remote = self._remote.pop(cid, None)
+        if remote is not None:
+            remote.inbox.put_nowait(None)
+
+    async def _answer_call(self, req: dict[str, Any]) -> None:
+        answer: dict[str, Any] = {"id": req["id"]}
+        try:
+            code = str(req["room"])
+            room = self.hall.rooms.get(code)
+            if room is None or code not in self.owned:
+                raise Unavailable(f"room {code} is moving between processes; try again")
+            if req["op"] == "join":
+                _, member = await self.hall.join_here(room, req["name"], req["role"])
+                answer["ok"] = {"code": room.code, "token": member.token,
+                                "role": member.role}
+            else:
+                answer["ok"] = room.info()
+        except LaiziError as exc:
+            answer["error"] = dict(exc.to_json())
+        except Exception as exc:
+            self._report(exc)
+            answer["error"] = dict(Unavailable(f"{type(exc).__name__}").to_json())
+        self._publish(_gateway_channel(str(req["gw"])), "a " + _dumps(answer))
+
+    # gateway side: "f {cid}\n{frame}" a frame, "x {cid} {code}" close, "a {json}" answer.
+
+    def _to_gateway(self, data: str) -> None:
+        kind, _, rest = data.partition(" ")
+        if kind == "f":
+            cid, _, frame = rest.partition("\n")
+            proxy = self._proxies.get(cid)
+            if proxy is not None:
+                proxy.out.put_nowait(frame)
+        elif kind == "x":
+            cid, _, code = rest.partition(" ")
+            proxy = self._proxies.get(cid)
+            if proxy is not None:
+                proxy.out.put_nowait(int(code))
+        elif kind == "a":
+            answer = json.loads(rest)
+            future = self._calls.pop(str(answer["id"]), None)
+            if future is not None and not future.done():
+                future.set_result(answer)
+
+    async def call(self, owner: str, code: str, op: str, **fields: Any) -> dict[str, Any]:
+        """Ask the owner of a room (``join``, ``info``); its answer or its typed error."""
+        rid = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._calls[rid] = future
+
+        def nobody() -> None:
+            if not future.done():
+                future.set_exception(Unavailable(
+                    f"room {code} is moving between processes; try again"))
+
+        self._publish(_owner_channel(owner), "r " + _dumps(
+            {"id": rid, "gw": self.id, "room": code, "op": op, **fields}), on_nobody=nobody)
+        try:
+            answer = await asyncio.wait_for(future, 10.0)
+        except TimeoutError:
+            raise Unavailable(f"room {code}: its process did not answer") from None
+        finally:
+            self._calls.pop(rid, None)
+        if "error" in answer:
+            err = answer["error"]
+            raise TableError(str(err.get("message", "")),
+                             code=ErrorCode(err.get("code", "storage")))
+        result: dict[str, Any] = answer["ok"]
+        return result
+
+    async def proxy(self, owner: str, code: str, token: str, version: int,
+                    receive: Callable[[], Awaitable[str | dict[str, Any] | None]],
+                    send_text: Callable[[str], Awaitable[None]],
+                    close: Callable[[int], Awaitable[None]]) -> None:
+        """Serve one client's websocket for a room owned elsewhere until it closes.
+        ``receive`` gives a message's text, an error frame to send back (a message too
+        large or not text), or ``None`` when the client has gone."""
+        cid = secrets.token_hex(8)
+        proxy = _Proxy(code, owner, send_text, close)
+        self._proxies[cid] = proxy
+        proxy.writer = asyncio.create_task(proxy._write())
+        channel = _owner_channel(owner)
+
+        def moved() -> None:
+            proxy.out.put_nowait(SERVICE_RESTART)
+
+        self._publish(channel, "o " + _dumps({"room": code, "conn": cid, "gw": self.id,
+                                              "token": token, "version": version}),
+                      on_nobody=moved)
+        try:
+            while not proxy.writer.done():
+                text = await receive()
+                if text is None:
+                    break
+                if isinstance(text, dict):
+                    proxy.out.put_nowait(_dumps(text))
+                    continue
+                self._publish(channel, f"m {cid}\n{text}", on_nobody=moved)
+        finally:
+            self._proxies.pop(cid, None)
+            self._publish(channel, f"c {cid}")
+            if not proxy.writer.done():
+                proxy.writer.cancel()

@@ -1,0 +1,640 @@
+"""The hall past one process: ``laizi serve --redis URL`` processes side by side on one
+PostgreSQL database (a fresh one per test, from ``LAIZI_TEST_PG_URL``) and one Redis
+(``LAIZI_TEST_REDIS_URL``, else a private ``redis-server``; flushed between tests). In CI
+a missing PostgreSQL or Redis fails these tests instead of skipping them.
+
+Each room has one owner process (the holder of its Redis lease); any process serves any
+websocket and HTTP request by forwarding to the owner. Clients are
+:class:`server_helpers.RoamingClient`\\ s: they check every frame, and come back by
+themselves with their last version, to any process, when their websocket closes. The
+tests:
+
+* SIGKILL of one of two processes mid-hand, with actions in flight: the survivor takes
+  the rooms over from PostgreSQL (those whose clients come back at once, and an idle one
+  by its sweep alone), every room finishes; against the stored log, every acknowledged
+  action is stored exactly once, every event each client was shown (over all its
+  connections) is the log's, and the ledgers agree;
+* a graceful stop (SIGTERM) moves the stopping process's rooms to the other within a bound;
+* HTTP across processes: a room created on one process is joined, shown, played and its
+  records fetched through the other;
+* the pure forwarding path: rooms played to their end by people (and a spectator) who are
+  all on the process that does not own the room, no frame showing anything hidden;
+* two processes started at the same moment on a fresh database, and ``--workers 2``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import json
+import os
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+if os.environ.get("CI", "").lower() not in ("1", "true", "yes"):  # in CI: import errors fail
+    for _module in ("httpx", "websockets", "uvicorn", "starlette", "sqlalchemy", "asyncpg",
+                    "redis"):
+        pytest.importorskip(_module)
+
+import httpx
+
+from laizi.commands.verify import verify_text
+from server_helpers import (
+    FAST,
+    HTTP,
+    Client,
+    RoamingClient,
+    Server,
+    check_frames_against_log,
+    check_sent_against_log,
+    create_room,
+    in_ci,
+    join,
+    person_actions,
+    pg_database,
+    redis_command,
+    redis_for_tests,
+    room_info,
+    stored_lines,
+    stored_room,
+    stored_table,
+    unique,
+)
+
+LEASE_KEY = "laizi:lease:{}"
+"""A room's lease in Redis; its value is the owner's process id (``/healthz`` ``process``;
+src/laizi/server/cluster.py)."""
+TAKEOVER_BOUND = 10.0
+"""Seconds within which a surviving process must own the rooms of one that stopped."""
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with redis_for_tests(tmp_path_factory.mktemp("redis")) as url:
+        yield url
+
+
+@pytest.fixture
+def redis(redis_url: str) -> Iterator[str]:
+    """The Redis URL, its database empty (no lease or channel of an earlier test)."""
+    redis_command(redis_url, "FLUSHDB")
+    yield redis_url
+    redis_command(redis_url, "FLUSHDB")
+
+
+@pytest.fixture
+def db() -> Iterator[str]:
+    """A fresh PostgreSQL database for one test (several processes need PostgreSQL)."""
+    base = os.environ.get("LAIZI_TEST_PG_URL")
+    if not base:
+        if in_ci():
+            pytest.fail("CI must test the hall of several processes on PostgreSQL: set "
+                        "LAIZI_TEST_PG_URL (.ci/run starts one)")
+        pytest.skip("LAIZI_TEST_PG_URL is not set (several processes need PostgreSQL)")
+    manager = pg_database(base)
+    loop = asyncio.new_event_loop()
+    try:
+        url = loop.run_until_complete(manager.__aenter__())
+        yield url
+    finally:
+        loop.run_until_complete(manager.__aexit__(None, None, None))
+        loop.close()
+
+
+def start_together(servers: Sequence[Server]) -> None:
+    """Start the servers at the same moment; each answers ``/healthz``."""
+    with concurrent.futures.ThreadPoolExecutor(len(servers)) as pool:
+        for f in [pool.submit(s.start) for s in servers]:
+            f.result()
+
+
+@contextlib.contextmanager
+def cluster(db: str, redis: str, log_dir: Path, n: int = 2,
+            together: bool = False) -> Iterator[list[Server]]:
+    """``n`` processes side by side on one database and one Redis, killed at the end.
+    The first migrates the database, then the others start (``together``: all at the
+    same moment, as ``--workers`` or a deployment does; test_start_together)."""
+    servers = [Server(db, log_dir, redis_url=redis) for _ in range(n)]
+    try:
+        if together:
+            start_together(servers)
+        else:
+            servers[0].start()
+            start_together(servers[1:])
+        yield servers
+    except BaseException:
+        for s in servers:  # shown with the failure
+            print(f"--- laizi serve on port {s.port} (stderr) ---\n{s.stderr()[-6000:]}")
+        raise
+    finally:
+        for s in servers:
+            s.kill()
+
+
+def check_clean(server: Server) -> None:
+    """A running process reported no error of its own (bots, clocks, storage, Redis)."""
+    if server.alive:
+        health = server.health()
+        assert health["errors"] == 0, server.stderr()
+    assert "Traceback" not in server.stderr(), server.stderr()
+
+
+def owners(redis: str, codes: Sequence[str], servers: Sequence[Server]
+           ) -> dict[str, Server | None]:
+    """Each room's owner, from its lease (None: nobody holds it)."""
+    by_id = {s.health()["process"]: s for s in servers if s.alive}
+    out: dict[str, Server | None] = {}
+    for code in codes:
+        holder = redis_command(redis, "GET", LEASE_KEY.format(code))
+        out[code] = by_id.get(holder)
+    return out
+
+
+def watch_takeover(db: str, redis: str, codes: Sequence[str], server: Server,
+                   timeout: float) -> float:
+    """When (``time.monotonic()``) ``server`` has held the lease of every room of
+    ``codes`` (a room that finished meanwhile, owned by nobody, counts as taken)."""
+    started = time.monotonic()
+    process = server.health()["process"]
+    left = set(codes)
+    while left:
+        for code in sorted(left):
+            holder = redis_command(redis, "GET", LEASE_KEY.format(code))
+            if holder == process or (
+                    not holder and asyncio.run(stored_room(db, code)).status == "over"):
+                left.discard(code)
+        if left and time.monotonic() - started > timeout:
+            holders = {c: redis_command(redis, "GET", LEASE_KEY.format(c)) for c in left}
+            raise AssertionError(f"after {timeout} s process {process} does not hold "
+                                 f"{holders}:\n{server.stderr()[-3000:]}")
+        time.sleep(0.05)
+    return time.monotonic()
+
+
+def check_room(db: str, code: str, clients: Sequence[RoamingClient], via: Server,
+               variant: str, hands: int) -> None:
+    """The finished room against its stored log: the log replays (``Table.from_log``),
+    each person's stored actions are exactly what they sent and had acknowledged (plus,
+    at most once each, actions whose answer a closed connection lost), each client's
+    events over all its connections are the log's, the ledgers agree; its hands and log
+    as the other process publishes them."""
+    lines = stored_lines(db, code)
+    table = stored_table(db, code)
+    assert table.closed and table.number == hands, (code, table.number)
+    for name in {c.name for c in clients if not c.spectator}:
+        sent = [s for c in clients if c.name == name for s in c.sent]  # one of them plays
+        check_sent_against_log(sent, person_actions(lines, name),
+                               f"room {code} ({variant}) {name}")
+    for c in clients:
+        check_frames_against_log(c, table)
+        assert c.latest is not None
+        assert c.latest["room"]["ledger"] == table.ledger, (code, c.name)
+    assert sum(table.ledger.values()) == 0, table.ledger
+    published = HTTP.get(f"{via.http}/api/rooms/{code}/hands").json()
+    assert [h["number"] for h in published] == list(range(hands))
+    assert published[-1]["ledger"] == table.ledger
+    log = HTTP.get(f"{via.http}/api/rooms/{code}/log")
+    assert log.status_code == 200, log.text
+    assert log.text == "".join(line + "\n" for line in lines)
+    verdict = verify_text(log.text)
+    assert verdict.startswith(f"ok: {variant}, {hands} hand(s)"), verdict
+
+
+def describe(clients: Sequence[RoamingClient]) -> str:
+    return "; ".join(f"{c.name}@{c.server.port}: {c.connections} connection(s), closes "
+                     f"{c.close_codes} at (version, over) {[x[:2] for x in c.closed_at]}, "
+                     f"last version {c.version}, gaps {[round(g, 2) for g in c.gaps]}, "
+                     f"{len(c.acked)} acked, "
+                     f"{sum(s.outcome == 'unanswered' for s in c.sent)} unanswered"
+                     for c in clients)
+
+
+async def seat_people(rooms: Sequence[tuple[str, dict[str, Any], list[tuple[str, str]]]],
+                      servers: Sequence[Server], rng: random.Random
+                      ) -> dict[str, list[RoamingClient]]:
+    """Clients for every member (``(code, created, [(name, token)])``), each on a server
+    chosen at random, connected."""
+    out: dict[str, list[RoamingClient]] = {}
+    for code, _, members in rooms:
+        out[code] = [RoamingClient(servers, code, token, name, seed=rng.randrange(10**6),
+                                   first=rng.randrange(len(servers)))
+                     for name, token in members]
+    await asyncio.gather(*(c.connect() for cs in out.values() for c in cs))
+    return out
+
+
+async def play_a_little(clients: dict[str, list[RoamingClient]], actions: int = 4) -> None:
+    """Everybody plays until their room has ``actions`` acknowledged actions (mid-hand:
+    a hand is longer), then stops: everyone of a room stops on the same condition, so
+    none waits for one who stopped first."""
+
+    def enough(code: str) -> Callable[[Client], bool]:
+        return lambda _: sum(len(c.acked) for c in clients[code]) >= actions
+
+    await asyncio.gather(*(c.roam(until=enough(code), timeout=40)
+                           for code, cs in clients.items() for c in cs))
+
+
+# --------------------------------------------------------------------------- SIGKILL
+
+
+KILL_ROOMS = [("jingzhou", True), ("taiwan", False), ("golden", True), ("jingzhou", False),
+              ("mcr", True), ("huanghuang", False)]
+"""Six rooms: (variant, a second person joins through the other process's HTTP API)."""
+
+
+def test_sigkill_failover(db: str, redis: str, tmp_path: Path) -> None:
+    """Two processes, six rooms created on both, people on either process (not the
+    owner's necessarily). Mid-hand, with actions in flight, one process is SIGKILLed: the
+    other takes its rooms over from PostgreSQL, the clients come back by themselves with
+    their last version, and every room plays to its end with nothing lost, nothing
+    doubled, nothing shown that the log does not hold."""
+    hands = 2
+    rng = random.Random(2323)
+    with cluster(db, redis, tmp_path) as servers:
+        a, b = servers
+        rooms: list[tuple[str, dict[str, Any], list[tuple[str, str]]]] = []
+        for i, (variant, second) in enumerate(KILL_ROOMS):
+            made_on, other = (a, b) if i % 2 == 0 else (b, a)
+            host = unique("ann")
+            room = create_room(made_on, host, variant=variant, hands=hands, **FAST)
+            members = [(host, room["token"])]
+            if second:
+                name = unique("bob")
+                j = join(other, room["code"], name)
+                assert j["role"] == "player"
+                members.append((name, j["token"]))
+            rooms.append((room["code"], room, members))
+        codes = [code for code, _, _ in rooms]
+        variants = dict(zip(codes, [v for v, _ in KILL_ROOMS], strict=True))
+        held = owners(redis, codes, servers)
+        assert all(held[c] is not None for c in codes), held
+        victim = a if sum(held[c] is a for c in codes) >= sum(held[c] is b for c in codes) \
+            else b
+        survivor = b if victim is a else a
+        victims_rooms = [c for c in codes if held[c] is victim]
+        assert victims_rooms, "the victim owns no room: the test would prove nothing"
+        # One more room of the victim's whose person (on the survivor) stays idle until
+        # the survivor has the room: taken by the sweep alone, no client asking for it.
+        host = unique("ida")
+        quiet = create_room(victim, host, variant="jingzhou", hands=hands, **FAST)
+        idle = quiet["code"]
+        assert owners(redis, [idle], servers)[idle] is victim
+        codes.append(idle)
+        variants[idle] = "jingzhou"
+
+        async def go() -> tuple[dict[str, list[RoamingClient]], float, float, float]:
+            clients = await seat_people(rooms, servers, rng)
+            clients[idle] = [RoamingClient(servers, idle, quiet["token"], host, seed=9,
+                                           first=servers.index(survivor))]
+            await clients[idle][0].connect()
+            everyone = [c for cs in clients.values() for c in cs]
+            for cs in clients.values():
+                assert (await cs[0].request("start"))["op"] == "ack"
+            await play_a_little(clients)  # acknowledged actions in every room; then on
+            tasks = [asyncio.create_task(c.roam(timeout=70)) for c in everyone
+                     if c.code != idle]
+            await asyncio.sleep(0.15)  # actions in flight in every room
+            for code in codes:
+                assert not clients[code][0].over, f"room {code} finished before the kill"
+            killed_at = time.monotonic()
+            victim.kill()
+            swept, taken = await asyncio.gather(
+                asyncio.to_thread(watch_takeover, db, redis, [idle], survivor,
+                                  TAKEOVER_BOUND),
+                asyncio.to_thread(watch_takeover, db, redis, victims_rooms, survivor,
+                                  TAKEOVER_BOUND))
+            tasks.append(asyncio.create_task(clients[idle][0].roam(timeout=70)))
+            await asyncio.gather(*tasks)
+            return (clients, swept - killed_at, taken - killed_at,
+                    time.monotonic() - killed_at)
+
+        clients, swept, takeover, finished = run(go())
+        victims_rooms.append(idle)
+        everyone = [c for cs in clients.values() for c in cs]
+        for code in victims_rooms:  # their clients were sent away and came back
+            assert all(c.connections >= 2 for c in clients[code]), describe(clients[code])
+        for c in everyone:  # and so was everybody whose websocket the victim held
+            if c.home is victim:
+                assert c.connections >= 2 and c.server is survivor, describe([c])
+        for code in codes:
+            assert room_info(survivor, code)["over"] is True
+            check_room(db, code, clients[code], survivor, variants[code], hands)
+        moved = sum(c.connections > 1 for c in everyone)
+        print(f"SIGKILL: {len(victims_rooms)}/{len(codes)} rooms taken over in "
+              f"{takeover:.2f} s (the idle one by the sweep in {swept:.2f} s), {moved}/"
+              f"{len(everyone)} clients reconnected, all rooms "
+              f"finished {finished:.1f} s after the kill; {describe(everyone)}")
+        check_clean(survivor)
+
+
+# --------------------------------------------------------------------------- SIGTERM
+
+
+def test_graceful_stop_moves_rooms(db: str, redis: str, tmp_path: Path) -> None:
+    """SIGTERM to one of two processes mid-match: it gives its leases up, the other owns
+    its rooms within :data:`TAKEOVER_BOUND` seconds (measured from the signal), the
+    clients come back by themselves and every room finishes."""
+    hands = 2
+    rng = random.Random(77)
+    with cluster(db, redis, tmp_path) as servers:
+        a, b = servers
+        rooms = []
+        for i in range(4):
+            made_on = servers[i % 2]
+            host = unique("ann")
+            room = create_room(made_on, host, variant="jingzhou", hands=hands, **FAST)
+            rooms.append((room["code"], room, [(host, room["token"])]))
+        codes = [code for code, _, _ in rooms]
+        held = owners(redis, codes, servers)
+        assert all(held[c] is not None for c in codes), held
+        stopping = a if sum(held[c] is a for c in codes) >= 1 else b
+        other = b if stopping is a else a
+        moving = [c for c in codes if held[c] is stopping]
+        assert other.health()["owned"] + stopping.health()["owned"] == len(codes)
+        stopping_id = stopping.health()["process"]
+
+        async def go() -> tuple[dict[str, list[RoamingClient]], float, float]:
+            clients = await seat_people(rooms, servers, rng)
+            everyone = [c for cs in clients.values() for c in cs]
+            for cs in clients.values():
+                assert (await cs[0].request("start"))["op"] == "ack"
+            await play_a_little(clients)  # mid-hand: then the stop
+            signalled = time.monotonic()
+            stop = asyncio.create_task(asyncio.to_thread(stopping.stop))
+            taken = await asyncio.to_thread(watch_takeover, db, redis, moving, other,
+                                            TAKEOVER_BOUND) - signalled
+            await stop
+            stopped = time.monotonic() - signalled
+            # A graceful exit (uvicorn re-raises the SIGTERM it handled: -15), its
+            # leases given up.
+            assert stopping.proc is not None and stopping.proc.returncode in (0, -15), \
+                stopping.stderr()
+            leases = [redis_command(redis, "GET", LEASE_KEY.format(c)) for c in codes]
+            assert stopping_id not in leases, leases
+            assert other.health()["owned"] == len(codes)
+            await asyncio.gather(*(c.roam(timeout=60) for c in everyone))
+            return clients, taken, stopped
+
+        clients, taken, stopped = run(go())
+        everyone = [c for cs in clients.values() for c in cs]
+        assert taken < TAKEOVER_BOUND
+        for code in moving:
+            for c in clients[code]:
+                assert c.connections >= 2, describe([c])
+                assert c.close_codes[0] in (1001, 1012), describe([c])
+        for c in everyone:
+            if c.home is stopping:
+                assert c.connections >= 2 and c.server is other, describe([c])
+        for code in codes:
+            check_room(db, code, clients[code], other, "jingzhou", hands)
+        print(f"SIGTERM: {len(moving)}/{len(codes)} rooms owned by the other process "
+              f"{taken:.2f} s after the signal (the process exited after {stopped:.2f} s); "
+              f"{describe(everyone)}")
+        check_clean(other)
+        assert "Traceback" not in stopping.stderr(), stopping.stderr()
+
+
+# --------------------------------------------------------------------------- HTTP
+
+
+def test_http_across_processes(db: str, redis: str, tmp_path: Path) -> None:
+    """A room created on one process is joined, shown, played over websocket and its
+    hands, records and log fetched through the other; refusals are typed there too."""
+    with cluster(db, redis, tmp_path) as (a, b):
+        host = unique("ann")
+        room = create_room(a, host, variant="jingzhou", hands=1, **FAST)
+        code = room["code"]
+        assert owners(redis, [code], [a, b])[code] is a, "the creating process owns it"
+        assert (a.health()["owned"], b.health()["owned"]) == (1, 0)
+        assert a.health()["process"] != b.health()["process"]
+        # Joined and shown through B; the same room A shows.
+        bob = unique("bob")
+        j = join(b, code, bob)
+        assert j["role"] == "player" and j["code"] == code
+        assert j["link"].startswith(b.http) and j["link"].endswith(f"/r/{code}?t={j['token']}")
+        sue = unique("sue")
+        s = join(b, code, sue, "spectator")
+        assert s["role"] == "spectator"
+        info = room_info(b, code)
+        assert info == room_info(a, code)
+        assert info["seats"][:2] == [host, bob] and sue in info["spectators"]
+        assert info["host"] == host and info["started"] is False
+        # Refusals through B: typed, with the owner's codes.
+        r = HTTP.post(f"{b.http}/api/rooms/{code}/join", json={"name": bob})
+        assert r.status_code == 400 and r.json()["error"]["code"], r.text
+        r = HTTP.post(f"{b.http}/api/rooms/{code}/join",
+                      json={"name": unique("x"), "role": "dealer"})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "malformed", r.text
+        for path in ("/api/rooms/999999", "/api/rooms/999999/hands", "/api/rooms/999999/log"):
+            r = HTTP.get(b.http + path)
+            assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_room", r.text
+        r = HTTP.get(f"{b.http}/api/rooms/{code}/log")
+        assert r.status_code == 409 and r.json()["error"]["code"] == "table_over", r.text
+        assert HTTP.get(f"{b.http}/api/rooms/{code}/hands").json() == []
+        me = HTTP.get(f"{b.http}/api/rooms/{code}/me", params={"token": j["token"]})
+        assert me.status_code == 200 and me.json()["name"] == bob, me.text
+
+        async def ws_refused(token: str) -> None:
+            import websockets
+
+            async with websockets.connect(f"{b.ws}/ws/{code}?token={token}") as ws:
+                frame = json.loads(await ws.recv())
+                assert frame["op"] == "error", frame
+                assert frame["error"]["code"] == "unknown_token", frame
+                with pytest.raises(websockets.ConnectionClosed) as closed:
+                    await ws.recv()
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
+
+        run(ws_refused("forged"))
+
+        async def play() -> list[RoamingClient]:
+            h = RoamingClient([b], code, room["token"], host, seed=1)
+            k = RoamingClient([b], code, j["token"], bob, seed=2)
+            w = RoamingClient([b], code, s["token"], sue, spectator=True)
+            for c in (h, k, w):
+                await c.connect()
+            assert (await h.request("start"))["op"] == "ack"
+            assert b.health()["owned"] == 0 and a.health()["owned"] == 1  # forwarded
+            await asyncio.gather(h.roam(timeout=60), k.roam(timeout=60), w.hold(60))
+            for c in (h, k, w):
+                await c.close()
+            return [h, k, w]
+
+        clients = run(play())
+        assert all(c.connections == 1 for c in clients), describe(clients)
+        assert all(not c.errors for c in clients), [c.errors for c in clients]
+        check_room(db, code, clients, b, "jingzhou", 1)
+        # Records through either process: the same.
+        for path in ("hands", "log", "records"):
+            via_a = HTTP.get(f"{a.http}/api/rooms/{code}/{path}")
+            via_b = HTTP.get(f"{b.http}/api/rooms/{code}/{path}")
+            assert via_a.status_code == via_b.status_code == 200, (path, via_b.text)
+            assert via_a.content == via_b.content, path
+        assert room_info(b, code)["over"] is True
+        history = HTTP.get(f"{b.http}/api/people/{bob}/history").json()
+        assert [h["room"] for h in history] == [code]
+        for srv in (a, b):
+            check_clean(srv)
+
+
+# --------------------------------------------------------------------------- forwarding
+
+
+FORWARD_ROOMS = [("jingzhou", 2), ("taiwan", 1), ("huanghuang", 4)]
+"""(variant, people besides the host): 晃晃 with five people, so one waits each hand and
+the seats rotate."""
+
+
+def test_forwarding_to_the_owner(db: str, redis: str, tmp_path: Path) -> None:
+    """No process dies: rooms are played to their end by people (and a spectator) whose
+    websockets are all on the process that does *not* own the room — every message and
+    every frame goes through Redis. Every frame passes ``check_frame`` (no concealed tile,
+    secret answer, seed or wall leaks through the forwarding), and everything agrees with
+    the stored log; a witness of the host on the owner saw the same events."""
+    hands = 2
+    with cluster(db, redis, tmp_path) as servers:
+        a, b = servers
+        rooms = []
+        for variant, people in FORWARD_ROOMS:
+            host = unique("ann")
+            room = create_room(a, host, variant=variant, hands=hands, **FAST)
+            members = [(host, room["token"], False)]
+            for i in range(people):
+                name = unique(f"p{i}")
+                members.append((name, join(b, room["code"], name)["token"], False))
+            name = unique("sue")
+            members.append((name, join(b, room["code"], name, "spectator")["token"], True))
+            rooms.append((room["code"], variant, members))
+        codes = [code for code, _, _ in rooms]
+        held = owners(redis, codes, servers)
+        assert all(held[c] is not None for c in codes), held
+
+        async def go() -> dict[str, tuple[list[RoamingClient], RoamingClient]]:
+            out = {}
+            for code, _, members in rooms:
+                away = b if held[code] is a else a  # not the owner
+                clients = [RoamingClient([away], code, token, name, spectator=spectator,
+                                         seed=k) for k, (name, token, spectator)
+                           in enumerate(members)]
+                owner = held[code]
+                assert owner is not None
+                witness = RoamingClient([owner], code, members[0][1], members[0][0])
+                out[code] = (clients, witness)
+            every = [c for cs, w in out.values() for c in [*cs, w]]
+            await asyncio.gather(*(c.connect() for c in every))
+            for cs, _ in out.values():
+                assert (await cs[0].request("start"))["op"] == "ack"
+            await asyncio.gather(*(c.roam(timeout=70) if not c.spectator else c.hold(70)
+                                   for cs, _ in out.values() for c in cs),
+                                 *(w.hold(70) for _, w in out.values()))
+            for c in every:
+                await c.close()
+            return out
+
+        played = run(go())
+        for code, variant, _ in rooms:
+            clients, witness = played[code]
+            assert all(c.connections == 1 for c in [*clients, witness]), describe(clients)
+            assert all(s.outcome != "unanswered" for c in clients for s in c.sent)
+            check_room(db, code, [*clients, witness], b, variant, hands)
+            host = clients[0]
+            assert [e for f in host.frames for e in f["events"]] == \
+                [e for f in witness.frames for e in f["events"]]
+            spectator = clients[-1]
+            assert spectator.spectator
+            assert all(f["view"].get("hand", []) == [] for f in spectator.frames)
+            assert any(c.acked for c in clients[1:-1]), "the other people played"
+            if variant == "huanghuang":
+                waited = [c for c in clients[:-1] if any(
+                    f["view"].get("seat") is None and f["room"]["in_hand"]
+                    for f in c.frames)]
+                assert waited, "nobody waited in a 5-person 晃晃 room"
+        for srv in servers:
+            check_clean(srv)
+
+
+# --------------------------------------------------------------------------- starting
+
+
+def _workers(pid: int) -> set[int]:
+    """The worker processes of a ``laizi serve --workers N`` (children that are not
+    multiprocessing's resource tracker)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return set()
+    out = set()
+    for child in map(int, children):
+        with contextlib.suppress(OSError):
+            if b"resource_tracker" not in Path(f"/proc/{child}/cmdline").read_bytes():
+                out.add(child)
+    return out
+
+
+def test_start_together_and_workers(db: str, redis: str, tmp_path: Path) -> None:
+    """Two processes started at the same moment on a fresh database (one migrates the
+    schema, the other waits for it: no race), each with its own process id; then
+    ``laizi serve --workers 2`` on the same hall: two worker processes on one port; a
+    room created through it is played to its end from another process, and its SIGKILL
+    leaves no worker behind."""
+    with cluster(db, redis, tmp_path, together=True) as (a, b):
+        assert a.health()["process"] != b.health()["process"]
+        w = Server(db, tmp_path, redis_url=redis, extra_args=("--workers", "2"))
+        try:
+            w.start()
+            assert w.proc is not None
+            workers = _workers(w.proc.pid)
+            assert len(workers) == 2, (workers, w.stderr())
+            seen = {w.health()["process"]}
+            for _ in range(60):  # a new connection each: either worker may answer
+                if len(seen) == 2:
+                    break
+                with httpx.Client(timeout=10) as fresh:
+                    seen.add(fresh.get(f"{w.http}/healthz").json()["process"])
+            assert len(seen) == 2, seen
+            assert seen.isdisjoint({a.health()["process"], b.health()["process"]})
+            host = unique("ann")
+            room = create_room(w, host, variant="jingzhou", hands=1, **FAST)
+            code = room["code"]
+            name = unique("bob")
+            bob = join(b, code, name)
+
+            async def play() -> list[RoamingClient]:
+                h = RoamingClient([a], code, room["token"], host, seed=5)
+                k = RoamingClient([w], code, bob["token"], name, seed=6)
+                for c in (h, k):
+                    await c.connect()
+                assert (await h.request("start"))["op"] == "ack"
+                await asyncio.gather(h.roam(timeout=60), k.roam(timeout=60))
+                for c in (h, k):
+                    await c.close()
+                return [h, k]
+
+            clients = run(play())
+            check_room(db, code, clients, a, "jingzhou", 1)
+            check_clean(w)
+            w.kill()
+            time.sleep(0.2)
+            left = {p for p in workers if Path(f"/proc/{p}").exists()
+                    and "zombie" not in Path(f"/proc/{p}/status").read_text().lower()}
+            assert not left, f"workers {left} outlived their server"
+            print(f"--workers 2: processes {sorted(seen)} answered /healthz; "
+                  f"{describe(clients)}")
+        finally:
+            w.kill()
+        for srv in (a, b):
+            check_clean(srv)

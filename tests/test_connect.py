@@ -1,0 +1,82 @@
+"""``laizi connect``: the terminal client of the hall plays a match, and comes back by
+itself when its connection is lost (here: the server is killed and started again on the
+same port mid-match)."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from laizi.commands import connect
+from server_helpers import FAST, HTTP, Server, sqlite_url, stored_table
+
+
+class _Typing(io.StringIO):
+    """A person who presses Enter to start, then always takes the first action; slow
+    enough that the server can go away mid-match."""
+
+    lines = 0
+
+    def readline(self, size: int | None = -1) -> str:
+        time.sleep(0.01)
+        self.lines += 1
+        return "\n" if self.lines == 1 else "1\n"
+
+
+def _run(url: str, stdin: io.StringIO, out: io.StringIO, result: list[int]) -> None:
+    args = argparse.Namespace(url=url, new=None, name=None, watch=False, bots="greedy",
+                              hands=None, clock=None, option=[])
+    result.append(connect.run(args, stdin=stdin, stdout=out))
+
+
+def test_connect_plays_to_the_end_across_a_server_restart(tmp_path: Path) -> None:
+    db = sqlite_url(tmp_path / "hall.db")
+    server = Server(db, tmp_path).start()
+    try:
+        made = HTTP.post(f"{server.http}/api/rooms", json={
+            "name": "阿明", "settings": {"variant": "jingzhou", "hands": 2, **FAST,
+                                         "bot_delay": 0.02}}).json()
+        stdin, out = _Typing(), io.StringIO()
+        result: list[int] = []
+        thread = threading.Thread(target=_run, args=(made["link"], stdin, out, result),
+                                  daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 30
+        while len(stored_table(db, made["code"]).log) < 40:
+            assert time.monotonic() < deadline, out.getvalue()[-2000:]
+            time.sleep(0.2)
+        server.kill()
+        time.sleep(0.5)
+        server.start()
+        thread.join(120)
+        assert not thread.is_alive(), out.getvalue()[-2000:]
+        text = out.getvalue()
+        assert result == [0], text[-2000:]
+        assert "connecting again" in text
+        assert "the match is over" in text
+        table = stored_table(db, made["code"])
+        assert table.closed and table.number == 2
+        assert f"ledger: {dict(table.ledger)}" in text
+    finally:
+        server.stop()
+
+
+def test_connect_gives_up_on_an_unknown_room(tmp_path: Path) -> None:
+    server = Server(sqlite_url(tmp_path / "hall.db"), tmp_path).start()
+    try:
+        out: io.StringIO = io.StringIO()
+        result: list[int] = []
+        _run(f"{server.http}/r/999999?t=nope", io.StringIO(""), out, result)
+        assert result == [1]
+    finally:
+        server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _quick(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(connect, "RECONNECT_FOR", 30.0)
