@@ -36,6 +36,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 if os.environ.get("CI", "").lower() not in ("1", "true", "yes"):  # in CI: import errors fail
     for _module in ("httpx", "websockets", "uvicorn", "starlette", "sqlalchemy", "asyncpg",
@@ -638,3 +640,12 @@ def test_start_together_and_workers(db: str, redis: str, tmp_path: Path) -> None
             w.kill()
         for srv in (a, b):
             check_clean(srv)
+
+
+@given(st.lists(st.text()))
+def test_pack_round_trips_any_messages(messages: list[str]) -> None:
+    """Several messages in one Redis message come out as they went in, in order (any
+    text: newlines, colons, digits, other scripts)."""
+    from laizi.server.cluster import pack, unpack
+
+    assert unpack(pack(messages)) == messages

@@ -108,6 +108,24 @@ def _dumps(data: object) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
+def pack(messages: list[str]) -> str:
+    """Messages in one Redis message: each as ``{length}:{text}`` (the length in
+    characters), so a message may hold any text, newlines included."""
+    return "".join(f"{len(m)}:{m}" for m in messages)
+
+
+def unpack(data: str) -> list[str]:
+    """The messages of :func:`pack`, in order."""
+    out: list[str] = []
+    i = 0
+    while i < len(data):
+        colon = data.index(":", i)
+        n = int(data[i:colon])
+        out.append(data[colon + 1:colon + 1 + n])
+        i = colon + 1 + n
+    return out
+
+
 class Unavailable(LaiziError):
     """The room's owner did not answer (it is moving to another process): try again."""
 
@@ -426,21 +444,29 @@ class Cluster:
             await self._flush()
 
     async def _flush(self) -> None:
+        """Send what is queued: one PUBLISH a channel, its messages packed in order
+        (:func:`pack`), so an update for four connections on one gateway is one
+        message through Redis, not four."""
         while self._out:
             batch, self._out = self._out, []
+            by_channel: dict[str, list[tuple[str, Callable[[], None] | None]]] = {}
+            for channel, data, on_nobody in batch:
+                by_channel.setdefault(channel, []).append((data, on_nobody))
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, data, _ in batch:
-                        pipe.publish(channel, data)
+                    for channel, items in by_channel.items():
+                        pipe.publish(channel, pack([data for data, _ in items]))
                     counts = await pipe.execute()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 self._report(exc)
-                counts = [0] * len(batch)
-            for (_, _, on_nobody), count in zip(batch, counts, strict=True):
-                if on_nobody is not None and not count:
-                    on_nobody()
+                counts = [0] * len(by_channel)
+            for items, count in zip(by_channel.values(), counts, strict=True):
+                if not count:
+                    for _, on_nobody in items:
+                        if on_nobody is not None:
+                            on_nobody()
 
     async def _listen(self) -> None:
         own, gateway = _owner_channel(self.id), _gateway_channel(self.id)
@@ -455,13 +481,17 @@ class Cluster:
                 continue
             if message is None or message.get("type") != "message":
                 continue
-            data = str(message["data"])
+            channel = message["channel"]
             try:
-                if message["channel"] == own:
-                    await self._to_owner(data)
-                elif message["channel"] == gateway:
-                    self._to_gateway(data)
-            except Exception as exc:  # a bad message never stops the listener
+                for data in unpack(str(message["data"])):
+                    try:
+                        if channel == own:
+                            await self._to_owner(data)
+                        elif channel == gateway:
+                            self._to_gateway(data)
+                    except Exception as exc:  # a bad message never stops the listener
+                        self._report(exc)
+            except Exception as exc:
                 self._report(exc)
 
     # owner side: "o {json}" open, "m {cid}\n{text}" a client's message, "c {cid}" close,
