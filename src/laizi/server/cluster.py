@@ -207,10 +207,11 @@ class Cluster:
         """A graceful stop: give every room up (its clients reconnect elsewhere)."""
         self._stopping = True
         codes = list(self.owned)
-        for code in codes:
+        for code in codes:  # nothing more is stored here once the leases are given up
             room = self.hall.rooms.get(code)
             if room is not None:
-                await room.stop()
+                room.gone = True
+                room._cancel_tasks()
         if codes:
             with contextlib.suppress(Exception):
                 await self.redis.eval(_RELEASE, len(codes), *map(_lease, codes), self.id)

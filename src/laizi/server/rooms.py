@@ -272,8 +272,7 @@ class Room:
 
     # ------------------------------------------------------------------ frames
 
-    def _frame(self, member: Member | None, conn: Connection, *,
-               force_snapshot: bool = False, info: str | None = None,
+    def _frame(self, member: Member | None, conn: Connection, *, info: str | None = None,
                changed_only: bool = False) -> str | None:
         """The ``state`` frame for one connection, as JSON text (``None`` with
         ``changed_only`` when the person would learn nothing new: another seat's hidden
@@ -296,7 +295,7 @@ class Room:
         if changed_only and now == conn.version and key == conn.last:
             return None
         conn.last = key
-        if force_snapshot or conn.version > now or now - conn.version > SNAPSHOT_GAP:
+        if conn.version > now or now - conn.version > SNAPSHOT_GAP:
             events: list[Entry] = []
             snapshot = True
         else:
