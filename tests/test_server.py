@@ -26,7 +26,7 @@ import json
 import os
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -736,6 +736,18 @@ def test_no_leaks_any_variant(server: Server) -> None:
 # --------------------------------------------------------------------------- restart
 
 
+def _wait_for_info(srv: Server, code: str, ok: Callable[[dict[str, Any]], bool],
+                   timeout: float = 10.0) -> dict[str, Any]:
+    """The room's public facts once ``ok`` holds of them."""
+    deadline = time.monotonic() + timeout
+    while True:
+        info = room_info(srv, code)
+        if ok(info):
+            return info
+        assert time.monotonic() < deadline, info
+        time.sleep(0.05)
+
+
 def test_restart_after_sigkill(db_url: str, tmp_path: Path) -> None:
     """``laizi serve`` is killed (SIGKILL) twice mid-hand and started again on the same
     database: every acknowledged action is stored exactly once and in order, the client
@@ -764,9 +776,16 @@ def test_restart_after_sigkill(db_url: str, tmp_path: Path) -> None:
         acked = list(c.acked)
         lines = stored_lines(db_url, code)
         assert _actions_of(lines, 0) == [a for _, a, _ in acked]
+        stored = stored_table(db_url, code)
         srv.start()
         info = room_info(srv, code)
-        assert info["host"] == host and info["started"] and info["in_hand"]
+        assert info["host"] == host and info["started"] and not info["over"]
+        if not stored.in_hand:
+            # A bot won between the last acknowledgement and the kill: the room comes back
+            # between hands, as stored, and deals the next hand by itself (between = 0).
+            assert stored.number >= 1 and not stored.over
+            info = _wait_for_info(srv, code, lambda i: i["in_hand"])
+        assert info["in_hand"]
 
         async def second() -> tuple[Client, dict[str, Any], tuple[str, ...]]:
             c2 = Client(srv, code, token, host, seed=12)
@@ -818,6 +837,46 @@ def test_restart_after_sigkill(db_url: str, tmp_path: Path) -> None:
         assert _actions_of(final, 0) == [a for _, a, _ in c3.acked]
         verdict = verify_text(HTTP.get(f"{srv.http}/api/rooms/{code}/log").text)
         assert verdict.startswith("ok: jingzhou, 2 hand(s)")
+        _check_clean(srv)
+    finally:
+        srv.kill()
+
+
+def test_restart_between_hands(tmp_path: Path) -> None:
+    """Killed between two hands, the room comes back between them, and its pause before
+    the next deal runs again: the next hand is dealt without anyone asking."""
+    srv = Server(sqlite_url(tmp_path / "hall.db"), tmp_path).start()
+    try:
+        host = unique("ann")
+        room = create_room(srv, host, variant="jingzhou", hands=2, **{**FAST, "between": 2})
+        code = room["code"]
+
+        def ended(c: Client) -> bool:
+            return c.latest is not None and not c.latest["room"]["in_hand"] and any(
+                e["type"] == "hand_end" for f in c.frames for e in f["events"])
+
+        async def first() -> None:
+            (c,) = await _clients(srv, room, host, seed=31)
+            assert (await c.request("start"))["op"] == "ack"
+            await c.play(until=ended, timeout=60)
+            srv.kill()
+            await c.closed.wait()
+
+        run(first())
+        stored = stored_table(sqlite_url(tmp_path / "hall.db"), code)
+        assert not stored.in_hand and stored.number == 1
+        srv.start()
+        info = room_info(srv, code)
+        assert info["started"] and not info["in_hand"] and not info["over"]
+        _wait_for_info(srv, code, lambda i: i["in_hand"])
+
+        async def rest() -> None:
+            (c,) = await _clients(srv, room, host, seed=32)
+            await c.play(timeout=60)
+            await c.close()
+
+        run(rest())
+        assert room_info(srv, code)["over"] is True
         _check_clean(srv)
     finally:
         srv.kill()
