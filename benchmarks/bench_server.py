@@ -7,9 +7,11 @@
 
 Starts ``laizi serve`` on a free port with a fresh SQLite file (or uses ``--url``), creates
 ``--rooms`` rooms (Jingzhou by default: three seats, every seat a websocket client that
-answers its latest prompt with a seeded random choice, at once or after ``--think``; no
-clocks, no server-side delays) and
-runs them for ``--seconds``. Then every room is ended and its log fetched, to count the
+answers its latest prompt with a seeded random choice after a think time: 0.5-1.5 ×
+``--think`` seconds, default 1, a quick person's pace; ``--think 0`` answers at once and
+saturates the server, so latency is then queueing; no clocks, no server-side delays) and
+runs them for ``--seconds``, counted from when every room is seated and playing (room
+creation is not measured). Then every room is ended and its log fetched, to count the
 acknowledged actions that are missing from it (``lost``) or in it twice.
 
 Prints accepted actions per second, p50 / p99 latency from an action sent to its ack and to
@@ -144,6 +146,7 @@ class Stats:
     errors: int = 0
     stale: int = 0
     acked: dict[str, int] = field(default_factory=dict)
+    started: int = 0
 
 
 async def _client(url: str, code: str, token: str, seat_hint: int, stats: Stats,
@@ -214,6 +217,11 @@ async def _client(url: str, code: str, token: str, seat_hint: int, stats: Stats,
                 await ws.send(json.dumps({"op": "act", "seq": seq, "action": action,
                                           "version": frame["version"]}))
         finally:
+            # Read the answers still on their way, so that every action the server
+            # acknowledged is counted (else it shows up as in the log but never acked).
+            deadline = time.monotonic() + 10
+            while waiting and not task.done() and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
             task.cancel()
 
 
@@ -248,9 +256,11 @@ async def _room(urls: list[str], spread: Iterator[int], http: httpx.AsyncClient,
         await ws.recv()
         await ws.send(json.dumps({"op": "start", "seq": 1}))
         await ws.recv()
+    stats.started += 1
     await stop.wait()
+    await asyncio.wait(clients, timeout=12)  # each reads its last answers (see _client)
     for c in clients:
-        if c.done() and c.exception() is not None:
+        if c.done() and not c.cancelled() and c.exception() is not None:
             print(f"client failed: {c.exception()!r}", file=sys.stderr)
             stats.errors += 1
         c.cancel()
@@ -283,12 +293,20 @@ async def run(url: str | list[str], rooms: int, seconds: float, variant: str,
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         tasks = []
+        began = time.perf_counter()
         for i in range(rooms):
             tasks.append(asyncio.create_task(_room(urls, spread, http, variant, i, stats,
                                                    stop, think)))
             if i % 20 == 19:
                 await asyncio.sleep(0.2)
-        await asyncio.sleep(2.0)  # every room seated and started
+        # Measure play, not the set-up: every room created, seated and started (or
+        # failed), then a second more for the first deals.
+        while stats.started + sum(t.done() for t in tasks) < rooms:
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(1.0)
+        print(f"bench_server: {stats.started} rooms started in "
+              f"{time.perf_counter() - began:.1f} s; measuring for {seconds:g} s",
+              file=sys.stderr, flush=True)
         cpu0 = _tree_cpu(pids) if pids else None
         redis0 = _redis_cpu(redis_url)
         accepted0, t0 = stats.accepted, time.perf_counter()
@@ -435,7 +453,7 @@ def main() -> int:
     p.add_argument("--rooms", type=int, default=50)
     p.add_argument("--seconds", type=float, default=20)
     p.add_argument("--variant", default="jingzhou")
-    p.add_argument("--think", type=float, default=0.0,
+    p.add_argument("--think", type=float, default=1.0,
                    help="each client waits 0.5-1.5 x THINK seconds before it answers (a "
                         "person's pace); 0: at once (the server saturates)")
     p.add_argument("--processes", type=int, default=1,

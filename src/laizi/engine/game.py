@@ -99,6 +99,16 @@ _PASS_ONLY = [(_act(PASS, s),) for s in range(8)]
 """The options of a seat asked in a window it can do nothing in (uniform windows)."""
 
 
+def copy_json(value: Any) -> Any:
+    """A copy of JSON data (dicts and lists copied at every depth), cheaper than
+    ``copy.deepcopy``: views hand out cached parts that their callers may change."""
+    if isinstance(value, dict):
+        return {k: copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy_json(v) for v in value]
+    return value
+
+
 def _variant(v: Variant | str) -> Variant:
     if isinstance(v, str):
         from laizi.variants import get
@@ -138,6 +148,7 @@ class Game:
         elif isinstance(options, dict):
             options = v.options_from_json(options)
         self.options = options
+        self._options_json = v.options_to_json(options)  # a hand's options never change
         self.seed = seed
         n = v.seats
         self.n = n
@@ -1073,7 +1084,7 @@ class Game:
             drawn = self.last_tile
         out: dict[str, Any] = {
             "variant": v.id,
-            "options": v.options_to_json(self.options),
+            "options": copy_json(self._options_json),
             "seat": seat,
             "seats": self.n,
             "dealer": self.dealer,

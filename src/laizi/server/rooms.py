@@ -25,6 +25,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from laizi.engine.actions import Action
 from laizi.errors import ErrorCode, LaiziError, MalformedActionError, TableError
 from laizi.table import deals
@@ -142,8 +144,9 @@ class RoomSettings:
 
 
 def dumps(data: object) -> str:
-    """JSON text of a frame, as Starlette's ``send_json`` writes it."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text of a frame (UTF-8, no spaces). orjson, because encoding the
+    frames was a fifth of the hall's time with the standard library's encoder."""
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 @dataclass(eq=False)

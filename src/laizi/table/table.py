@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from laizi.engine.actions import Action
-from laizi.engine.game import OVER, RULES_VERSION, Game
+from laizi.engine.game import OVER, RULES_VERSION, Game, copy_json
 from laizi.engine.log import redact
 from laizi.engine.variant import Variant
 from laizi.errors import (
@@ -464,7 +464,7 @@ class Table:
     def table_view(self) -> Entry:
         """The public facts of the table (no hand needed)."""
         return {
-            "variant": self.variant.id, "options": dict(self._options_json),
+            "variant": self.variant.id, "options": copy_json(self._options_json),
             "seats": list(self.seating.seats), "waiting": list(self.seating.waiting),
             "dealer": self.dealer, "hands": self.number, "ledger": dict(self.ledger),
             "session": self.state.to_json(), "over": self.over, "closed": self.closed,
