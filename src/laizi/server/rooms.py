@@ -379,6 +379,7 @@ class Room:
         """One message of a client; the answer frame (an ack or a typed error). Never
         raises: anything wrong is an error frame, and a refused message changes nothing."""
         seq: int | None = None
+        said: str | None = None  # the message in one form, to know a resent one
         try:
             if not isinstance(msg, dict):
                 raise MalformedActionError("a message is a JSON object")
@@ -401,7 +402,8 @@ class Room:
                 "code": ErrorCode.MALFORMED.value, "message": f"bad message ({exc!r})",
                 "seat": None, "phase": None}}
         if seq is not None and isinstance(msg, dict):
-            member.answers[seq] = (json.dumps(msg, sort_keys=True), answer)
+            member.answers[seq] = (said if said is not None
+                                   else json.dumps(msg, sort_keys=True), answer)
             if len(member.answers) > 64:
                 member.answers.pop(next(iter(member.answers)))
         return answer
