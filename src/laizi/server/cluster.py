@@ -189,6 +189,8 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Task[None]] = set()
         self._pubsub: Any = None
+        self._publishing: Any = None
+        """The publisher's own connection (:meth:`_send`), made when needed."""
         self._last_renewal = time.monotonic()
         self._stopping = False
 
@@ -225,6 +227,10 @@ class Cluster:
         for task in self._tasks:
             with contextlib.suppress(BaseException):
                 await task
+        if self._publishing is not None:
+            with contextlib.suppress(Exception):
+                await self._publishing.disconnect()
+            self._publishing = None
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()
         with contextlib.suppress(Exception):
@@ -453,11 +459,10 @@ class Cluster:
             by_channel: dict[str, list[tuple[str, Callable[[], None] | None]]] = {}
             for channel, data, on_nobody in batch:
                 by_channel.setdefault(channel, []).append((data, on_nobody))
+            commands = [("PUBLISH", channel, pack([data for data, _ in items]))
+                        for channel, items in by_channel.items()]
             try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, items in by_channel.items():
-                        pipe.publish(channel, pack([data for data, _ in items]))
-                    counts = await pipe.execute()
+                counts = await self._send(commands)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -468,6 +473,25 @@ class Cluster:
                     for _, on_nobody in items:
                         if on_nobody is not None:
                             on_nobody()
+
+    async def _send(self, commands: list[tuple[str, str, str]]) -> list[int]:
+        """The commands written at once on the publisher's own connection, and their
+        answers. A held connection, not a pipeline from the pool: the pool's checkout,
+        the pipeline object and the retry wrapper cost more than the PUBLISH itself, and
+        a flush happens for nearly every message at a person's pace."""
+        conn = self._publishing
+        if conn is None:
+            pool = self.redis.connection_pool
+            conn = self._publishing = pool.connection_class(**pool.connection_kwargs)
+        try:
+            await conn.send_packed_command(conn.pack_commands(commands))
+            return [int(await conn.read_response()) for _ in commands]
+        except BaseException:
+            # Whatever was half sent or half read is unknown: start on a new connection.
+            self._publishing = None
+            with contextlib.suppress(Exception):
+                await conn.disconnect()
+            raise
 
     async def _listen(self) -> None:
         own, gateway = _owner_channel(self.id), _gateway_channel(self.id)

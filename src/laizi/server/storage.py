@@ -22,6 +22,7 @@ against 0.27 ms).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import Sequence
@@ -132,6 +133,8 @@ class Store:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
 
         self._sqlite = _SqliteWriter(url) if _file_sqlite(url) else None
+        self._postgres = _PostgresWriter(url) if make_url(url).drivername == \
+            "postgresql+asyncpg" else None
         self._pending: list[tuple[_Write, asyncio.Future[None]]] = []
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
@@ -151,6 +154,8 @@ class Store:
             self._writer.cancel()
         if self._sqlite is not None:
             await asyncio.get_running_loop().run_in_executor(None, self._sqlite.close)
+        if self._postgres is not None:
+            await self._postgres.close()
         await self.engine.dispose()
 
     async def create_room(self, code: str, variant: str, settings: dict[str, Any],
@@ -222,6 +227,9 @@ class Store:
         """Writes in one transaction, committed when this returns."""
         if self._sqlite is not None:
             await self._sqlite.commit(writes)
+            return
+        if self._postgres is not None:
+            await self._postgres.commit(writes)
             return
         async with self.engine.begin() as conn:
             for statement, rows in _statements(writes):
@@ -317,6 +325,70 @@ def _file_sqlite(url: str) -> bool:
     parsed = make_url(url)
     return parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "",
                                                                              ":memory:")
+
+
+class _PostgresWriter:
+    """The log writer of a PostgreSQL hall: an asyncpg connection of its own and one
+    statement a batch. A statement is a transaction by itself, so the lines, the hands
+    and the rooms' new status commit together or not at all, in one round trip (through
+    the async engine a batch was BEGIN, INSERT, COMMIT and the pool: 0.84 ms of CPU
+    against 0.14 ms)."""
+
+    SQL = """
+WITH new_lines AS (
+    INSERT INTO log_lines (room, n, line)
+    SELECT * FROM unnest($1::text[], $2::int[], $3::text[])
+), new_hands AS (
+    INSERT INTO hands (room, number, "end")
+    SELECT * FROM unnest($4::text[], $5::int[], $6::text[])
+)
+UPDATE rooms SET status = COALESCE(u.status, rooms.status),
+                 settings = COALESCE(u.settings, rooms.settings), updated = u.updated
+FROM unnest($7::text[], $8::text[], $9::text[], $10::float8[])
+     AS u(code, status, settings, updated)
+WHERE rooms.code = u.code
+"""
+
+    def __init__(self, url: str) -> None:
+        self.dsn = make_url(url).set(drivername="postgresql").render_as_string(
+            hide_password=False)
+        self.conn: Any = None
+
+    async def commit(self, writes: Sequence[_Write]) -> None:
+        import asyncpg
+
+        lines = [(w.room, w.first + i, line) for w in writes for i, line in enumerate(w.lines)]
+        hands = [(w.room, n, end) for w in writes for n, end in w.hands]
+        # One row a room (a later write of the same room wins): UPDATE … FROM would pick
+        # any one of several.
+        rooms: dict[str, list[str | None]] = {}
+        for w in writes:
+            if w.status is None and w.settings is None:
+                continue
+            row = rooms.setdefault(w.room, [None, None])
+            if w.status is not None:
+                row[0] = w.status
+            if w.settings is not None:
+                row[1] = json.dumps(w.settings)
+        now = time.time()
+        if self.conn is None or self.conn.is_closed():
+            self.conn = await asyncpg.connect(self.dsn)
+        try:
+            await self.conn.execute(
+                self.SQL, [r for r, _, _ in lines], [n for _, n, _ in lines],
+                [x for _, _, x in lines], [r for r, _, _ in hands],
+                [n for _, n, _ in hands], [e for _, _, e in hands], list(rooms),
+                [v[0] for v in rooms.values()], [v[1] for v in rooms.values()],
+                [now] * len(rooms))
+        except (OSError, asyncpg.InterfaceError, asyncpg.ConnectionDoesNotExistError):
+            await self.close()  # the next batch connects again
+            raise
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            conn, self.conn = self.conn, None
+            with contextlib.suppress(Exception):
+                await conn.close(timeout=5)
 
 
 class _SqliteWriter:
