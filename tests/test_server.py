@@ -392,6 +392,48 @@ def test_store(db_url: str) -> None:
     run(go())
 
 
+def test_store_group_commit(db_url: str) -> None:
+    """Writes waiting together go in one batch: a line stored twice fails only its own
+    write (the others commit), and two writes of one room in a batch apply in order (the
+    later status wins)."""
+    from laizi.server.storage import Store
+
+    async def go() -> None:
+        store = Store(db_url)
+        await store.setup()
+        codes = [str(random.randrange(10**15, 10**16)) for _ in range(3)]
+        for code in codes:
+            await store.create_room(code, "jingzhou", {"variant": "jingzhou"}, "ab" * 32,
+                                    ['{"type":"table"}'])
+        a, b, c = codes
+        results = await asyncio.gather(
+            store.append(a, 1, ['{"n":1}']),
+            store.append(b, 0, ['{"again":0}']),  # line 0 is stored: refused
+            store.append(c, 1, ['{"n":1}'], status="playing"),
+            store.append(c, 2, ['{"n":2}'], [(0, '{"number":0}')], status="over"),
+            return_exceptions=True)
+        assert [isinstance(r, Exception) for r in results] == [False, True, False, False]
+        stored = {code: await store.room(code) for code in codes}
+        assert stored[a] is not None and stored[a].lines == ('{"type":"table"}', '{"n":1}')
+        assert stored[b] is not None and stored[b].lines == ('{"type":"table"}',)
+        assert stored[c] is not None and stored[c].status == "over"
+        assert stored[c].lines == ('{"type":"table"}', '{"n":1}', '{"n":2}')
+        assert await store.hands(c) == [{"number": 0}]
+        # The same without a refusal: one transaction, the room's writes merged in order.
+        d = str(random.randrange(10**15, 10**16))
+        await store.create_room(d, "jingzhou", {"variant": "jingzhou"}, "ab" * 32, [])
+        await asyncio.gather(
+            store.append(d, 0, ['{"n":0}'], status="playing", settings={"paused": True}),
+            store.append(d, 1, ['{"n":1}'], status="over"),
+            store.append(a, 2, ['{"n":2}']))
+        room_d = await store.room(d)
+        assert room_d is not None and room_d.lines == ('{"n":0}', '{"n":1}')
+        assert room_d.status == "over" and room_d.settings == {"paused": True}
+        await store.close()
+
+    run(go())
+
+
 def test_join_mid_hand(server: Server) -> None:
     """A player who joins during a hand watches the public view until the hand ends, then
     takes a bot's seat; the room plays on for everybody meanwhile."""
