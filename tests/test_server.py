@@ -429,6 +429,10 @@ def test_store_group_commit(db_url: str) -> None:
         room_d = await store.room(d)
         assert room_d is not None and room_d.lines == ('{"n":0}', '{"n":1}')
         assert room_d.status == "over" and room_d.settings == {"paused": True}
+        # Over, so that a hall started later on this database does not resume them.
+        await store.append(a, 3, [], status="over")
+        await store.append(b, 1, [], status="over")
+        assert not {a, b, c, d} & set(await store.live_rooms())
         await store.close()
 
     run(go())
