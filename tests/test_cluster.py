@@ -572,6 +572,45 @@ def test_forwarding_to_the_owner(db: str, redis: str, tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- starting
 
 
+def test_unloadable_room_is_not_retried_at_every_sweep(db: str, redis: str,
+                                                       tmp_path: Path) -> None:
+    """A live room no process can rebuild (damaged settings here; a log of another rules
+    version in an upgrade) is reported when the sweep fails to load it, then left alone
+    for a minute, not tried and reported again every second; it stays as stored, for a
+    process that can play it."""
+    from laizi.server.storage import Store
+
+    code = str(random.randrange(10**15, 10**16))
+
+    async def plant() -> None:
+        store = Store(db)
+        await store.create_room(code, "jingzhou", {"no": "variant"}, "ab" * 32,
+                                ['{"type":"table"}'])
+        await store.close()
+
+    with cluster(db, redis, tmp_path, n=1, together=True) as (server,):
+        run(plant())
+        deadline = time.monotonic() + 10
+        while server.health()["errors"] == 0:
+            assert time.monotonic() < deadline, "the sweep never tried the room"
+            time.sleep(0.1)
+        time.sleep(4.0)  # about four sweeps more
+        assert server.health()["errors"] == 1, server.stderr()
+        assert "unknown room setting" in server.stderr()
+        assert code in run(stored_codes(db))
+        assert redis_command(redis, "GET", f"laizi:lease:{code}") in ("", None)
+
+
+async def stored_codes(db: str) -> list[str]:
+    from laizi.server.storage import Store
+
+    store = Store(db)
+    try:
+        return await store.live_rooms()
+    finally:
+        await store.close()
+
+
 def _workers(pid: int) -> set[int]:
     """The worker processes of a ``laizi serve --workers N`` (children that are not
     multiprocessing's resource tracker)."""

@@ -82,6 +82,10 @@ return 0
 """
 
 
+UNLOADABLE_RETRY = 60.0
+"""Seconds before the sweep tries again a room it could not rebuild."""
+
+
 def lease_seconds() -> float:
     """The lease length: ``LAIZI_HALL_LEASE`` seconds (default 3)."""
     raw = os.environ.get("LAIZI_HALL_LEASE", "3")
@@ -193,6 +197,8 @@ class Cluster:
         """The publisher's own connection (:meth:`_send`), made when needed."""
         self._last_renewal = time.monotonic()
         self._stopping = False
+        self._unloadable: dict[str, float] = {}
+        """Rooms whose load failed here: when the sweep may try each again."""
 
     # ------------------------------------------------------------------ life
 
@@ -413,8 +419,10 @@ class Cluster:
     async def _sweep_once(self) -> None:
         if self._stopping:
             return
+        now = time.monotonic()
         codes = [c for c in await self.hall.store.live_rooms()
-                 if c not in self.hall.rooms and c not in self._loading]
+                 if c not in self.hall.rooms and c not in self._loading
+                 and self._unloadable.get(c, 0.0) <= now]
         if not codes:
             return
         owners = await self.redis.mget([_lease(c) for c in codes])
@@ -433,7 +441,14 @@ class Cluster:
                 try:
                     await self._take(code)
                 except Exception as exc:
+                    # A room this process cannot rebuild (its log is of another rules
+                    # version, its data is damaged) is tried again a minute later, not at
+                    # every sweep: a newer process may be able to play it, so it is left
+                    # as it is, and reported once a try.
+                    self._unloadable[code] = time.monotonic() + UNLOADABLE_RETRY
                     self._report(exc)
+                else:
+                    self._unloadable.pop(code, None)
 
     # ------------------------------------------------------------------ messages
 
