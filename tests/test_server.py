@@ -970,6 +970,53 @@ def test_restart_keeps_host_and_pause(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- reconnect
 
 
+def test_burst_of_messages(server: Server) -> None:
+    """Messages that arrive together, far more than the server takes unread (it stops
+    reading a socket once 16 wait, laizi.server.websocket), each get their answer, in
+    order, and the connection stays usable. The frames go out in one write, through the
+    sans-I/O protocol of the websockets library, so they do arrive together."""
+    import socket
+
+    from websockets.client import ClientProtocol
+    from websockets.frames import Frame
+    from websockets.uri import parse_uri
+
+    from laizi.server.websocket import QUEUED_BEFORE_PAUSE
+
+    host = unique("ann")
+    room = create_room(server, host, variant="jingzhou", hands=1, **FAST)
+    proto = ClientProtocol(parse_uri(f"{server.ws}/ws/{room['code']}?token={room['token']}"),
+                           max_size=None)
+    burst = 10 * QUEUED_BEFORE_PAUSE
+    with socket.create_connection(("127.0.0.1", server.port), timeout=20) as sock:
+        proto.send_request(proto.connect())
+        sock.sendall(b"".join(proto.data_to_send()))
+        texts: list[str] = []
+
+        def read_until(n: int) -> None:
+            while len(texts) < n:
+                data = sock.recv(1 << 16)
+                assert data, "the server closed the connection"
+                proto.receive_data(data)
+                for event in proto.events_received():
+                    if isinstance(event, Frame):
+                        texts.append(event.data.decode())
+
+        read_until(1)  # the first state frame: the connection is open
+        for seq in range(1, burst + 1):
+            proto.send_text(json.dumps({"op": "ping", "seq": seq}).encode())
+        sock.sendall(b"".join(proto.data_to_send()))
+        read_until(1 + burst)
+        answers = [json.loads(t) for t in texts[1:]]
+        assert [(a["op"], a["seq"]) for a in answers] == [("ack", i)
+                                                          for i in range(1, burst + 1)]
+        proto.send_text(json.dumps({"op": "start", "seq": burst + 1}).encode())
+        sock.sendall(b"".join(proto.data_to_send()))
+        while not any('"op":"ack"' in t and f'"seq":{burst + 1}' in t
+                      for t in texts[1 + burst:]):
+            read_until(len(texts) + 1)  # state frames of the deal come too
+
+
 def test_reconnect(server: Server) -> None:
     """A client that disconnects mid-hand and comes back with its last version gets
     exactly the events it missed (a second connection of the same person saw them live),

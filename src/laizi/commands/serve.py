@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
 
         from laizi.server.app import create_app
         from laizi.server.storage import default_url
+        from laizi.server.websocket import HallWebSocketProtocol
     except ImportError as exc:
         print(f"laizi serve needs the server extra (pip install 'laizi[server]'): {exc}",
               file=sys.stderr)
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
                   f"'laizi[server]'): {exc}", file=sys.stderr)
             return 2
     common: dict[str, Any] = {"host": args.host, "port": args.port,
-                              "ws": "websockets-sansio", "ws_per_message_deflate": False,
+                              "ws": HallWebSocketProtocol, "ws_per_message_deflate": False,
                               "log_level": "warning", "lifespan": "on"}
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     where = f"database {url}" + (f", redis {args.redis}" if args.redis else "") + \
