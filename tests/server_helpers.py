@@ -31,6 +31,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
@@ -45,8 +46,29 @@ import websockets
 from laizi.errors import ErrorCode
 
 LAIZI = Path(sys.executable).with_name("laizi")
-HTTP = httpx.Client(timeout=10)
-"""One HTTP client for every request of the tests (a new one per request costs ~50 ms)."""
+class _PerThreadClient:
+    """An ``httpx.Client`` for each thread: a client's connection pool is not safe across
+    threads, and the tests call from several (servers started together, takeovers
+    watched side by side); a new client per request would cost ~50 ms."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    def _client(self) -> httpx.Client:
+        client: httpx.Client | None = getattr(self._local, "client", None)
+        if client is None:
+            client = self._local.client = httpx.Client(timeout=10)
+        return client
+
+    def get(self, url: str, **kwargs: Any) -> httpx.Response:
+        return self._client().get(url, **kwargs)
+
+    def post(self, url: str, **kwargs: Any) -> httpx.Response:
+        return self._client().post(url, **kwargs)
+
+
+HTTP = _PerThreadClient()
+"""The tests' HTTP client (one connection pool per thread)."""
 ERROR_CODES = frozenset(c.value for c in ErrorCode)
 FAST = {"clock": None, "claim_min": 0, "bot_delay": 0, "between": 0, "grace": 600}
 """Room settings of a quick test match: no clock, no pauses; a disconnected person's seat
