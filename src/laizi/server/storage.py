@@ -296,28 +296,59 @@ class _Write:
     settings: dict[str, Any] | None
 
 
-def _statements(writes: Sequence[_Write]) -> list[tuple[Executable, list[dict[str, Any]]]]:
-    """Every write of a batch as statements with their rows: one insert of all lines, one
-    of all hands, and an update of each room whose status or settings changed."""
-    out: list[tuple[Executable, list[dict[str, Any]]]] = []
-    lines = [{"room": w.room, "n": w.first + i, "line": line}
-             for w in writes for i, line in enumerate(w.lines)]
-    # Core inserts on the tables: the ORM's bulk insert path costs more than the SQL.
-    if lines:
-        out.append((_INSERT_LINES, lines))
-    hands = [{"room": w.room, "number": n, "end": end} for w in writes for n, end in w.hands]
-    if hands:
-        out.append((_INSERT_HANDS, hands))
+@dataclass(frozen=True, slots=True)
+class _Batch:
+    """The rows of a batch of writes, for either writer."""
+
+    lines: list[tuple[str, int, str]]
+    """(room, n, line) of every line."""
+    hands: list[tuple[str, int, str]]
+    """(room, number, end) of every finished hand."""
+    rooms: dict[str, tuple[str | None, str | None]]
+    """The new (status, settings JSON) of each room that has one (``None``: unchanged),
+    its writes merged in order, a later write winning: one row a room, as PostgreSQL's
+    ``UPDATE … FROM`` needs (of several it would apply any one)."""
+    updated: float
+
+
+def _batch(writes: Sequence[_Write]) -> _Batch:
+    rooms: dict[str, tuple[str | None, str | None]] = {}
     for w in writes:
         if w.status is None and w.settings is None:
             continue
-        values: dict[str, Any] = {"updated": time.time()}
-        if w.status is not None:
-            values["status"] = w.status
-        if w.settings is not None:
-            values["settings"] = json.dumps(w.settings)
-        out.append((update(RoomRow).where(RoomRow.code == w.room).values(**values), []))
+        status, settings = rooms.get(w.room, (None, None))
+        rooms[w.room] = (w.status if w.status is not None else status,
+                         json.dumps(w.settings) if w.settings is not None else settings)
+    return _Batch(
+        lines=[(w.room, w.first + i, line) for w in writes for i, line in enumerate(w.lines)],
+        hands=[(w.room, n, end) for w in writes for n, end in w.hands],
+        rooms=rooms, updated=time.time())
+
+
+def _statements(writes: Sequence[_Write]) -> list[tuple[Executable, list[dict[str, Any]]]]:
+    """Every write of a batch as statements with their rows: one insert of all lines, one
+    of all hands, and an update of each room whose status or settings changed."""
+    b = _batch(writes)
+    out: list[tuple[Executable, list[dict[str, Any]]]] = []
+    # Core inserts on the tables: the ORM's bulk insert path costs more than the SQL.
+    if b.lines:
+        out.append((_INSERT_LINES, [{"room": r, "n": n, "line": x} for r, n, x in b.lines]))
+    if b.hands:
+        out.append((_INSERT_HANDS, [{"room": r, "number": n, "end": e}
+                                    for r, n, e in b.hands]))
+    for code, (status, settings) in b.rooms.items():
+        values: dict[str, Any] = {"updated": b.updated}
+        if status is not None:
+            values["status"] = status
+        if settings is not None:
+            values["settings"] = settings
+        out.append((update(RoomRow).where(RoomRow.code == code).values(**values), []))
     return out
+
+
+def _columns(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
+    """Rows as columns (asyncpg takes each column as one array)."""
+    return [[row[i] for row in rows] for i in range(width)]
 
 
 def _file_sqlite(url: str) -> bool:
@@ -357,29 +388,13 @@ WHERE rooms.code = u.code
     async def commit(self, writes: Sequence[_Write]) -> None:
         import asyncpg
 
-        lines = [(w.room, w.first + i, line) for w in writes for i, line in enumerate(w.lines)]
-        hands = [(w.room, n, end) for w in writes for n, end in w.hands]
-        # One row a room (a later write of the same room wins): UPDATE … FROM would pick
-        # any one of several.
-        rooms: dict[str, list[str | None]] = {}
-        for w in writes:
-            if w.status is None and w.settings is None:
-                continue
-            row = rooms.setdefault(w.room, [None, None])
-            if w.status is not None:
-                row[0] = w.status
-            if w.settings is not None:
-                row[1] = json.dumps(w.settings)
-        now = time.time()
+        b = _batch(writes)
         if self.conn is None or self.conn.is_closed():
             self.conn = await asyncpg.connect(self.dsn)
         try:
-            await self.conn.execute(
-                self.SQL, [r for r, _, _ in lines], [n for _, n, _ in lines],
-                [x for _, _, x in lines], [r for r, _, _ in hands],
-                [n for _, n, _ in hands], [e for _, _, e in hands], list(rooms),
-                [v[0] for v in rooms.values()], [v[1] for v in rooms.values()],
-                [now] * len(rooms))
+            rooms = [(code, st, se, b.updated) for code, (st, se) in b.rooms.items()]
+            await self.conn.execute(self.SQL, *_columns(b.lines, 3), *_columns(b.hands, 3),
+                                    *_columns(rooms, 4))
         except (OSError, asyncpg.InterfaceError, asyncpg.ConnectionDoesNotExistError):
             await self.close()  # the next batch connects again
             raise
