@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from laizi import tiles as T
 
 from . import reference
-from .calculator import Flags, Scored, _Hand, score_concrete, score_prepared
+from .calculator import _NO_MELDS, Flags, Scored, _Hand, _Melds, score_concrete, score_prepared
 from .fans import FAN_BY_KEY, FANS
 from .hand import (
-    _ITEM_SETTERS,
+    ITEM_SHELL,
     FanItem,
     FanResult,
     HandError,
@@ -123,6 +123,18 @@ _FLOWERS_LAST = _FAN_ORDER["flower_tiles"] == len(FANS) - 1
 assert _FLOWERS_LAST  # result_from appends 花牌 after the sorted fans
 
 
+_FIXED_ITEMS: dict[tuple[str, int, int], FanItem] = {}
+"""The items of the fans whose sets are the winning tile (situational fans) or none
+(无番和), by (fan, count, winning tile): their few hundred possible values are built once
+and shared by the results (they are frozen)."""
+_FLOWER_ITEMS = tuple(fan_item("flower_tiles", n, ()) for n in range(9))
+
+
+def _fixed_item(key: str, count: int, win: int, kind: int) -> FanItem:
+    got = _FIXED_ITEMS[key, count, win] = fan_item(key, count, ((win,),) if kind == 1 else ())
+    return got
+
+
 def result_from(best: Scored, win: int, ctx: WinContext, notes: Sequence[str],
                 golden_as: tuple[int, ...] = ()) -> FanResult:
     """The public result of the best reading: one item per fan in table order, with the
@@ -134,29 +146,39 @@ def result_from(best: Scored, win: int, ctx: WinContext, notes: Sequence[str],
     at_win = ((win,),)
     items: list[FanItem] = []
     append = items.append
-    if _ITEM_SETTERS is None:  # compiled: the constructor is fast
+    shell = ITEM_SHELL
+    if shell is None:  # compiled: the constructor is fast
         for key in sorted(table, key=_FAN_ORDER.__getitem__):
             got = sources.get(key)
             kind = _GROUP_KIND[key]
             append(FanItem(key, table[key], tuple(got) if got is not None else
                            reading if kind == 0 else at_win if kind == 1 else ()))
     else:  # (hand.py: a frozen dataclass's own constructor is the slow part here)
-        set_key, set_count, set_groups = _ITEM_SETTERS
         new = object.__new__
+        cls = FanItem
         for key in sorted(table, key=_FAN_ORDER.__getitem__):
-            item = new(FanItem)
-            set_key(item, key)
-            set_count(item, table[key])
+            count = table[key]
             got = sources.get(key)
             if got is not None:
-                set_groups(item, tuple(got))
+                groups = tuple(got)
             else:
                 kind = _GROUP_KIND[key]
-                set_groups(item, reading if kind == 0 else at_win if kind == 1 else ())
-            append(item)
+                if kind:  # the same item for every hand with this winning tile: shared
+                    fixed = _FIXED_ITEMS.get((key, count, win))
+                    if fixed is None:
+                        fixed = _fixed_item(key, count, win, kind)
+                    append(fixed)
+                    continue
+                groups = reading
+            item = new(shell)
+            item.key = key
+            item.count = count
+            item.groups = groups
+            item.__class__ = cls  # type: ignore[assignment]
+            append(item)  # type: ignore[arg-type]
     flowers = ctx.flowers
     if flowers > 0:
-        append(fan_item("flower_tiles", flowers, ()))
+        append(_FLOWER_ITEMS[flowers])
     return win_result(best.total + flowers, tuple(items), best.shape, reading, win,
                       golden_as, tuple(notes))
 
@@ -250,9 +272,10 @@ def seed_kong_fans(result: FanResult, melds: Sequence[Meld]) -> FanResult:
                                fans=tuple(fans))
 
 
+_ZERO34 = bytes(34)
 _ONE = tuple(1 << 8 * t for t in range(34))
-"""One copy of tile t in a hand's counts written as one integer, a byte per tile (so a
-hand's counts are a sum, and its melds' tiles another, done in C)."""
+"""One copy of tile t in a hand's counts written as one integer, a byte per tile (so the
+melds' tiles are a sum, added to the concealed counts in one step)."""
 
 
 def _meld_info(kind: str, t: int) -> tuple[Pack, int, int]:
@@ -268,6 +291,24 @@ _MELD_INFO = {(kind, t): _meld_info(kind, t) for kind in ("chow", "pung", "kong"
                                                              "concealed_kong")
               for t in range(34) if kind != "chow" or (t < 27 and t % 9 < 7)}
 
+_KIND_BASE = {"chow": 0, "pung": 34, "kong": 68, "concealed_kong": 102}
+"""A meld's number is _KIND_BASE[kind] + tile (below 136); a seat's melds, in order, are
+the int 1, then ×136 + each meld's number (one int to hash instead of a tuple of packs)."""
+_SEATS: dict[int, tuple[list[Pack], _Melds]] = {}
+"""A seat's packs and what its melds bring, by that int: a table over a part of the hand
+(a player's melds stay the same over many questions); kept bounded."""
+_SEATS_MAX = 1 << 14
+_NO_FIXED: list[Pack] = []  # (never mutated, as the packs kept in _SEATS)
+_UP_TO_4 = bytes(range(5))  # bytes.translate deletes these: what is left is a fifth copy
+
+
+def _seat(melds: Sequence[Meld], key: int) -> tuple[list[Pack], _Melds]:
+    fixed = [_MELD_INFO[m.kind, m.tile][0] for m in melds]
+    if len(_SEATS) >= _SEATS_MAX:
+        _SEATS.clear()
+    got = _SEATS[key] = (fixed, _Melds(fixed))
+    return got
+
 
 def _score_fast(concealed: Sequence[int], melds: Sequence[Meld], win_tile: int | None,
                 ctx: WinContext) -> FanResult | None:
@@ -276,7 +317,10 @@ def _score_fast(concealed: Sequence[int], melds: Sequence[Meld], win_tile: int |
     which says what is wrong)."""
     try:
         b = bytes(concealed)  # tile ids 0-255, or TypeError / ValueError
-        whole = sum(map(_ONE.__getitem__, b))  # IndexError for a tile id above 33
+        # (a loop over a bytearray: in CPython 3.11 cheaper than summing _ONE's ints)
+        counts = bytearray(_ZERO34)
+        for t in b:
+            counts[t] += 1  # IndexError for a tile id above 33
     except (TypeError, ValueError, IndexError):
         return None
     nm = len(melds)
@@ -288,23 +332,28 @@ def _score_fast(concealed: Sequence[int], melds: Sequence[Meld], win_tile: int |
         win = win_tile
     else:
         return None
-    own = whole.to_bytes(34, "little")
-    fixed: list[Pack] = []
-    kongs = 0
+    own = bytes(counts)
     if nm:
+        key = 1
         for m in melds:
-            pack, tiles, kong = _MELD_INFO[m.kind, m.tile]
-            fixed.append(pack)
-            whole += tiles
-            kongs += kong
-        full = whole.to_bytes(34, "little")
-        if max(full) > 4:
-            return None
+            key = key * 136 + _KIND_BASE[m.kind] + m.tile
+        seat = _SEATS.get(key)
+        if seat is None:
+            seat = _seat(melds, key)
+        fixed, ml = seat
+        full = (int.from_bytes(own, "little") + ml.counts).to_bytes(34, "little")
+        if full.translate(None, _UP_TO_4):
+            return None  # a fifth copy
         in_melds = full[win] - own[win]
+        kongs = ml.kongs
+        hog = full.count(4) > kongs  # (a kong's tile is held four times, and no more)
     else:
-        if max(own) > 4:
+        if own.translate(None, _UP_TO_4):
             return None
-        in_melds = 0
+        fixed = _NO_FIXED
+        ml = _NO_MELDS
+        in_melds = kongs = 0
+        hog = 4 in own
     # win_flags, on the counts at hand (the same checks, the same notes)
     notes: list[str] = []
     held = own[win] - 1  # other copies of the winning tile standing in the hand
@@ -327,7 +376,7 @@ def _score_fast(concealed: Sequence[int], melds: Sequence[Meld], win_tile: int |
     fl = tuple.__new__(Flags, (ctx.self_drawn, last_copy, about_kong,
                                ctx.last_tile_of_wall or ctx.last_discard, ctx.seat_wind,
                                ctx.prevalent_wind))
-    best = score_prepared(_Hand(fixed, None, win, fl, None, own))
+    best = score_prepared(_Hand(fixed, None, win, fl, None, own, ml, hog))
     if best is None:
         return FanResult(is_win=False, why_not=NOT_A_WIN)
     return result_from(best, win, ctx, notes)

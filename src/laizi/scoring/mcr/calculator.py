@@ -11,8 +11,11 @@ instead (see docs/fan.md, "Speed"):
   readings (with each reading's chows, pungs, tiles and 全带幺 / 全带五 / 全双刻 bits)
   from at most four lookups, and one whose groups are not is no sets-and-pair hand;
 * the tiles' *code* (which tiles are present, as bits) is the key of the fans of tile
-  presence (suits, 断幺, 推不倒, number ranges …); what the melds add (kong counts, their
-  箭刻 / 幺九刻, their sets) is worked out once per hand and kept per set of melds;
+  presence (suits, 断幺, 推不倒, number ranges …); each group's code is kept with its
+  readings, so a hand's is the OR of its groups' and its melds', and the union of those
+  fans with the situational ones is one lookup by (code, flags); what the melds add
+  (kong counts, their 箭刻 / 幺九刻, their sets, their code) is worked out once per hand
+  and kept per set of melds;
 * the special shapes are looked at only when the code allows them (seven pairs: every
   count even; 组合龙: 147 258 369 in three suits; 九莲宝灯: one suit), or when the hand
   has no sets-and-pair reading at all;
@@ -23,6 +26,7 @@ instead (see docs/fan.md, "Speed"):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import mul
 
 from .combos import Combo, two_chows_fan, two_pungs_fan
@@ -48,11 +52,12 @@ from .groups import (
     FIVE,
     GROUP_SPANS,
     OUTSIDE,
+    TILE_BITS,
     TRAITS,
     WIND,
     GroupReading,
     combine,
-    entry,
+    group_info,
     hand_readings,
     knitted_possible,
     one_suit,
@@ -98,10 +103,19 @@ _KONG_KEY = {(1, 0): "melded_kong", (0, 1): "concealed_kong", (2, 0): "two_melde
              (1, 1): "concealed_and_melded_kong", (0, 2): "two_concealed_kongs"}
 _PACK_ORDER = {p: ORDER[p[1]] for p in ALL_PACKS}
 
-_CHOW_COMBOS: dict[tuple[int, ...], Combo] = {}
+_CHOW_COMBOS: dict[tuple[int, ...], list[tuple[str, tuple[tuple[int, ...], ...]]]] = {}
 _PUNG_COMBOS: dict[tuple[int, ...], Combo] = {}
 """Set-combination fans by the sets' tiles (in search order), filled on first use: a
-table over a bounded domain (at most a few tens of thousands of set tuples)."""
+table over a bounded domain (at most a few tens of thousands of set tuples). A chow's
+tiles follow from its middle tile, so the chow table keeps each fan's sets as tiles
+(a pung's depend on whether it is a kong: that table keeps their indexes)."""
+
+
+def _chow_combo(mids: tuple[int, ...]) -> list[tuple[str, tuple[tuple[int, ...], ...]]]:
+    got = _CHOW_COMBOS[mids] = [
+        (key, tuple((mids[i] - 1, mids[i], mids[i] + 1) for i in idx))
+        for key, idx in chow_fans(list(mids))]
+    return got
 
 _ALL_TRAITS = OUTSIDE | FIVE | EVEN
 _VALUE = VALUE
@@ -137,8 +151,9 @@ _PACK_HOG = {p: 0 if p[0] == KONG else _PACK_COUNTS[p] for p in _MELD_PACKS}
 class _Melds:
     """What the melds bring to every reading, worked out once per hand."""
 
-    __slots__ = ("bits", "chows", "ck", "claimed", "concealed_sets", "counts", "hog_counts",
-                 "kong_sets", "kongs", "mk", "pungs", "singles", "tiles", "traits")
+    __slots__ = ("bits", "chows", "ck", "claimed", "code", "concealed_sets", "counts",
+                 "hog_counts", "kong_sets", "kongs", "mk", "ordered_chows", "ordered_pungs",
+                 "pungs", "singles", "tiles", "traits")
 
     def __init__(self, fixed: list[Pack]) -> None:
         chows: list[Pack] = []
@@ -178,6 +193,9 @@ class _Melds:
         self.tiles = tuple(tiles)
         self.traits = traits
         self.bits = bits
+        # (the code of the melds' tiles: OR-ed with the concealed groups' codes it gives
+        # every bit tile_fans_of reads; only the knitted bits need the tiles together)
+        self.code = tile_code(bits)
         self.hog_counts = hog  # the tiles that count toward 四归一, a byte per tile
         self.counts = sum(map(_PACK_COUNTS.__getitem__, fixed))  # all their tiles
         self.claimed = claimed
@@ -186,6 +204,10 @@ class _Melds:
         self.kongs = mk + ck
         self.chows = tuple(chows)
         self.pungs = tuple(pungs)
+        # (in search order, as the set-combination fans take them: a reading without
+        # concealed pungs, or without concealed chows, need not sort)
+        self.ordered_chows = sorted(chows, key=_PACK_ORDER.__getitem__)
+        self.ordered_pungs = sorted(pungs, key=_PACK_ORDER.__getitem__)
         self.kong_sets = kong_sets
         self.concealed_sets = concealed_sets
         self.singles = singles
@@ -208,14 +230,17 @@ class _Hand:
     """
 
     __slots__ = ("_base", "_masks", "_melds", "_standing", "_waits", "counts", "fixed", "fl",
-                 "win", "winds")
+                 "hog", "win", "winds")
 
     def __init__(self, fixed: list[Pack], standing: tuple[int, ...] | None, win: int,
                  fl: Flags, full_masks: tuple[int, int, int, int] | None = None,
-                 counts: bytes | None = None) -> None:
+                 counts: bytes | None = None, melds: _Melds | None = None,
+                 hog: bool = True) -> None:
         """``standing``: counts of the standing tiles, winning tile excluded; or ``None``
         when ``counts`` are given. ``full_masks`` (of the whole hand) may be given when
-        the caller has them already."""
+        the caller has them already; ``melds``, what the melds bring, likewise; ``hog``
+        false when the caller knows that no tile is held four times but as a kong."""
+        self.hog = hog
         self.fixed = fixed
         self.win = win
         self.fl = fl
@@ -229,7 +254,9 @@ class _Hand:
         self._waits: bool | None = None
         self._base: tuple[FanTable, Sources] | None = None
         self._masks = full_masks
-        if fixed:
+        if melds is not None:
+            self._melds = melds
+        elif fixed:
             key = tuple(fixed)
             ml = _MELDS.get(key)
             if ml is None:
@@ -292,14 +319,33 @@ class _Hand:
 
     def base_from(self, code: int, fours: list[int]) -> tuple[FanTable, Sources]:
         """:meth:`base` from the OR of the groups' codes (melds included) and the tiles
-        held four times not as a kong."""
-        ml = self._melds
-        ft = flag_fans(self.fl, ml.claimed) | tile_fans_of(code)
-        src: Sources = {}
+        held four times not as a kong. The table returned is shared: callers copy it."""
+        fl = self.fl
+        # (one lookup by an int for the union of flag_fans and tile_fans_of: both are
+        # tables already, and their union per hand was a new dict and two tuple keys)
+        claimed = self._melds.claimed
+        key = (code & TILE_BITS) << 7 | claimed << 4 | fl[0] | fl[1] << 1 | fl[2] << 2 \
+            | fl[3] << 3
+        ft = _BASES.get(key)
+        if ft is None:
+            if len(_BASES) >= _BASES_MAX:
+                _BASES.clear()
+            ft = _BASES[key] = flag_fans(fl, claimed) | tile_fans_of(code)
         if fours:
+            ft = ft.copy()
+            src: Sources = {}
             _hog(ft, src, fours, self.fixed)
-        self._base = (ft, src)
+            self._base = (ft, src)
+        else:
+            self._base = (ft, _NO_SOURCES)
         return self._base
+
+
+_BASES: dict[int, FanTable] = {}
+"""flag_fans | tile_fans_of by (tile code, claimed melds, the four win flags they read) as
+one int: a table over parts of a hand (at most 2^16 codes, 80 flag values); bounded."""
+_BASES_MAX = 1 << 15
+_NO_SOURCES: Sources = {}  # (never mutated: _basic copies a base's sources when it has any)
 
 
 def _basic(h: _Hand, r: GroupReading, shared: tuple[FanTable, Sources] | None = None
@@ -358,10 +404,13 @@ def _basic(h: _Hand, r: GroupReading, shared: tuple[FanTable, Sources] | None = 
             ft["all_pungs"] = 1
             src["all_pungs"] = list(map(pack_tiles, ml.pungs + cpungs))
         if npungs >= 2:
-            if ml.pungs:
+            ordered: Sequence[Pack]
+            if not ml.pungs:
+                ordered = cpungs
+            elif cpungs:
                 ordered = sorted(ml.pungs + cpungs, key=_PACK_ORDER.__getitem__)
             else:
-                ordered = list(cpungs)
+                ordered = ml.ordered_pungs  # (never mutated)
             if npungs == 2:  # one pair fan or none: not worth a table entry
                 key2 = two_pungs_fan(ordered[0][1], ordered[1][1])
                 if key2:
@@ -378,8 +427,13 @@ def _basic(h: _Hand, r: GroupReading, shared: tuple[FanTable, Sources] | None = 
                     src.setdefault(key, []).extend(map(pack_tiles, map(ordered.__getitem__, idx)))
     nc = len(cchows) + len(ml.chows)
     if nc >= 2:
-        chows = sorted(ml.chows + cchows, key=_PACK_ORDER.__getitem__) if ml.chows \
-            else cchows
+        chows: Sequence[Pack]
+        if not ml.chows:
+            chows = cchows
+        elif cchows:
+            chows = sorted(ml.chows + cchows, key=_PACK_ORDER.__getitem__)
+        else:
+            chows = ml.ordered_chows  # (never mutated)
         terminal = ""
         if nc == 4 and pair < 27 and pair % 9 == 4:
             terminal = _terminal_chows(chows, pair)
@@ -394,12 +448,12 @@ def _basic(h: _Hand, r: GroupReading, shared: tuple[FanTable, Sources] | None = 
                 src.setdefault(key2, []).extend([pack_tiles(chows[0]), pack_tiles(chows[1])])
         else:
             mids = tuple([p[1] for p in chows])
-            found = _CHOW_COMBOS.get(mids)
-            if found is None:
-                found = _CHOW_COMBOS[mids] = chow_fans(list(mids))
-            for key, idx in found:
+            got = _CHOW_COMBOS.get(mids)
+            if got is None:
+                got = _chow_combo(mids)
+            for key, sets in got:
                 ft[key] = ft.get(key, 0) + 1
-                src.setdefault(key, []).extend(map(pack_tiles, map(chows.__getitem__, idx)))
+                src.setdefault(key, []).extend(sets)
     if nc == 4:
         if pair < 27:
             ft["all_chows"] = 1
@@ -466,24 +520,34 @@ def _wait(chows: tuple[Pack, ...], pair: int, win: int, ft: FanTable,
 
 def _exclude(ft: FanTable) -> None:
     """不计: in table order, every fan still present removes what it implies."""
-    present = ft.keys() & _EXCLUDERS
+    present = _EXCLUDERS.intersection(ft)
     if not present:
         return
-    key = frozenset(present)
-    plan = _PLANS.get(key)
-    if plan is None:
-        plan = _PLANS[key] = _plan(present)
-    for fan, special in plan:
+    got = _PLANS.get(present)
+    if got is None:
+        plan = _plan(set(present))
+        # Without 九莲宝灯 / 四暗刻 / 三风刻 a plan only removes fans, in any order: kept
+        # as the fans it removes (a membership test each is cheaper than a pop).
+        got = _PLANS[present] = (tuple(dict.fromkeys(fan for fan, _ in plan)), None) \
+            if not any(sp for _, sp in plan) else ((), plan)
+    removed, steps = got
+    if steps is None:
+        for fan in removed:
+            if fan in ft:
+                del ft[fan]
+        return
+    for fan, special in steps:
         if special:
             _exclude_special(ft, fan)
         else:
             ft.pop(fan, None)
 
 
-_PLANS: dict[frozenset[str], tuple[tuple[str, bool], ...]] = {}
+_PLANS: dict[frozenset[str], tuple[tuple[str, ...], tuple[tuple[str, bool], ...] | None]] = {}
 """The steps of _exclude by the set of excluding fans present: a fan removes fans only
 if no bigger fan removed it first, and only excluding fans remove excluding fans, so
-which ones act is decided by that set alone (at most a few hundred sets occur)."""
+which ones act is decided by that set alone (at most a few hundred sets occur). Kept as
+(the fans removed, None) when the steps only remove fans, else ((), the steps)."""
 
 
 def _plan(present: set[str]) -> tuple[tuple[str, bool], ...]:
@@ -715,7 +779,11 @@ def _special(h: _Hand) -> tuple[FanTable, str] | None:
                 ft.pop(key, None)  # 连七对 takes only the tile traits (断幺, 推不倒, …)
         else:
             ft["seven_pairs"] = 1
-            tile_fans(m1, m4, 0, ft, {})
+            # (tile_fans(m1, m4, 0, ft, {}) from the tables: the same fans, and the
+            # sources of a seven-pairs hand are not kept)
+            ft.update(tile_fans_of(tile_code(m1)))
+            if m4:
+                ft["tile_hog"] = m4.bit_count()
     elif m1 == _ORPHAN_BITS:
         ft["thirteen_orphans"] = 1
         shape = "thirteen_orphans"
@@ -783,48 +851,42 @@ def score_prepared(h: _Hand, trace: list[Considered] | None = None) -> Scored | 
     # has sets-and-pair readings; the tiles' code then says which special shape is still
     # possible. Otherwise only a special shape can make the hand a win.
     parts: list[tuple[GroupReading, ...]] = []
-    pairs = 0
     # (the four groups written out: this runs once per hand, and a loop over the
-    # groups' bounds costs a third more)
+    # groups' bounds costs a third more; each group's info holds its code, so the
+    # hand's code is their OR)
+    code = 0
     key = b[:9]
     if key != _Z9:
-        reads = _T0.get(key)
-        if reads is None:
-            reads = entry(0, key)
+        reads, c = _T0.get(key) or group_info(0, key)
         if not reads:
             return _score_specials(h, trace)
-        pairs += reads[0][1] >= 0
         parts.append(reads)
+        code = c
     key = b[18:27]
     if key != _Z9:
-        reads = _T1.get(key)
-        if reads is None:
-            reads = entry(1, key)
+        reads, c = _T1.get(key) or group_info(1, key)
         if not reads:
             return _score_specials(h, trace)
-        pairs += reads[0][1] >= 0
         parts.append(reads)
+        code |= c
     key = b[9:18]
     if key != _Z9:
-        reads = _T2.get(key)
-        if reads is None:
-            reads = entry(2, key)
+        reads, c = _T2.get(key) or group_info(2, key)
         if not reads:
             return _score_specials(h, trace)
-        pairs += reads[0][1] >= 0
         parts.append(reads)
+        code |= c
     key = b[27:]
     if key != _Z7:
-        reads = _T3.get(key)
-        if reads is None:
-            reads = entry(3, key)
+        reads, c = _T3.get(key) or group_info(3, key)
         if not reads:
             return _score_specials(h, trace)
-        pairs += reads[0][1] >= 0
         parts.append(reads)
+        code |= c
     ml = h._melds
-    m1 = presence(b)
-    code = tile_code(m1 | ml.bits) if fixed else tile_code(m1)
+    own_code = code  # of the concealed tiles alone
+    if fixed:
+        code |= ml.code
     best: Scored | None = None
     seven_pairs = False
     if not fixed:
@@ -837,11 +899,11 @@ def score_prepared(h: _Hand, trace: list[Considered] | None = None) -> Scored | 
             best = _nine_gates_scored(h, trace)
         if best is not None and not seven_pairs:
             return best
-    elif len(fixed) == 1 and knitted_possible(tile_code(m1)):
+    elif len(fixed) == 1 and knitted_possible(own_code):
         best = _knitted_scored(h, trace)
         if best is not None:
             return best
-    base = h.base_from(code, _fours(b, ml))
+    base = h.base_from(code, _fours(b, ml) if h.hog else _NONE)
     h.winds = bool(code & WIND)
     reading_tiles = ml.tiles
     for r in parts[0] if len(parts) == 1 else combine(parts):
@@ -850,7 +912,7 @@ def score_prepared(h: _Hand, trace: list[Considered] | None = None) -> Scored | 
             trace.append(("standard", (*((KIND[p[0]], pack_tiles(p)) for p in r[0]),
                                        ("pair", (pair, pair)))))
         ft, src = _basic(h, r, base)
-        tot = sum(map(mul, map(_VALUE.__getitem__, ft), ft.values()))
+        tot = total(ft)
         if best is None or tot > best.total or (tot == best.total and (
                 seven_pairs or "pure_triple_chow" in ft or "triple_pung" in ft)):
             best = tuple.__new__(Scored, (tot, ft, src, "standard",
@@ -865,7 +927,7 @@ def _special_scored(h: _Hand, trace: list[Considered] | None) -> Scored | None:
     ft, shape = sp
     if trace is not None:
         trace.append(_trace_special(h.standing_counts, shape))
-    return Scored(total(ft), ft, {}, shape, (_tiles_of(h.counts),))
+    return tuple.__new__(Scored, (total(ft), ft, {}, shape, (_tiles_of(h.counts),)))
 
 
 def _knitted_scored(h: _Hand, trace: list[Considered] | None) -> Scored | None:
@@ -876,8 +938,8 @@ def _knitted_scored(h: _Hand, trace: list[Considered] | None) -> Scored | None:
     if trace is not None:
         trace.append(("knitted_straight", (("knitted", seq), *(
             (KIND[p[0]], pack_tiles(p)) for p in rest if p not in h.fixed))))
-    return Scored(total(ft), ft, src, "knitted_straight",
-                  (seq, *(pack_tiles(p) for p in rest)))
+    return tuple.__new__(Scored, (total(ft), ft, src, "knitted_straight",
+                                  (seq, *(pack_tiles(p) for p in rest))))
 
 
 def _nine_gates_scored(h: _Hand, trace: list[Considered] | None) -> Scored | None:
@@ -886,7 +948,7 @@ def _nine_gates_scored(h: _Hand, trace: list[Considered] | None) -> Scored | Non
         return None
     if trace is not None:
         trace.append(("nine_gates", ()))
-    return Scored(total(ng), ng, {}, "nine_gates", (_tiles_of(h.counts),))
+    return tuple.__new__(Scored, (total(ng), ng, {}, "nine_gates", (_tiles_of(h.counts),)))
 
 
 def _score_specials(h: _Hand, trace: list[Considered] | None) -> Scored | None:

@@ -10,11 +10,11 @@ honour groups — with its readings in search order; it is built on first use (a
 0.1 s) and shared by the three suits (a reading is stored as indexes into the suit's
 packs, with its chows, pungs and 全带幺 / 全带五 / 全双刻 bits).
 
-Per group actually met, :func:`entry` keeps (bounded) its readings as concrete packs
-with their chows, pungs and tiles, so that a hand pays for them once per group rather
-than once per set. A group's *code* (:func:`tile_code`, from which tiles it holds: a
-table per group of 512 rank masks) OR-ed over a hand's groups decides every fan that
-depends only on which tiles are present (:func:`tile_fans_of`).
+Per group actually met, :func:`group_info` keeps (bounded) its readings as concrete
+packs with their chows, pungs and tiles, so that a hand pays for them once per group
+rather than once per set, and the group's *code* (:func:`tile_code`, from which tiles it
+holds: a table per group of 512 rank masks); OR-ed over a hand's groups, codes decide
+every fan that depends only on which tiles are present (:func:`tile_fans_of`).
 
 :func:`other_wait` answers whether a complete hand also waited on a tile other than
 its winning tile, from the winning tile's group alone (kept per group and tile).
@@ -35,9 +35,11 @@ __all__ = [
     "OUTSIDE",
     "TRAITS",
     "WIND",
+    "GroupInfo",
     "GroupReading",
     "complete_groups",
     "entry",
+    "group_info",
     "hand_readings",
     "knitted_possible",
     "one_suit",
@@ -265,10 +267,15 @@ its pungs, the AND of its sets' and pair's OUTSIDE / FIVE / EVEN bits, its sets'
 Entry = tuple[GroupReading, ...]
 """What :func:`entry` keeps of a complete group: its readings."""
 
-_ENTRIES: tuple[dict[bytes, Entry], ...] = ({}, {}, {}, {})
+GroupInfo = tuple[Entry, int]
+"""What :func:`group_info` keeps of a group met: its readings (none when the group is
+not complete) and its code (:func:`tile_code` of its tiles), so that a hand's code is
+the OR of its groups' and needs no mask of its own."""
+
+_ENTRIES: tuple[dict[bytes, GroupInfo], ...] = ({}, {}, {}, {})
 ENTRIES = _ENTRIES
-"""The entries kept, per group (callers may look up first, and call :func:`entry` on a
-miss)."""
+"""The groups' infos kept, per group (callers may look up first, and call
+:func:`group_info` on a miss)."""
 _ENTRIES_MAX = 1 << 15
 
 
@@ -304,9 +311,16 @@ def _entry(i: int, key: bytes) -> Entry:
     return tuple(out)
 
 
-def entry(i: int, key: bytes) -> Entry:
-    """The readings of group ``i`` (search order: 万 条 筒 honours) with counts ``key``,
-    none when the group is not complete; kept per group met (bounded)."""
+def _group_code(i: int, key: bytes) -> int:
+    lo = GROUP_SPANS[i][0]
+    ranks = sum(1 << r for r, n in enumerate(key) if n)
+    return _CODES[lo // 9][ranks]
+
+
+def group_info(i: int, key: bytes) -> GroupInfo:
+    """The readings of group ``i`` (search order: 万 条 筒 honours) with counts ``key``
+    (none when the group is not complete) and the group's code; kept per group met
+    (bounded)."""
     table = _ENTRIES[i]
     try:
         return table[key]
@@ -314,8 +328,14 @@ def entry(i: int, key: bytes) -> Entry:
         pass
     if len(table) >= _ENTRIES_MAX:
         table.clear()  # bounded memory in long sessions
-    got = table[key] = _entry(i, key)
+    got = table[key] = (_entry(i, key), _group_code(i, key))
     return got
+
+
+def entry(i: int, key: bytes) -> Entry:
+    """The readings of group ``i`` with counts ``key``, none when the group is not
+    complete (:func:`group_info`'s first part)."""
+    return group_info(i, key)[0]
 
 
 _ZERO = (bytes(9), bytes(9), bytes(9), bytes(7))
