@@ -883,6 +883,11 @@ def score_prepared(h: _Hand, trace: list[Considered] | None = None) -> Scored | 
             return _score_specials(h, trace)
         parts.append(reads)
         code |= c
+    # A group's readings all hold a pair or none do; with two groups holding one (七对
+    # shapes like 44m 55556677p 99s 55z) there is no sets-and-pair reading at all, and
+    # combine() would merge their pairs into one.
+    if sum(reads[0][1] >= 0 for reads in parts) != 1:
+        return _score_specials(h, trace)
     ml = h._melds
     own_code = code  # of the concealed tiles alone
     if fixed:
