@@ -685,6 +685,6 @@ def test_start_together_and_workers(db: str, redis: str, tmp_path: Path) -> None
 def test_pack_round_trips_any_messages(messages: list[str]) -> None:
     """Several messages in one Redis message come out as they went in, in order (any
     text: newlines, colons, digits, other scripts)."""
-    from laizi.server.cluster import pack, unpack
+    from laizi.server.bus import pack, unpack
 
     assert unpack(pack(messages)) == messages

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 import redis.asyncio as aioredis
 
 from laizi.errors import ErrorCode, LaiziError, TableError
+from laizi.server.bus import Bus
 from laizi.server.rooms import Connection, Member, Room, parse_client_text
 
 if TYPE_CHECKING:
@@ -112,24 +113,6 @@ def _dumps(data: object) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def pack(messages: list[str]) -> str:
-    """Messages in one Redis message: each as ``{length}:{text}`` (the length in
-    characters), so a message may hold any text, newlines included."""
-    return "".join(f"{len(m)}:{m}" for m in messages)
-
-
-def unpack(data: str) -> list[str]:
-    """The messages of :func:`pack`, in order."""
-    out: list[str] = []
-    i = 0
-    while i < len(data):
-        colon = data.index(":", i)
-        n = int(data[i:colon])
-        out.append(data[colon + 1:colon + 1 + n])
-        i = colon + 1 + n
-    return out
-
-
 class Unavailable(LaiziError):
     """The room's owner did not answer (it is moving to another process): try again."""
 
@@ -188,13 +171,10 @@ class Cluster:
         self._remote: dict[str, _Remote] = {}
         self._proxies: dict[str, _Proxy] = {}
         self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        self._out: list[tuple[str, str, Callable[[], None] | None]] = []
-        self._out_wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Task[None]] = set()
-        self._pubsub: Any = None
-        self._publishing: Any = None
-        """The publisher's own connection (:meth:`_send`), made when needed."""
+        self.bus = Bus(url, (_owner_channel(self.id), _gateway_channel(self.id)),
+                       self._received, self._report, name=f"laizi:{self.id}")
         self._last_renewal = time.monotonic()
         self._stopping = False
         self._unloadable: dict[str, float] = {}
@@ -204,11 +184,8 @@ class Cluster:
 
     async def start(self) -> None:
         await self.redis.ping()
-        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(_owner_channel(self.id), _gateway_channel(self.id))
-        self._tasks = [asyncio.create_task(self._listen()),
-                       asyncio.create_task(self._publisher()),
-                       asyncio.create_task(self._keep()),
+        await self.bus.start()
+        self._tasks = [asyncio.create_task(self._keep()),
                        asyncio.create_task(self._sweep())]
 
     async def stop(self) -> None:
@@ -227,18 +204,13 @@ class Cluster:
             await self._drop(code, released=True)
         for proxy in list(self._proxies.values()):
             proxy.out.put_nowait(SERVICE_RESTART)
-        await self._flush()
+        await self.bus.drain()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(BaseException):
                 await task
-        if self._publishing is not None:
-            with contextlib.suppress(Exception):
-                await self._publishing.disconnect()
-            self._publishing = None
-        with contextlib.suppress(Exception):
-            await self._pubsub.aclose()
+        await self.bus.close()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
@@ -454,90 +426,20 @@ class Cluster:
 
     def _publish(self, channel: str, data: str,
                  on_nobody: Callable[[], None] | None = None) -> None:
-        """Queue a message; one publisher sends them in order (``on_nobody``: called
-        when no process listened)."""
-        self._out.append((channel, data, on_nobody))
-        self._out_wake.set()
+        """Send a message (in order with the others; ``on_nobody``: called when no
+        process listened)."""
+        self.bus.publish(channel, data, on_nobody)
 
-    async def _publisher(self) -> None:
-        while True:
-            await self._out_wake.wait()
-            self._out_wake.clear()
-            await self._flush()
-
-    async def _flush(self) -> None:
-        """Send what is queued: one PUBLISH a channel, its messages packed in order
-        (:func:`pack`), so an update for four connections on one gateway is one
-        message through Redis, not four."""
-        while self._out:
-            batch, self._out = self._out, []
-            by_channel: dict[str, list[tuple[str, Callable[[], None] | None]]] = {}
-            for channel, data, on_nobody in batch:
-                by_channel.setdefault(channel, []).append((data, on_nobody))
-            commands = [("PUBLISH", channel, pack([data for data, _ in items]))
-                        for channel, items in by_channel.items()]
-            try:
-                counts = await self._send(commands)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                self._report(exc)
-                counts = [0] * len(by_channel)
-            for items, count in zip(by_channel.values(), counts, strict=True):
-                if not count:
-                    for _, on_nobody in items:
-                        if on_nobody is not None:
-                            on_nobody()
-
-    async def _send(self, commands: list[tuple[str, str, str]]) -> list[int]:
-        """The commands written at once on the publisher's own connection, and their
-        answers. A held connection, not a pipeline from the pool: the pool's checkout,
-        the pipeline object and the retry wrapper cost more than the PUBLISH itself, and
-        a flush happens for nearly every message at a person's pace."""
-        conn = self._publishing
-        if conn is None:
-            pool = self.redis.connection_pool
-            conn = self._publishing = pool.connection_class(**pool.connection_kwargs)
-        try:
-            await conn.send_packed_command(conn.pack_commands(commands))
-            return [int(await conn.read_response()) for _ in commands]
-        except BaseException:
-            # Whatever was half sent or half read is unknown: start on a new connection.
-            self._publishing = None
-            with contextlib.suppress(Exception):
-                await conn.disconnect()
-            raise
-
-    async def _listen(self) -> None:
-        own, gateway = _owner_channel(self.id), _gateway_channel(self.id)
-        while True:
-            try:
-                message = await self._pubsub.get_message(timeout=1.0)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                self._report(exc)
-                await asyncio.sleep(0.2)
-                continue
-            if message is None or message.get("type") != "message":
-                continue
-            channel = message["channel"]
-            try:
-                for data in unpack(str(message["data"])):
-                    try:
-                        if channel == own:
-                            await self._to_owner(data)
-                        elif channel == gateway:
-                            self._to_gateway(data)
-                    except Exception as exc:  # a bad message never stops the listener
-                        self._report(exc)
-            except Exception as exc:
-                self._report(exc)
+    def _received(self, channel: str, data: str) -> None:
+        if channel == _owner_channel(self.id):
+            self._to_owner(data)
+        elif channel == _gateway_channel(self.id):
+            self._to_gateway(data)
 
     # owner side: "o {json}" open, "m {cid}\n{text}" a client's message, "c {cid}" close,
     # "r {json}" a call.
 
-    async def _to_owner(self, data: str) -> None:
+    def _to_owner(self, data: str) -> None:
         kind, _, rest = data.partition(" ")
         if kind == "m":
             cid, _, text = rest.partition("\n")
@@ -577,14 +479,16 @@ class Cluster:
             self._publish(channel, f"x {cid} 4404")
             return False
 
-        async def send(frame: str) -> None:
-            self._publish(channel, f"f {cid}\n{frame}",
-                          on_nobody=lambda: self._end_remote(cid))
+        def deliver(frame: str) -> None:
+            # Not told when nobody listened: a gateway that is gone is found by the
+            # check of :meth:`_keep` within a third of a lease, and reading the answer
+            # to every frame cost more than the rest of publishing it.
+            self._publish(channel, f"f {cid}\n{frame}")
 
         async def close(code_: int) -> None:
             self._publish(channel, f"x {cid} {code_}")
 
-        conn = Connection(send, int(req["version"]), close=close)
+        conn = Connection(version=int(req["version"]), close=close, deliver=deliver)
         remote.room, remote.member, remote.conn = room, member, conn
         conn.start()
         await room.attach(member, conn)

@@ -153,9 +153,13 @@ def dumps(data: object) -> str:
 class Connection:
     """One open websocket of a member; frames go out through a queue, in order, as
     JSON text (a state frame is put already encoded: its shared parts are encoded once
-    for every connection of the room)."""
+    for every connection of the room).
 
-    send: Callable[[str], Awaitable[None]]
+    Either ``send`` (a local websocket: a writer task awaits each send in turn) or
+    ``deliver`` (a websocket held by another process: each frame is handed on at once,
+    in order, to a publisher that never waits; no queue and no task per frame)."""
+
+    send: Callable[[str], Awaitable[None]] | None = None
     version: int = 0
     last: tuple[str, tuple[Action, ...]] | None = None
     """What the last frame said beyond the events (room and legal actions)."""
@@ -164,11 +168,14 @@ class Connection:
     writer: asyncio.Task[None] | None = None
     close: Callable[[int], Awaitable[None]] | None = None
     """Closes the transport with a websocket close code (the room moved away)."""
+    deliver: Callable[[str], None] | None = None
 
     def start(self) -> None:
-        self.writer = asyncio.create_task(self._write())
+        if self.deliver is None:
+            self.writer = asyncio.create_task(self._write())
 
     async def _write(self) -> None:
+        assert self.send is not None
         while True:
             frame = await self.queue.get()
             if frame is None:
@@ -179,7 +186,10 @@ class Connection:
                 return
 
     def put(self, frame: str | dict[str, Any]) -> None:
-        self.queue.put_nowait(frame)
+        if self.deliver is not None:
+            self.deliver(frame if isinstance(frame, str) else dumps(frame))
+        else:
+            self.queue.put_nowait(frame)
 
     async def stop(self) -> None:
         self.queue.put_nowait(None)

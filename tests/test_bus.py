@@ -1,0 +1,209 @@
+"""The hall's messages between processes (``laizi.server.bus``) against a real Redis
+(``LAIZI_TEST_REDIS_URL``, else a private ``redis-server``; in CI a missing Redis fails).
+
+* every message published arrives once, in the order published, whatever its text, over
+  many turns of the event loop and in bursts;
+* ``on_nobody`` is called exactly for the messages nobody listened to;
+* a connection killed by Redis (``CLIENT KILL``) is made again: the subscriber listens
+  again by itself, the publisher's waiting messages are reported as unheard and the next
+  ones go through;
+* a Redis user with a password (ACL) is logged in, a wrong password refused at start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+if os.environ.get("CI", "").lower() not in ("1", "true", "yes"):
+    pytest.importorskip("redis")
+    pytest.importorskip("hiredis")
+
+from laizi.server.bus import Bus
+from server_helpers import redis_command, redis_for_tests
+
+
+@pytest.fixture
+def redis(tmp_path: Path) -> Iterator[str]:
+    with redis_for_tests(tmp_path) as url:
+        yield url
+
+
+def _channel() -> str:
+    return f"laizi-test:{secrets.token_hex(6)}"
+
+
+class _Inbox:
+    def __init__(self) -> None:
+        self.got: list[tuple[str, str]] = []
+        self.errors: list[BaseException] = []
+        self.changed = asyncio.Event()
+
+    def receive(self, channel: str, text: str) -> None:
+        self.got.append((channel, text))
+        self.changed.set()
+
+    async def wait_for(self, n: int, timeout: float = 10.0) -> None:
+        async def enough() -> None:
+            while len(self.got) < n:
+                self.changed.clear()
+                await self.changed.wait()
+        await asyncio.wait_for(enough(), timeout)
+
+
+def _client_ids(url: str, name: str) -> list[str]:
+    listing = redis_command(url, "CLIENT", "LIST")
+    ids = []
+    for line in listing.splitlines():
+        fields = dict(f.split("=", 1) for f in line.split() if "=" in f)
+        if fields.get("name") == name:
+            ids.append(fields["id"])
+    return ids
+
+
+def test_messages_arrive_once_in_order(redis: str) -> None:
+    texts = ["", "a", "1:2:3", "多行\n的\n消息", "x" * 70_000, "{\"op\": \"state\"}", "∅:"]
+
+    async def main() -> None:
+        ch_a, ch_b = _channel(), _channel()
+        inbox = _Inbox()
+        listener = Bus(redis, (ch_a, ch_b), inbox.receive, inbox.errors.append,
+                       name="test-listener")
+        sender = Bus(redis, (_channel(),), lambda c, t: None, inbox.errors.append,
+                     name="test-sender")
+        await listener.start()
+        await sender.start()
+        try:
+            expected: list[tuple[str, str]] = []
+            for i in range(300):  # bursts within one turn, and one message a turn
+                for j in range(i % 7):
+                    channel = ch_a if (i + j) % 3 else ch_b
+                    text = texts[(i * j) % len(texts)] + f"#{i}.{j}"
+                    sender.publish(channel, text)
+                    expected.append((channel, text))
+                if i % 5 == 0:
+                    await asyncio.sleep(0)
+            await inbox.wait_for(len(expected))
+            await asyncio.sleep(0.1)  # nothing more comes (no message twice)
+            for channel in (ch_a, ch_b):
+                assert [t for c, t in inbox.got if c == channel] == \
+                    [t for c, t in expected if c == channel]
+            assert sorted(inbox.got) == sorted(expected)
+            assert inbox.errors == []
+        finally:
+            await sender.close()
+            await listener.close()
+
+    asyncio.run(main())
+
+
+def test_on_nobody_only_when_nobody_listened(redis: str) -> None:
+    async def main() -> None:
+        heard, unheard = _channel(), _channel()
+        inbox = _Inbox()
+        listener = Bus(redis, (heard,), inbox.receive, inbox.errors.append)
+        sender = Bus(redis, (_channel(),), lambda c, t: None, inbox.errors.append)
+        await listener.start()
+        await sender.start()
+        calls: list[str] = []
+        try:
+            for i in range(20):
+                sender.publish(heard, f"h{i}", on_nobody=lambda i=i: calls.append(f"h{i}"))
+                sender.publish(unheard, f"u{i}", on_nobody=lambda i=i: calls.append(f"u{i}"))
+                sender.publish(unheard, f"quiet{i}")  # no callback: not answered
+                if i % 4 == 0:
+                    await asyncio.sleep(0)
+            await inbox.wait_for(20)
+            await sender.drain()
+            assert sorted(calls) == sorted(f"u{i}" for i in range(20))
+            assert [t for _, t in inbox.got] == [f"h{i}" for i in range(20)]
+        finally:
+            await sender.close()
+            await listener.close()
+
+    asyncio.run(main())
+
+
+def test_connections_killed_by_redis_are_made_again(redis: str) -> None:
+    async def main() -> None:
+        channel = _channel()
+        name = f"test-{secrets.token_hex(4)}"
+        inbox = _Inbox()
+        errors: list[BaseException] = []
+        listener = Bus(redis, (channel,), inbox.receive, errors.append, name=name)
+        sender = Bus(redis, (_channel(),), lambda c, t: None, errors.append,
+                     name=f"{name}-sender")
+        await listener.start()
+        await sender.start()
+        try:
+            sender.publish(channel, "before")
+            await inbox.wait_for(1)
+
+            (sub,) = _client_ids(redis, f"{name}:sub")
+            redis_command(redis, "CLIENT", "KILL", "ID", sub)
+            for _ in range(200):
+                ids = _client_ids(redis, f"{name}:sub")
+                if ids and ids != [sub] and listener.listening:
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("the subscriber did not come back")
+            sender.publish(channel, "after the subscriber came back")
+            await inbox.wait_for(2)
+
+            (pub,) = _client_ids(redis, f"{name}-sender:pub")
+            redis_command(redis, "CLIENT", "KILL", "ID", pub)
+            await asyncio.sleep(0.2)  # the sender has seen its connection go
+            lost: list[int] = []
+            for i in range(5):
+                sender.publish(channel, f"again {i}", on_nobody=lambda i=i: lost.append(i))
+            await inbox.wait_for(7)
+            await sender.drain()
+            assert [t for _, t in inbox.got] == [
+                "before", "after the subscriber came back", *(f"again {i}" for i in range(5))]
+            assert lost == []
+            new_pub = _client_ids(redis, f"{name}-sender:pub")
+            assert new_pub and new_pub != [pub]
+        finally:
+            await sender.close()
+            await listener.close()
+
+    asyncio.run(main())
+
+
+def test_password_and_wrong_password(redis: str) -> None:
+    user, password = f"laizi-test-{secrets.token_hex(4)}", secrets.token_hex(8)
+    redis_command(redis, "ACL", "SETUSER", user, "on", f">{password}", "~*", "&*",
+                  "+@all")
+    parts = urlsplit(redis)
+
+    def as_user(secret: str) -> str:
+        netloc = f"{user}:{secret}@{parts.hostname}:{parts.port}"
+        return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+    async def main() -> None:
+        channel = _channel()
+        inbox = _Inbox()
+        bus = Bus(as_user(password), (channel,), inbox.receive, inbox.errors.append)
+        await bus.start()
+        try:
+            bus.publish(channel, "logged in")
+            await inbox.wait_for(1)
+        finally:
+            await bus.close()
+        wrong = Bus(as_user("not-" + password), (channel,), inbox.receive,
+                    inbox.errors.append)
+        with pytest.raises(Exception, match=r"WRONGPASS|invalid"):
+            await wrong.start()
+        await wrong.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        redis_command(redis, "ACL", "DELUSER", user)
