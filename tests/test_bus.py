@@ -13,9 +13,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -57,6 +58,24 @@ class _Inbox:
         await asyncio.wait_for(enough(), timeout)
 
 
+@contextlib.asynccontextmanager
+async def _listener_and_sender(url: str, channels: tuple[str, ...], inbox: _Inbox,
+                               errors: list[BaseException], name: str = "test"
+                               ) -> AsyncIterator[tuple[Bus, Bus]]:
+    """A bus listening on ``channels`` into ``inbox`` and one to publish with, started
+    (connections named ``{name}:sub`` and ``{name}-sender:pub``), closed at the end."""
+    listener = Bus(url, channels, inbox.receive, errors.append, name=name)
+    sender = Bus(url, (_channel(),), lambda c, t: None, errors.append,
+                 name=f"{name}-sender")
+    await listener.start()
+    try:
+        await sender.start()
+        yield listener, sender
+    finally:
+        await sender.close()
+        await listener.close()
+
+
 def _client_ids(url: str, name: str) -> list[str]:
     listing = redis_command(url, "CLIENT", "LIST")
     ids = []
@@ -73,13 +92,8 @@ def test_messages_arrive_once_in_order(redis: str) -> None:
     async def main() -> None:
         ch_a, ch_b = _channel(), _channel()
         inbox = _Inbox()
-        listener = Bus(redis, (ch_a, ch_b), inbox.receive, inbox.errors.append,
-                       name="test-listener")
-        sender = Bus(redis, (_channel(),), lambda c, t: None, inbox.errors.append,
-                     name="test-sender")
-        await listener.start()
-        await sender.start()
-        try:
+        async with _listener_and_sender(redis, (ch_a, ch_b), inbox,
+                                        inbox.errors) as (_, sender):
             expected: list[tuple[str, str]] = []
             for i in range(300):  # bursts within one turn, and one message a turn
                 for j in range(i % 7):
@@ -96,9 +110,6 @@ def test_messages_arrive_once_in_order(redis: str) -> None:
                     [t for c, t in expected if c == channel]
             assert sorted(inbox.got) == sorted(expected)
             assert inbox.errors == []
-        finally:
-            await sender.close()
-            await listener.close()
 
     asyncio.run(main())
 
@@ -107,12 +118,9 @@ def test_on_nobody_only_when_nobody_listened(redis: str) -> None:
     async def main() -> None:
         heard, unheard = _channel(), _channel()
         inbox = _Inbox()
-        listener = Bus(redis, (heard,), inbox.receive, inbox.errors.append)
-        sender = Bus(redis, (_channel(),), lambda c, t: None, inbox.errors.append)
-        await listener.start()
-        await sender.start()
         calls: list[str] = []
-        try:
+        async with _listener_and_sender(redis, (heard,), inbox,
+                                        inbox.errors) as (_, sender):
             for i in range(20):
                 sender.publish(heard, f"h{i}", on_nobody=lambda i=i: calls.append(f"h{i}"))
                 sender.publish(unheard, f"u{i}", on_nobody=lambda i=i: calls.append(f"u{i}"))
@@ -123,9 +131,6 @@ def test_on_nobody_only_when_nobody_listened(redis: str) -> None:
             await sender.drain()
             assert sorted(calls) == sorted(f"u{i}" for i in range(20))
             assert [t for _, t in inbox.got] == [f"h{i}" for i in range(20)]
-        finally:
-            await sender.close()
-            await listener.close()
 
     asyncio.run(main())
 
@@ -136,12 +141,8 @@ def test_connections_killed_by_redis_are_made_again(redis: str) -> None:
         name = f"test-{secrets.token_hex(4)}"
         inbox = _Inbox()
         errors: list[BaseException] = []
-        listener = Bus(redis, (channel,), inbox.receive, errors.append, name=name)
-        sender = Bus(redis, (_channel(),), lambda c, t: None, errors.append,
-                     name=f"{name}-sender")
-        await listener.start()
-        await sender.start()
-        try:
+        async with _listener_and_sender(redis, (channel,), inbox, errors,
+                                        name) as (listener, sender):
             sender.publish(channel, "before")
             await inbox.wait_for(1)
 
@@ -170,9 +171,6 @@ def test_connections_killed_by_redis_are_made_again(redis: str) -> None:
             assert lost == []
             new_pub = _client_ids(redis, f"{name}-sender:pub")
             assert new_pub and new_pub != [pub]
-        finally:
-            await sender.close()
-            await listener.close()
 
     asyncio.run(main())
 
