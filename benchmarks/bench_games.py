@@ -111,8 +111,9 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(cold)
         rows.append(timed(f"{v}, random agents", lambda s, v=v: random_hand(v, s),
                           range(args.hands)))
-        rows.append(timed(f"{v}, simple bot", lambda s, v=v: simple_hand(v, s),
-                          range(args.bot_hands)))
+        if args.bot_hands:
+            rows.append(timed(f"{v}, simple bot", lambda s, v=v: simple_hand(v, s),
+                              range(args.bot_hands)))
     rl = rlcard_random(args.rlcard_hands)
     print(f"python {sys.version.split()[0]}, one core, CPU time")
     print(f"| {'run':<52} | {'hands':>6} | {'hands/s':>9} | {'µs/action':>9} | "

@@ -21,7 +21,7 @@ as 中 发 白, the opposite of Tenhou.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Literal
+from typing import Final, Literal
 
 __all__ = [
     "DIALECTS",
@@ -55,18 +55,28 @@ __all__ = [
     "to_counts",
 ]
 
-NUM_KINDS = 34
+# Final, one name per line: a compiled build (mypyc) inlines these constants.
+NUM_KINDS: Final = 34
 """Number of distinct non-flower tiles; the length of a count vector."""
-NUM_FLOWERS = 8
-NUM_TILE_IDS = NUM_KINDS + NUM_FLOWERS
+NUM_FLOWERS: Final = 8
+NUM_TILE_IDS: Final = NUM_KINDS + NUM_FLOWERS
 
-MAN, PIN, SOU, HONOUR, FLOWER = 0, 1, 2, 3, 4
-"""Suit numbers, as returned by :func:`suit`."""
+# Suit numbers, as returned by :func:`suit`.
+MAN: Final = 0
+PIN: Final = 1
+SOU: Final = 2
+HONOUR: Final = 3
+FLOWER: Final = 4
 
-EAST, SOUTH, WEST, NORTH = 27, 28, 29, 30
-WHITE, GREEN, RED = 31, 32, 33
-HONOURS = tuple(range(27, 34))
-FLOWERS = tuple(range(34, 42))
+EAST: Final = 27
+SOUTH: Final = 28
+WEST: Final = 29
+NORTH: Final = 30
+WHITE: Final = 31
+GREEN: Final = 32
+RED: Final = 33
+HONOURS: Final[tuple[int, ...]] = tuple(range(27, 34))
+FLOWERS: Final[tuple[int, ...]] = tuple(range(34, 42))
 
 Dialect = Literal["mpsz", "chinese", "unicode", "gb"]
 DIALECTS: tuple[Dialect, ...] = ("mpsz", "chinese", "unicode", "gb")

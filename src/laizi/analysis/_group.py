@@ -445,8 +445,18 @@ def compute_need(
     size = len(v)
     cv = v if capv is None else capv
 
-    @cache
+    # A dict rather than functools.cache: the compiled build cannot decorate a nested
+    # function.
+    memo: dict[tuple[tuple[int, ...], tuple[int, ...], int], int] = {}
+
     def solve(rem: tuple[int, ...], wild: tuple[int, ...], pair: int) -> int:
+        key = (rem, wild, pair)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = search(rem, wild, pair)
+        return got
+
+    def search(rem: tuple[int, ...], wild: tuple[int, ...], pair: int) -> int:
         i = 0
         while i < size and rem[i] == 0:
             i += 1

@@ -142,9 +142,8 @@ def is_win(counts: Sequence[int], wilds: int = 0, rules: WinRules = DEFAULT_RULE
         n3 = _DEFAULT_HONOURS
     else:
         # compiled(rules) inlined: is_win is the hottest call of the package.
-        comp = _COMPILED.get(id(rules))  # type: ignore[assignment]
-        if comp is None or comp.rules is not rules:
-            comp = compiled(rules)
+        got = _COMPILED.get(id(rules))
+        comp = got if got is not None and got.rules is rules else compiled(rules)
         n0, n1, n2, n3 = comp.needs
     try:
         # bytearray() reads a list of ints faster than bytes(); the split yields bytes keys

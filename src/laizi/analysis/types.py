@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from laizi.copying import rebuild_from_fields
+
 __all__ = ["Decomposition", "Group", "GroupKind", "Shape", "WinRules"]
 
 SUITED_SUITS = frozenset({0, 1, 2})
@@ -76,3 +78,6 @@ class Decomposition:
     shape: Shape
     groups: tuple[Group, ...]
     wild_as: tuple[int, ...] = ()
+
+
+rebuild_from_fields(WinRules, Group, Decomposition)  # copy and pickle, compiled too

@@ -102,9 +102,18 @@ _REPLACED = frozenset({"wall", "hands", "sizes", "melds", "discards", "flowers",
                        "log", "_legal"})
 
 
+def _attributes(g: Game) -> dict[str, Any]:
+    """The game's attributes by name. A compiled Game (mypyc) has no ``__dict__``: its
+    attributes are slots, named in the class's ``__mypyc_attrs__``."""
+    names: tuple[str, ...] | None = getattr(type(g), "__mypyc_attrs__", None)
+    if names is None:
+        return vars(g)
+    return {k: getattr(g, k) for k in names if not k.startswith("__") and hasattr(g, k)}
+
+
 def _fresh_copy(t: Game) -> Game:
     g = copy.copy(t)
-    for k, val in vars(t).items():
+    for k, val in _attributes(t).items():
         if k in _REPLACED:
             continue
         if k == "extra":
@@ -124,7 +133,7 @@ def clone_world(g: Game) -> Game:
     engine only reads, is shared (a world with per-seat streams reorders its wall, so
     its copy gets its own). Used to play several candidate actions from one sample."""
     c = copy.copy(g)
-    for k, val in vars(g).items():
+    for k, val in _attributes(g).items():
         if k == "wall":
             if g.seat_streams is not None:
                 c.wall = list(val)

@@ -28,6 +28,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from laizi import tiles as T
 from laizi.analysis import WinRules, shanten
 from laizi.bots.determinize import DeterminizeError, sample_world
@@ -321,6 +323,8 @@ def _minus(counts: list[int], wilds: int, wild: int | None, tiles: Sequence[int]
     return c, w
 
 
+# Subclassed in plain Python (other policies, tests) in the compiled build too.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyBot:
     """Tile efficiency + variant goals + defence; deterministic given the view."""
 

@@ -118,9 +118,13 @@ def _check_params(name: str, spec: str, kw: dict[str, Any]) -> None:
     if where is None:
         return
     cls = getattr(importlib.import_module(where[0]), where[1])
-    hints = typing.get_type_hints(cls.__init__)
-    params = {p.name for p in inspect.signature(cls.__init__).parameters.values()
-              if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    keywords = [p for p in inspect.signature(cls).parameters.values()
+                if p.kind is inspect.Parameter.KEYWORD_ONLY]
+    params = {p.name for p in keywords}
+    # A compiled class (docs/build.md) keeps its signature but not its annotations: the
+    # types are then those of the defaults.
+    hints = typing.get_type_hints(cls.__init__) or {
+        p.name: type(p.default) for p in keywords if p.default not in (None, p.empty)}
     for key, value in kw.items():
         if key not in params:
             raise BotSpecError(f"bot {name!r} has no parameter {key!r} (in {spec!r}); "

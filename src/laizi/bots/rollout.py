@@ -14,6 +14,8 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 
+from mypy_extensions import mypyc_attr
+
 from laizi import tiles as T
 from laizi.analysis import WinRules, waits
 from laizi.bots.greedy import best_shanten, posed_self_draws, trim_shanten_cache
@@ -37,6 +39,8 @@ from laizi.engine.variant import SELF_DRAW
 __all__ = ["FastPolicy", "playout", "playout_together", "same_future", "turn_action"]
 
 
+# Subclassed in plain Python (other policies, tests) in the compiled build too.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class FastPolicy:
     """Greedy-by-shanten decisions straight on a ``Game`` (for playouts only).
 

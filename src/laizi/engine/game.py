@@ -118,7 +118,8 @@ def _variant(v: Variant | str) -> Variant:
 
 
 class Game:
-    """One hand. Create with ``Game("jingzhou", seed=7)``.
+    """One hand. Create with ``Game("jingzhou", seed=7)``. (``Game()`` with no variant is
+    an empty shell that ``copy.copy`` fills in, not a hand.)
 
     ``wall`` (tests, puzzles) gives the wall order instead of shuffling by ``seed``: the
     deal takes tiles from its start, the indicator and replacements from its end.
@@ -131,7 +132,7 @@ class Game:
 
     def __init__(
         self,
-        variant: Variant | str,
+        variant: Variant | str | None = None,
         options: Any = None,
         seed: int | None = 0,
         dealer: int = 0,
@@ -141,6 +142,10 @@ class Game:
         streams: bool = False,
         uniform: bool = True,
     ) -> None:
+        if variant is None:
+            # An empty shell, not a hand: copy.copy of a compiled Game (mypyc) makes one
+            # and then fills in the attributes.
+            return
         v = _variant(variant)
         self.variant = v
         if options is None:
@@ -191,6 +196,11 @@ class Game:
         self.taken: list[int] = []
         """Tiles taken by a win off a discard or a robbed kong (for tile accounting)."""
         self.extra: dict[str, Any] = {}
+        self.blocked_cache: frozenset[int] | None = None
+        """The variant's ``meld_blocked`` set, worked out once per hand by the variant
+        (declared here, not set on the fly: a compiled Game has no ``__dict__``)."""
+        self.special_kongs_cache: dict[int, str] | None = None
+        """The variant's ``special_kongs`` map, worked out once per hand likewise."""
         self.context: dict[str, Any] = dict(context or {})
         """The hand's place in a session, for the variant (JSON; e.g. Taiwan's prevalent
         wind and 连N); written in the ``start`` event so replay sees it."""
@@ -329,7 +339,7 @@ class Game:
             return [s for s in self.pending if s not in responses]
         return []
 
-    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+    def legal_actions(self, seat: object) -> tuple[Action, ...]:
         """Every action ``seat`` may take now (empty if it has no decision), as a tuple:
         the caller cannot change the engine's cached copy.
 
@@ -408,16 +418,16 @@ class Game:
         if not isinstance(action, Action):
             raise MalformedActionError(f"not an Action: {short_repr(action)}",
                                        phase=self.phase)
-        seat = action.seat
-        if type(seat) is int and 0 <= seat < self.n:
-            legal = self._legal[seat]
-            if legal is None:
-                legal = self._legal[seat] = self._compute_legal(seat)
-            for a in legal:
-                if a is action:  # the engine's own object: well typed by construction
-                    self.apply_trusted(action)
-                    return
+        for legal in self._legal:
+            if legal is not None:
+                for a in legal:
+                    if a is action:  # the engine's own object: well typed by construction
+                        self.apply_trusted(action)
+                        return
+        # No field is read before this check: a compiled Game would refuse a badly typed
+        # one with a bare TypeError.
         check_action(action, self.action_types(), self.n, self.phase)
+        seat = action.seat
         if action not in self.legal_actions(seat):
             raise self._refusal(action)
         self.apply_trusted(action)
@@ -516,7 +526,7 @@ class Game:
         v = self.variant
         core = kind in _CORE_TYPES
         # 1. the kind of action does not fit the phase
-        if phase == TURN and kind in (PASS, *_ANSWER_TYPES):
+        if phase == TURN and (kind == PASS or kind in _ANSWER_TYPES):
             return f"{kind} answers a discard; there is no discard to answer (seat {seat}'s turn)"
         if phase != TURN and kind in _CORE_TURN and not (kind == WIN and phase != DECIDE):
             what = {CLAIM: "a discard", ROB: "an added kong"}.get(phase, "a decision")
@@ -1066,7 +1076,7 @@ class Game:
                if self.seat_streams is not None else {}),
         }
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: object) -> dict[str, Any]:
         """What ``seat`` may know: its own concealed tiles and everything public.
 
         ``seat`` must be an int (not a bool) of this game, as for :meth:`legal_actions`."""

@@ -155,7 +155,7 @@ def _start(head: dict[str, Any]) -> Game:
         raise ReplayError(f"start event: not a {vid} hand ({exc})") from None
 
 
-def redact(event: dict[str, Any], seat: int) -> dict[str, Any] | None:
+def redact(event: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
     """The event as ``seat`` may see it (``None``: not shown to that seat at all).
 
     Other seats' dealt hands and drawn tiles are hidden (tile ``None``). Other seats'

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from laizi.copying import rebuild_from_fields
+
 __all__ = [
     "ADDED_KONG",
     "CHOW",
@@ -70,3 +72,6 @@ class Meld:
             None if src is None else int(src),
             None if claimed is None else int(claimed),
         )
+
+
+rebuild_from_fields(Meld)  # copy and pickle, compiled too

@@ -18,6 +18,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from laizi.settlement import Payment
 
 if TYPE_CHECKING:
@@ -34,6 +36,9 @@ ROBBED_KONG = "robbed_kong"  # 抢杠
 HOW = (SELF_DRAW, DISCARD_WIN, ROBBED_KONG)
 
 
+# A rule set of one's own (tests, plug-ins) subclasses Variant in plain Python even when
+# the package is compiled.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Variant(ABC):
     """A rule set. Subclass, set the class attributes, implement the abstract methods and
     register an instance with :func:`laizi.variants.register`."""
@@ -63,7 +68,8 @@ class Variant(ABC):
                 f"unknown {self.id} option(s) {', '.join(unknown)}; "
                 f"known: {', '.join(sorted(names))}"
             )
-        return self.options_type(**data)
+        # JSON has lists where the options hold tuples (they are frozen and hashable)
+        return self.options_type(**{k: _tuples(v) for k, v in data.items()})
 
     def options_to_json(self, options: Any) -> dict[str, Any]:
         return dict(dataclasses.asdict(options))
@@ -277,3 +283,10 @@ class Variant(ABC):
         if record.outcome == "draw" or record.dealer in record.winners:
             return record.dealer
         return (record.dealer + 1) % self.seats
+
+
+def _tuples(value: Any) -> Any:
+    """``value`` with every list, at any depth, made a tuple."""
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value

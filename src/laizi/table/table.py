@@ -191,7 +191,7 @@ class Table:
         if seats is None:
             return event
         seat = seats.index(person) if person is not None and person in seats else None
-        return redact(event, seat)  # type: ignore[arg-type]
+        return redact(event, seat)
 
     def _person_stream(self, person: str | None) -> list[Entry]:
         """The events ``person`` can see, as they see them (kept up to date lazily: only

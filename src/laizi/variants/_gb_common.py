@@ -8,9 +8,8 @@ the payments for opened hands and kongs. See ``docs/rules/golden.md``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from laizi import tiles as T
+from laizi.variants.rule_options import PRIORITIES, WIND_LETTERS, GBOptions
 
 __all__ = [
     "FLOWER_SET",
@@ -36,12 +35,6 @@ FLOWER_SET = frozenset(T.FLOWERS)
 _HONOUR_NEXT = {T.EAST: T.SOUTH, T.SOUTH: T.WEST, T.WEST: T.NORTH, T.NORTH: T.GREEN,
                 T.GREEN: T.WHITE, T.WHITE: T.EAST, T.RED: T.GREEN}
 
-WIND_LETTERS = "ESWN"
-"""Option spelling of the winds: E 东, S 南, W 西, N 北."""
-PRIORITIES = ("nearest", "dealer")
-"""Who wins when several seats win on one discard (一炮单响): the nearest after the
-discarder (default), or the nearest counted from the dealer (the seed's literal
-"以庄家逆时针为序")."""
 
 HANDS_PER_ROUND = 4
 MATCH_HANDS = 16
@@ -78,33 +71,3 @@ def schedule(hand_no: int, first_dealer: int = 0) -> tuple[int, str]:
     if not 0 <= hand_no < MATCH_HANDS:
         raise ValueError(f"a match has hands 0-{MATCH_HANDS - 1}, got {hand_no}")
     return (first_dealer + hand_no) % 4, WIND_LETTERS[hand_no // HANDS_PER_ROUND]
-
-
-@dataclass(frozen=True, slots=True)
-class GBOptions:
-    """Table options of ``golden`` and ``mcr``.
-
-    * ``minimum`` (起和): fan needed to win, flowers excluded; default 8 (0 = any win).
-    * ``priority``: several seats win on one discard → only one wins (一炮单响):
-      ``"nearest"`` after the discarder (default) or ``"dealer"``: the first in play order
-      counted from the dealer (the seed's literal "以庄家逆时针为序").
-    * ``prevalent_wind`` (圈风) of this hand: ``"E"``, ``"S"``, ``"W"`` or ``"N"``; a match
-      sets it per hand (4 hands each).
-    """
-
-    minimum: int = 8
-    priority: str = "nearest"
-    prevalent_wind: str = "E"
-
-    def __post_init__(self) -> None:
-        if isinstance(self.minimum, bool) or not isinstance(self.minimum, int):
-            raise ValueError(f"option minimum must be a whole number, got {self.minimum!r}")
-        if not 0 <= self.minimum <= 88:
-            raise ValueError(f"option minimum must be 0-88 fan, got {self.minimum}")
-        if self.priority not in PRIORITIES:
-            raise ValueError(f"option priority must be one of {', '.join(PRIORITIES)}, "
-                             f"got {self.priority!r}")
-        if not isinstance(self.prevalent_wind, str) or len(self.prevalent_wind) != 1 \
-                or self.prevalent_wind not in WIND_LETTERS:
-            raise ValueError(f"option prevalent_wind must be one of E, S, W, N, "
-                             f"got {self.prevalent_wind!r}")

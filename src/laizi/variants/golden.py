@@ -7,41 +7,21 @@ See ``docs/rules/golden.md``; the shared machinery is in :mod:`laizi.variants._g
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from laizi.engine.melds import ADDED_KONG, CONCEALED_KONG, KONG
 from laizi.engine.melds import Meld as EngineMeld
 from laizi.engine.variant import DISCARD_WIN
 from laizi.scoring.mcr import FanResult, seed_kong_fans
-from laizi.variants._gb_common import GBOptions
 from laizi.variants._gb_scoring import mcr_melds, minimum_refusal
 from laizi.variants._gb_variant import GBVariant
+from laizi.variants.rule_options import GoldenOptions
 
 if TYPE_CHECKING:
     from laizi.engine.game import Game
     from laizi.records import HandRecord
 
 __all__ = ["VARIANT", "Golden", "GoldenOptions"]
-
-
-@dataclass(frozen=True, slots=True)
-class GoldenOptions(GBOptions):
-    """Table options of ``golden``: those of ``mcr`` (:class:`GBOptions`) and
-
-    * ``concealed_and_melded_kong``: one concealed and one melded kong score 明暗杠 (5 fan),
-      as PyMahjongGB counts them; default false: the seed's 81-fan table, which has no
-      明暗杠, gives 暗杠 2 + 明杠 1 (docs/rules/golden.md, decision 16). ``mcr`` always
-      counts 明暗杠.
-    """
-
-    concealed_and_melded_kong: bool = False
-
-    def __post_init__(self) -> None:
-        GBOptions.__post_init__(self)  # (no zero-argument super() in a slots dataclass)
-        if not isinstance(self.concealed_and_melded_kong, bool):
-            raise ValueError("option concealed_and_melded_kong must be true or false, got "
-                             f"{self.concealed_and_melded_kong!r}")
 
 
 def _one_of_each_kong(melds: Sequence[EngineMeld]) -> bool:

@@ -15,7 +15,6 @@ engine expects; :func:`settle_with_horses` adds the horse payments between parti
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from laizi import tiles as T
@@ -37,6 +36,7 @@ from laizi.variants.huanghuang_scoring import (
     laizi_of,
     payments,
 )
+from laizi.variants.rule_options import MAX_PARTIES, HuanghuangOptions
 
 if TYPE_CHECKING:
     from laizi.engine.game import Game
@@ -51,8 +51,6 @@ __all__ = [
     "win_kind",
 ]
 
-MAX_PARTIES = 8
-"""Four seats and up to four waiting people."""
 
 _MELD_KINDS = {
     CHOW: MeldKind.CHOW,
@@ -62,33 +60,6 @@ _MELD_KINDS = {
     CONCEALED_KONG: MeldKind.CONCEALED_KONG,
 }
 _EXTRA_KEYS = frozenset({"laizi_discarded", "horses", "people"})
-
-
-@dataclass(frozen=True, slots=True)
-class HuanghuangOptions:
-    """Table options of 荆州晃晃.
-
-    * ``base`` (底分): the unit every payment is multiplied by; default 1.
-    * ``horses``: who bought a horse this hand, as parties in the order the horse tiles are
-      dealt (0-3 a seat, 4-7 the waiting people front first); default none. The room sets
-      it every hand (see ``docs/rooms.md``).
-    """
-
-    base: int = 1
-    horses: tuple[int, ...] = field(default=())
-
-    def __post_init__(self) -> None:
-        if isinstance(self.base, bool) or not isinstance(self.base, int) or self.base < 1:
-            raise ValueError(f"option base must be a whole number >= 1, got {self.base!r}")
-        if not isinstance(self.horses, (tuple, list)):
-            raise ValueError(f"option horses must be a list of parties, got {self.horses!r}")
-        holders = tuple(self.horses)
-        for h in holders:
-            if isinstance(h, bool) or not isinstance(h, int) or not 0 <= h < MAX_PARTIES:
-                raise ValueError(f"option horses: {h!r} is not a party 0-{MAX_PARTIES - 1}")
-        if len(set(holders)) != len(holders):
-            raise ValueError("option horses: each person may buy only one horse")
-        object.__setattr__(self, "horses", holders)
 
 
 def win_kind(how: str, after_kong: bool) -> WinKind:
@@ -139,15 +110,15 @@ class HuanghuangVariant(Variant):
             game.tail -= 1
             horse_tiles.append(game.wall[game.tail])
         game.extra["horse_tiles"] = horse_tiles
-        game._hh_blocked = frozenset({game.wildcard})  # type: ignore[attr-defined]
+        game.blocked_cache = frozenset({game.wildcard})
 
     # ------------------------------------------------------------------ play hooks
 
     def meld_blocked(self, game: Game) -> frozenset[int]:
-        blocked: frozenset[int] | None = getattr(game, "_hh_blocked", None)
+        blocked = game.blocked_cache
         if blocked is None:
             blocked = frozenset({game.wildcard}) if game.wildcard is not None else frozenset()
-            game._hh_blocked = blocked  # type: ignore[attr-defined]
+            game.blocked_cache = blocked
         return blocked
 
     def win_refusal(self, game: Game, seat: int, tile: int, how: str) -> str | None:

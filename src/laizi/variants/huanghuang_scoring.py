@@ -32,6 +32,7 @@ from typing import Any
 from laizi import tiles
 from laizi.analysis import is_win
 from laizi.analysis.types import SUITED_SUITS, WinRules
+from laizi.copying import rebuild_from_fields
 from laizi.reasons import Reason
 from laizi.settlement import Payment
 
@@ -282,3 +283,6 @@ def settle(
     """:func:`evaluate` then :func:`payments`: the whole table settlement of one win."""
     value = evaluate(concealed, melds, laizi, win, winning_tile)
     return payments(win, winner, loser, value, laizi_discarded, base)
+
+
+rebuild_from_fields(Meld, HandValue)  # copy and pickle, compiled too

@@ -7,7 +7,6 @@ The rules are in ``docs/rules/jingzhou.md`` (with a Decisions section); hand jud
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from laizi import tiles as T
@@ -27,43 +26,12 @@ from laizi.variants.jingzhou_rules import (
     readings,
 )
 from laizi.variants.jingzhou_scoring import describe, judge
+from laizi.variants.rule_options import JingzhouOptions
 
 if TYPE_CHECKING:
     from laizi.engine.game import Game
 
 __all__ = ["VARIANT", "Jingzhou", "JingzhouOptions"]
-
-
-@dataclass(frozen=True, slots=True)
-class JingzhouOptions:
-    """Table options (house rules) of 荆州麻将.
-
-    * ``kou_kou_fan`` (口口翻): every open meld doubles, instead of one doubling for having
-      opened at all. Default off.
-    * ``reserve``: tiles left in the wall when the hand is drawn (黄庄); default 10 (5 墩).
-    * ``cap`` (封顶): the most one loser's line pays; default 300.
-    * ``gold`` (金顶): what every loser pays when every line reached the cap, and for
-      将一色 / 风一色; default 400.
-    * ``base``: the base unit every amount is multiplied by; default 1.
-    """
-
-    kou_kou_fan: bool = False
-    reserve: int = 10
-    cap: int = 300
-    gold: int = 400
-    base: int = 1
-
-    def __post_init__(self) -> None:
-        for name in ("reserve", "cap", "gold", "base"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(f"option {name} must be a whole number, got {value!r}")
-        if not isinstance(self.kou_kou_fan, bool):
-            raise ValueError(f"option kou_kou_fan must be true or false, got {self.kou_kou_fan!r}")
-        if not 0 <= self.reserve <= 40:
-            raise ValueError(f"option reserve must be 0-40 tiles, got {self.reserve}")
-        if self.cap < 1 or self.gold < 1 or self.base < 1:
-            raise ValueError("options cap, gold and base must be at least 1")
 
 
 _odd = (1).__and__
@@ -103,10 +71,9 @@ class Jingzhou(Variant):
 
     @staticmethod
     def _cache_blocked(game: Game) -> frozenset[int]:
-        cached: frozenset[int] | None = getattr(game, "_jz_blocked", None)
+        cached = game.blocked_cache
         if cached is None:
-            cached = frozenset(game.extra["blocked"])
-            game._jz_blocked = cached  # type: ignore[attr-defined]
+            cached = game.blocked_cache = frozenset(game.extra["blocked"])
         return cached
 
     # ------------------------------------------------------------------ play hooks
@@ -118,11 +85,10 @@ class Jingzhou(Variant):
         return self._cache_blocked(game)
 
     def special_kongs(self, game: Game) -> dict[int, str]:
-        kongs: dict[int, str] | None = getattr(game, "_jz_kongs", None)
+        kongs = game.special_kongs_cache
         if kongs is None:
             assert game.wildcard is not None
-            kongs = {RED: RED_KONG, game.wildcard: LAIZI_KONG}
-            game._jz_kongs = kongs  # type: ignore[attr-defined]
+            kongs = game.special_kongs_cache = {RED: RED_KONG, game.wildcard: LAIZI_KONG}
         return kongs
 
     def discard_refusal(self, game: Game, seat: int, tile: int) -> str | None:

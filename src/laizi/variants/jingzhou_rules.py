@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from laizi import tiles as T
 from laizi.analysis import WinRules, is_win
+from laizi.copying import rebuild_from_fields
 from laizi.engine.melds import CHOW, OPEN_KINDS, STANDARD_KINDS, Meld
 from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
 
@@ -225,3 +226,6 @@ def is_ready(hand: Sequence[int], melds: Sequence[Meld], laizi: int | None) -> b
         if found:
             return True
     return False
+
+
+rebuild_from_fields(Reading)  # copy and pickle, compiled too

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from laizi import tiles as T
+from laizi.copying import rebuild_from_fields
 from laizi.engine.melds import ADDED_KONG, CONCEALED_KONG, KONG, OPEN_KINDS, Meld
 from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
 from laizi.reasons import Reason
@@ -234,3 +235,6 @@ def describe(outcome: Outcome) -> str:
 
 
 assert set(BIG_HANDS) >= GOLD_HANDS
+
+
+rebuild_from_fields(Line, Outcome)  # copy and pickle, compiled too

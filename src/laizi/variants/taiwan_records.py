@@ -247,7 +247,7 @@ def settle(record: HandRecord) -> list[Payment]:
                                 options=options)
     w = record.winners[0]
     result = result_of(record)
-    fw = _flower_win(record)
+    fw: dict[str, Any] | None = _flower_win(record)
     if fw is not None:
         robbed = fw.get("robbed")
         return settle_flower_win(result, winner=w, dealer=record.dealer, robbed=robbed,

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from laizi.copying import rebuild_from_fields
+
 __all__ = ["FANS", "FAN_BY_KEY", "Fan"]
 
 
@@ -213,3 +215,6 @@ def markdown_table() -> str:
 
 if __name__ == "__main__":
     print(markdown_table())
+
+
+rebuild_from_fields(Fan)  # copy and pickle, compiled too

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from laizi import tiles as T
+from laizi.copying import rebuild_from_fields
 
 from .fans import FAN_BY_KEY
 
@@ -291,3 +292,6 @@ def win_result(total: int, fans: tuple[FanItem, ...], shape: str,
     res.why_not = None
     res.__class__ = FanResult  # type: ignore[assignment]
     return res  # type: ignore[return-value]
+
+
+rebuild_from_fields(Meld, WinContext, FanItem, FanResult)  # copy and pickle, compiled too

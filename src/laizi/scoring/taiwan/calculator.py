@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from laizi import tiles as T
+from laizi.copying import rebuild_from_fields
 from laizi.reasons import Reason
 from laizi.scoring.taiwan.facts import Facts, Part, Reading
 from laizi.scoring.taiwan.hand import HandError, MeldKind, TaiwanHand, WinContext
@@ -294,3 +295,6 @@ def score_flower_win(kind: FlowerWinKind, ctx: WinContext, hand: TaiwanHand | No
 
 _STAND_IN = TaiwanHand((*range(9), 9, 10, 11, 12, 13, 14, 15, 15), (), (), 15)
 _NO_READING = Reading("standard", ())
+
+
+rebuild_from_fields(ScoredItem, TaiResult)  # copy and pickle, compiled too

@@ -17,6 +17,7 @@ from functools import cache
 from typing import Literal
 
 from laizi import tiles as T
+from laizi.copying import rebuild_from_fields
 from laizi.scoring.taiwan.facts import Facts, Part
 
 __all__ = ["ITEMS", "ItemDef", "Kind", "exclusion_order", "item", "value_keys"]
@@ -480,3 +481,6 @@ def exclusion_order() -> tuple[str, ...]:
     for d in ITEMS:
         visit(d.id)
     return tuple(order)
+
+
+rebuild_from_fields(ItemDef)  # copy and pickle, compiled too
