@@ -18,6 +18,7 @@ from typing import Any
 
 from setuptools import Distribution, Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 
@@ -53,6 +54,19 @@ class ParallelBuildExt(build_ext):
             self.parallel = os.cpu_count() or 1
 
 
+class CleanBuildPy(build_py):
+    """``build_py`` that first removes the compiled modules an earlier build left in the
+    build directory: setuptools packs everything there, so a pure build after a compiled
+    one, or a module taken off the compiled list, would otherwise ship stale extensions.
+    ``build_ext`` (run after) puts back the ones this build compiles."""
+
+    def run(self) -> None:
+        for pattern in ("*.so", "*.pyd"):
+            for stale in Path(self.build_lib, "laizi").rglob(pattern):
+                stale.unlink()
+        super().run()
+
+
 def compiled_extensions() -> list[Any]:
     if not compile_requested() or os.environ.get("LAIZI_LISTING_REQUIREMENTS") == "1":
         return []
@@ -78,4 +92,5 @@ def compiled_extensions() -> list[Any]:
     return list(mypycify(paths, opt_level="3", separate=True))
 
 
-setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": ParallelBuildExt})
+setup(ext_modules=compiled_extensions(),
+      cmdclass={"build_ext": ParallelBuildExt, "build_py": CleanBuildPy})

@@ -5,9 +5,10 @@
     .venv/bin/python benchmarks/bench_build.py --rounds 5 --variant golden --variant mcr
 
 Each round runs, once with the pure package's interpreter and once with the compiled
-build's (alternating which goes first, so both see the same machine),
-``benchmarks/bench_bots.py --json --skip-bots`` (random-agent µs per applied action, the
-driver loop included) and, per variant, the search bot on fixed decisions (seat 0's
+build's (alternating which goes first, so both see the same machine), per variant:
+random agents on the engine alone (``bench_games.random_hand``: µs per applied action),
+``benchmarks/bench_bots.py --json --skip-bots`` (random agents through the table and its
+driver loop, µs per applied action), and the search bot on fixed decisions (seat 0's
 decisions in hands of greedy bots; its 85 ms budget, helper processes as configured),
 counting its samples per searched decision. It prints the medians over rounds and the
 ratio (above 1: the compiled build is faster, or samples more). Each interpreter
@@ -21,14 +22,30 @@ import json
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 METRICS = [  # (key, label, higher is better)
-    ("random_us_per_action", "random µs/action", False),
+    ("engine_us_per_action", "engine, random µs/action", False),
+    ("random_us_per_action", "driver, random µs/action", False),
     ("search_samples", "search samples/decision", True),
 ]
+
+
+def engine_worker(variant: str, hands: int) -> dict[str, float]:
+    """Random agents on the engine alone (``bench_games.random_hand``: a ``Game``, its
+    legal actions, no table or driver), µs per applied action, CPU time, after a warm-up
+    of other seeds."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_games import random_hand
+
+    for seed in range(10_000, 10_000 + hands // 4):
+        random_hand(variant, seed)
+    t = time.process_time()
+    steps = sum(random_hand(variant, seed) for seed in range(hands))
+    return {"engine_us_per_action": (time.process_time() - t) / steps * 1e6}
 
 
 def samples_worker(variant: str, hands: int, limit: int) -> dict[str, float]:
@@ -75,7 +92,7 @@ def which_build(python: str) -> str:
         capture_output=True, text=True, check=True, cwd="/").stdout.strip()
 
 
-def run(python: str, args: list[str], variants: list[str], hands: int
+def run(python: str, args: list[str], variants: list[str], hands: int, hands_engine: int
         ) -> list[dict[str, Any]]:
     # cwd outside the source tree: the pure interpreter's editable install finds src/,
     # the compiled one its site-packages, whatever the current directory.
@@ -87,6 +104,10 @@ def run(python: str, args: list[str], variants: list[str], hands: int
         if not variants or row["variant"] in variants:
             out = subprocess.run([python, __file__, "--samples-of", row["variant"],
                                   "--search-hands", str(hands)],
+                                 capture_output=True, text=True, check=True, cwd="/").stdout
+            row.update(json.loads(out))
+            out = subprocess.run([python, __file__, "--engine-of", row["variant"],
+                                  "--hands", str(hands_engine)],
                                  capture_output=True, text=True, check=True, cwd="/").stdout
             row.update(json.loads(out))
     return rows
@@ -102,9 +123,13 @@ def main() -> int:
     ap.add_argument("--search-hands", type=int, default=8,
                     help="greedy hands whose decisions the search bot is given")
     ap.add_argument("--samples-of", metavar="VARIANT", help=argparse.SUPPRESS)  # worker
+    ap.add_argument("--engine-of", metavar="VARIANT", help=argparse.SUPPRESS)  # worker
     args = ap.parse_args()
     if args.samples_of:
         print(json.dumps(samples_worker(args.samples_of, args.search_hands, 90)))
+        return 0
+    if args.engine_of:
+        print(json.dumps(engine_worker(args.engine_of, args.hands)))
         return 0
     builds = {"pure": args.pure, "compiled": args.compiled}
     for name, py in builds.items():
@@ -120,7 +145,8 @@ def main() -> int:
     for r in range(args.rounds):
         order = ["pure", "compiled"] if r % 2 == 0 else ["compiled", "pure"]
         for name in order:
-            got[name].append(run(builds[name], bench, args.variant, args.search_hands))
+            got[name].append(run(builds[name], bench, args.variant, args.search_hands,
+                                 args.hands))
         print(f"round {r + 1} of {args.rounds} done", flush=True)
     variants = [row["variant"] for row in got["pure"][0]]
     print(f"\nmedians of {args.rounds} rounds; ratio = pure ÷ compiled (samples: compiled ÷ "

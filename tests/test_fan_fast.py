@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from itertools import combinations, combinations_with_replacement
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -189,3 +190,31 @@ def test_exclusion_plans_equal_the_reference(keys: list[str], counts: list[int])
     C._exclude(fast)
     R._exclude(ref)
     assert fast == ref, table
+
+
+def test_results_built_fast_are_what_the_constructors_make() -> None:
+    """api.result_from builds items and results in shells (hand.py): each must be exactly
+    the object the dataclass constructor makes — its type, fields, equality, hash, frozen."""
+    import copy
+    import dataclasses
+    import pickle
+
+    from laizi.scoring.mcr.hand import FanItem, FanResult
+
+    rng = random.Random(25)
+    for _ in range(200):
+        case = random_case(rng)
+        res = score_hand(case.concealed, case.melds, case.win, case.ctx)
+        assert type(res) is FanResult and res.is_win
+        items = tuple(FanItem(f.key, f.count, f.groups) for f in res.fans)
+        for got, made in zip(res.fans, items, strict=True):
+            assert type(got) is FanItem
+            assert got == made and hash(got) == hash(made)
+        made_res = FanResult(**{f.name: getattr(res, f.name)
+                                for f in dataclasses.fields(FanResult)} | {"fans": items})
+        assert res == made_res and hash(res) == hash(made_res)
+        assert pickle.loads(pickle.dumps(res)) == res == copy.deepcopy(res)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            res.fans[0].count = 99  # type: ignore[misc]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            res.total = 0  # type: ignore[misc]

@@ -63,7 +63,6 @@ COMPILED_MODULES: tuple[str, ...] = (
     "laizi.scoring.mcr.fans",
     "laizi.scoring.mcr.golden",
     "laizi.scoring.mcr.groups",
-    "laizi.scoring.mcr.hand",
     "laizi.scoring.mcr.masks",
     "laizi.scoring.mcr.shapes",
     "laizi.scoring.taiwan.calculator",
@@ -77,7 +76,9 @@ COMPILED_MODULES: tuple[str, ...] = (
   a wrong type to name it, where a compiled class refuses it first with a bare
   ``TypeError``: :class:`~laizi.engine.actions.Action`, the options
   (``laizi.variants.rule_options``, ``laizi.scoring.taiwan.options``), the Taiwan hand
-  (``laizi.scoring.taiwan.hand``), and the log's reader (``laizi.engine.log``);
+  (``laizi.scoring.taiwan.hand``), the 81-fan calculator's input and result types
+  (``laizi.scoring.mcr.hand``: its results are also built faster as plain Python
+  objects, see there), and the log's reader (``laizi.engine.log``);
 * ``laizi.scoring.taiwan.facts``, whose lazily computed properties need a ``__dict__``.
 """
 

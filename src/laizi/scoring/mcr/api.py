@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from typing import Final
 
 from laizi import tiles as T
 
@@ -12,33 +13,34 @@ from .calculator import _NO_MELDS, Flags, Scored, _Hand, _Melds, score_concrete,
 from .fans import FAN_BY_KEY, FANS
 from .hand import (
     ITEM_SHELL,
+    RESULT_SHELL,
     FanItem,
     FanResult,
     HandError,
     Meld,
     WinContext,
     fan_item,
-    win_result,
 )
 from .shapes import CHOW, KONG, PUNG, Pack
 
 __all__ = ["check_hand", "meld_packs", "result_from", "score_hand", "seed_kong_fans",
            "win_flags"]
 
-_WIN_TILE_FANS = frozenset({
+_WIN_TILE_FANS: Final = frozenset({
     "self_drawn", "last_tile", "last_tile_draw", "last_tile_claim",
     "out_with_replacement_tile", "robbing_the_kong",
 })
-_NO_GROUPS = frozenset({"flower_tiles", "chicken_hand"})
-_FAN_ORDER = {f.key: i for i, f in enumerate(FANS)}
+_NO_GROUPS: Final = frozenset({"flower_tiles", "chicken_hand"})
+_FAN_ORDER: Final = {f.key: i for i, f in enumerate(FANS)}
 
-_NOT_LAST_COPY = "和绝张 not counted: another copy of the winning tile is in the hand"
-_LAST_COPY = "和绝张 counted: the other three copies are in the hand's melds"
-_NO_KONG = "杠上开花 not counted: the hand has no kong"
-_HELD = "抢杠和 not counted: the hand already holds the robbed tile"
+_NOT_LAST_COPY: Final = "和绝张 not counted: another copy of the winning tile is in the hand"
+_LAST_COPY: Final = "和绝张 counted: the other three copies are in the hand's melds"
+_NO_KONG: Final = "杠上开花 not counted: the hand has no kong"
+_HELD: Final = "抢杠和 not counted: the hand already holds the robbed tile"
 
-NOT_A_WIN = ("the tiles form neither four sets and a pair, nor seven pairs, thirteen "
-             "orphans, honours and knitted tiles, or a knitted straight with a set and a pair")
+NOT_A_WIN: Final = (
+    "the tiles form neither four sets and a pair, nor seven pairs, thirteen orphans, "
+    "honours and knitted tiles, or a knitted straight with a set and a pair")
 
 
 def meld_packs(melds: Sequence[Meld]) -> list[Pack]:
@@ -117,22 +119,36 @@ def win_flags(ctx: WinContext, standing: Sequence[int], fixed: list[Pack],
 
 # Which sets a fan without sources of its own lists: the reading (0), the winning tile
 # (1: the situational fans) or none (2: 花牌, 无番和).
-_GROUP_KIND = {f.key: 1 if f.key in _WIN_TILE_FANS else 2 if f.key in _NO_GROUPS else 0
-               for f in FANS}
-_FLOWERS_LAST = _FAN_ORDER["flower_tiles"] == len(FANS) - 1
+_GROUP_KIND: Final = {f.key: 1 if f.key in _WIN_TILE_FANS else 2 if f.key in _NO_GROUPS else 0
+                      for f in FANS}
+_FLOWERS_LAST: Final = _FAN_ORDER["flower_tiles"] == len(FANS) - 1
 assert _FLOWERS_LAST  # result_from appends 花牌 after the sorted fans
 
 
-_FIXED_ITEMS: dict[tuple[str, int, int], FanItem] = {}
+_FAN_KEYS: Final = tuple(f.key for f in FANS)  # (by _FAN_ORDER: sorting ints beats a key function)
+_KIND_BY_ORDER: Final = tuple(_GROUP_KIND[key] for key in _FAN_KEYS)
+
+_FIXED_ITEMS: Final[dict[int, FanItem]] = {}
 """The items of the fans whose sets are the winning tile (situational fans) or none
-(无番和), by (fan, count, winning tile): their few hundred possible values are built once
-and shared by the results (they are frozen)."""
-_FLOWER_ITEMS = tuple(fan_item("flower_tiles", n, ()) for n in range(9))
+(无番和), by (fan, count, winning tile) as one int: their few hundred possible values are
+built once and shared by the results (they are frozen)."""
+_FLOWER_ITEMS: Final = tuple(fan_item("flower_tiles", n, ()) for n in range(9))
 
 
-def _fixed_item(key: str, count: int, win: int, kind: int) -> FanItem:
-    got = _FIXED_ITEMS[key, count, win] = fan_item(key, count, ((win,),) if kind == 1 else ())
+def _fixed_item(order: int, count: int, win: int) -> FanItem:
+    key = _FAN_KEYS[order]
+    kind = _KIND_BY_ORDER[order]
+    got = _FIXED_ITEMS[(order * 64 + count) * 64 + win] = fan_item(
+        key, count, ((win,),) if kind == 1 else ())
     return got
+
+
+# (module constants of this module's own: the compiled build reads them from C statics,
+# where a name imported from an interpreted module is a dict lookup at every use)
+_FAN_ITEM: Final = FanItem
+_FAN_RESULT: Final = FanResult
+_ITEM_SHELL: Final = ITEM_SHELL
+_RESULT_SHELL: Final = RESULT_SHELL
 
 
 def result_from(best: Scored, win: int, ctx: WinContext, notes: Sequence[str],
@@ -140,50 +156,59 @@ def result_from(best: Scored, win: int, ctx: WinContext, notes: Sequence[str],
     """The public result of the best reading: one item per fan in table order, with the
     sets behind it (its sources; the winning tile for situational fans; none for 花牌 and
     无番和; else the whole reading)."""
-    table = best.table
-    sources = best.sources
-    reading = best.reading
-    at_win = ((win,),)
+    total, table, sources, shape, reading = best
     items: list[FanItem] = []
     append = items.append
-    shell = ITEM_SHELL
-    if shell is None:  # compiled: the constructor is fast
-        for key in sorted(table, key=_FAN_ORDER.__getitem__):
-            got = sources.get(key)
-            kind = _GROUP_KIND[key]
-            append(FanItem(key, table[key], tuple(got) if got is not None else
-                           reading if kind == 0 else at_win if kind == 1 else ()))
-    else:  # (hand.py: a frozen dataclass's own constructor is the slow part here)
-        new = object.__new__
-        cls = FanItem
-        for key in sorted(table, key=_FAN_ORDER.__getitem__):
-            count = table[key]
-            got = sources.get(key)
-            if got is not None:
-                groups = tuple(got)
-            else:
-                kind = _GROUP_KIND[key]
-                if kind:  # the same item for every hand with this winning tile: shared
-                    fixed = _FIXED_ITEMS.get((key, count, win))
-                    if fixed is None:
-                        fixed = _fixed_item(key, count, win, kind)
-                    append(fixed)
-                    continue
-                groups = reading
-            item = new(shell)
-            item.key = key
-            item.count = count
-            item.groups = groups
-            item.__class__ = cls  # type: ignore[assignment]
-            append(item)  # type: ignore[arg-type]
+    orders = [_FAN_ORDER[key] for key in table]
+    orders.sort()
+    shell = _ITEM_SHELL
+    for order in orders:
+        key = _FAN_KEYS[order]
+        count = table[key]
+        got = sources.get(key)
+        if got is not None:
+            groups = tuple(got)
+        else:
+            kind = _KIND_BY_ORDER[order]
+            if kind:  # the same item for every hand with this winning tile: shared
+                fixed = _FIXED_ITEMS.get((order * 64 + count) * 64 + win)
+                if fixed is None:
+                    fixed = _fixed_item(order, count, win)
+                append(fixed)
+                continue
+            groups = reading
+        if shell is None:  # (hand.py: the interpreter refuses the faster way)
+            append(FanItem(key, count, groups))
+            continue
+        item = shell()  # (hand.py: the frozen dataclass's constructor is slow)
+        item.key = key
+        item.count = count
+        item.groups = groups
+        item.__class__ = _FAN_ITEM  # type: ignore[assignment]
+        append(item)  # type: ignore[arg-type]
     flowers = ctx.flowers
     if flowers > 0:
         append(_FLOWER_ITEMS[flowers])
-    return win_result(best.total + flowers, tuple(items), best.shape, reading, win,
-                      golden_as, tuple(notes))
+        total += flowers
+    result_shell = _RESULT_SHELL
+    if result_shell is None:
+        return FanResult(True, total, tuple(items), shape, reading, win, golden_as,
+                         tuple(notes))
+    res = result_shell()  # (as the items above)
+    res.is_win = True
+    res.total = total
+    res.fans = tuple(items)
+    res.shape = shape
+    res.reading = reading
+    res.win_tile = win
+    res.golden_as = golden_as
+    res.notes = tuple(notes)
+    res.why_not = None
+    res.__class__ = _FAN_RESULT  # type: ignore[assignment]
+    return res  # type: ignore[return-value]
 
 
-_DEFAULT_CONTEXT = WinContext()
+_DEFAULT_CONTEXT: Final = WinContext()
 
 
 def score_hand(concealed: Sequence[int], melds: Sequence[Meld] = (),
@@ -272,8 +297,7 @@ def seed_kong_fans(result: FanResult, melds: Sequence[Meld]) -> FanResult:
                                fans=tuple(fans))
 
 
-_ZERO34 = bytes(34)
-_ONE = tuple(1 << 8 * t for t in range(34))
+_ONE: Final = tuple(1 << 8 * t for t in range(34))
 """One copy of tile t in a hand's counts written as one integer, a byte per tile (so the
 melds' tiles are a sum, added to the concealed counts in one step)."""
 
@@ -287,19 +311,19 @@ def _meld_info(kind: str, t: int) -> tuple[Pack, int, int]:
     return (KONG, t, kind == "kong"), 4 * _ONE[t], 1
 
 
-_MELD_INFO = {(kind, t): _meld_info(kind, t) for kind in ("chow", "pung", "kong",
-                                                             "concealed_kong")
-              for t in range(34) if kind != "chow" or (t < 27 and t % 9 < 7)}
+_MELD_INFO: Final = {(kind, t): _meld_info(kind, t)
+                     for kind in ("chow", "pung", "kong", "concealed_kong")
+                     for t in range(34) if kind != "chow" or (t < 27 and t % 9 < 7)}
 
-_KIND_BASE = {"chow": 0, "pung": 34, "kong": 68, "concealed_kong": 102}
+_KIND_BASE: Final = {"chow": 0, "pung": 34, "kong": 68, "concealed_kong": 102}
 """A meld's number is _KIND_BASE[kind] + tile (below 136); a seat's melds, in order, are
 the int 1, then ×136 + each meld's number (one int to hash instead of a tuple of packs)."""
-_SEATS: dict[int, tuple[list[Pack], _Melds]] = {}
+_SEATS: Final[dict[int, tuple[list[Pack], _Melds]]] = {}
 """A seat's packs and what its melds bring, by that int: a table over a part of the hand
 (a player's melds stay the same over many questions); kept bounded."""
-_SEATS_MAX = 1 << 14
-_NO_FIXED: list[Pack] = []  # (never mutated, as the packs kept in _SEATS)
-_UP_TO_4 = bytes(range(5))  # bytes.translate deletes these: what is left is a fifth copy
+_SEATS_MAX: Final = 1 << 14
+_NO_FIXED: Final[list[Pack]] = []  # (never mutated, as the packs kept in _SEATS)
+_UP_TO_4: Final = bytes(range(5))  # bytes.translate deletes these: what is left is a fifth copy
 
 
 def _seat(melds: Sequence[Meld], key: int) -> tuple[list[Pack], _Melds]:
@@ -317,14 +341,19 @@ def _score_fast(concealed: Sequence[int], melds: Sequence[Meld], win_tile: int |
     which says what is wrong)."""
     try:
         b = bytes(concealed)  # tile ids 0-255, or TypeError / ValueError
-        # (a loop over a bytearray: in CPython 3.11 cheaper than summing _ONE's ints)
-        counts = bytearray(_ZERO34)
-        for t in b:
-            counts[t] += 1  # IndexError for a tile id above 33
-    except (TypeError, ValueError, IndexError):
+    except (TypeError, ValueError):
         return None
     nm = len(melds)
     if len(b) + 3 * nm != 14 or nm > 4:
+        return None
+    # The counts as one int, a byte per tile (_ONE): in CPython 3.11 about as cheap as
+    # counting in a bytearray, native in the compiled build, and the melds' counts are
+    # then one addition.
+    whole = 0
+    try:
+        for t in b:
+            whole += _ONE[t]  # IndexError for a tile id above 33
+    except IndexError:
         return None
     if win_tile is None:
         win = b[-1]
@@ -332,7 +361,7 @@ def _score_fast(concealed: Sequence[int], melds: Sequence[Meld], win_tile: int |
         win = win_tile
     else:
         return None
-    own = bytes(counts)
+    own = whole.to_bytes(34, "little")  # (at most 14 tiles: no count reaches 256)
     if nm:
         key = 1
         for m in melds:
@@ -341,7 +370,7 @@ def _score_fast(concealed: Sequence[int], melds: Sequence[Meld], win_tile: int |
         if seat is None:
             seat = _seat(melds, key)
         fixed, ml = seat
-        full = (int.from_bytes(own, "little") + ml.counts).to_bytes(34, "little")
+        full = (whole + ml.counts).to_bytes(34, "little")
         if full.translate(None, _UP_TO_4):
             return None  # a fifth copy
         in_melds = full[win] - own[win]
@@ -376,7 +405,7 @@ def _score_fast(concealed: Sequence[int], melds: Sequence[Meld], win_tile: int |
     fl = tuple.__new__(Flags, (ctx.self_drawn, last_copy, about_kong,
                                ctx.last_tile_of_wall or ctx.last_discard, ctx.seat_wind,
                                ctx.prevalent_wind))
-    best = score_prepared(_Hand(fixed, None, win, fl, None, own, ml, hog))
+    best = score_prepared(_Hand(fixed, None, win, fl, None, own, ml, hog, b))
     if best is None:
         return FanResult(is_win=False, why_not=NOT_A_WIN)
     return result_from(best, win, ctx, notes)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import permutations
+from typing import Final
 
 from .calculator import _KNITTED, _Hand, _total, flag_fans
 from .masks import bits as _bits
@@ -31,7 +32,7 @@ from .shapes import CHOW, KONG, Pack
 
 __all__ = ["NO_BOUND", "FixedInfo", "tiles_bound", "upper_bound", "with_flags"]
 
-NO_BOUND = 1 << 20
+NO_BOUND: Final = 1 << 20
 """Returned for hands that may take a shape the bound does not model."""
 
 
@@ -41,26 +42,26 @@ def _starts(last: int) -> int:
 
 
 _S0, _S2, _S3, _S4, _S5, _S6 = (_starts(k) for k in (0, 2, 3, 4, 5, 6))
-_WIND = _bits(range(27, 31))
-_DRAGON = _bits(range(31, 34))
+_WIND: Final = _bits(range(27, 31))
+_DRAGON: Final = _bits(range(31, 34))
 _HONOUR = _WIND | _DRAGON
-_SUITS = (_bits(range(9)), _bits(range(9, 18)), _bits(range(18, 27)))
-_SUITED = _SUITS[0] | _SUITS[1] | _SUITS[2]
-_ENDS = _bits((0, 9, 18))  # rank 1 of each suit; >> 8 of a mask puts rank 9 there
-_TERM_WIND = _bits((0, 8, 9, 17, 18, 26, 27, 28, 29, 30))
-_ORPHANS = _bits((0, 8, 9, 17, 18, 26, *range(27, 34)))
-_ALL = (1 << 34) - 1
-_NOT_OUTSIDE = _ALL & ~_bits(t for t in range(34) if t >= 27 or t % 9 in (0, 1, 2, 6, 7, 8))
-_NOT_FIVES = _ALL & ~_bits(t for t in range(27) if 2 <= t % 9 <= 6)
-_NOT_EVEN = _ALL & ~_bits(t for t in range(27) if t % 9 in (1, 3, 5, 7))
-_TERMINAL_CHOWS = tuple(_bits((s, s + 1, s + 2, s + 6, s + 7, s + 8)) for s in (0, 9, 18))
-_PURE_TERMINAL = tuple(m | 1 << (s + 4) for m, s in zip(_TERMINAL_CHOWS, (0, 9, 18),
-                                                        strict=True))
-_TERMINAL_ANY = _bits((0, 9, 18))  # both terminal-chow fans need a 1 of some suit
-_KNITTED_BITS = tuple(_bits(k) for k in _KNITTED)
-_PERMS = tuple(permutations((0, 1, 2)))
-_KONG_FAN = {(1, 0): 1, (0, 1): 2, (2, 0): 4, (1, 1): 5, (0, 2): 6}
-_CONCEALED_PUNGS = (0, 0, 2, 16, 64)
+_SUITS: Final = (_bits(range(9)), _bits(range(9, 18)), _bits(range(18, 27)))
+_SUITED: Final = _SUITS[0] | _SUITS[1] | _SUITS[2]
+_ENDS: Final = _bits((0, 9, 18))  # rank 1 of each suit; >> 8 of a mask puts rank 9 there
+_TERM_WIND: Final = _bits((0, 8, 9, 17, 18, 26, 27, 28, 29, 30))
+_ORPHANS: Final = _bits((0, 8, 9, 17, 18, 26, *range(27, 34)))
+_ALL: Final = (1 << 34) - 1
+_NOT_OUTSIDE: Final = _ALL & ~_bits(t for t in range(34) if t >= 27 or t % 9 in (0, 1, 2, 6, 7, 8))
+_NOT_FIVES: Final = _ALL & ~_bits(t for t in range(27) if 2 <= t % 9 <= 6)
+_NOT_EVEN: Final = _ALL & ~_bits(t for t in range(27) if t % 9 in (1, 3, 5, 7))
+_TERMINAL_CHOWS: Final = tuple(_bits((s, s + 1, s + 2, s + 6, s + 7, s + 8)) for s in (0, 9, 18))
+_PURE_TERMINAL: Final = tuple(m | 1 << (s + 4) for m, s in zip(_TERMINAL_CHOWS, (0, 9, 18),
+                                                               strict=True))
+_TERMINAL_ANY: Final = _bits((0, 9, 18))  # both terminal-chow fans need a 1 of some suit
+_KNITTED_BITS: Final = tuple(_bits(k) for k in _KNITTED)
+_PERMS: Final = tuple(permutations((0, 1, 2)))
+_KONG_FAN: Final = {(1, 0): 1, (0, 1): 2, (2, 0): 4, (1, 1): 5, (0, 2): 6}
+_CONCEALED_PUNGS: Final = (0, 0, 2, 16, 64)
 
 
 def _chow_families(m1: int, m2: int, m3: int, m4: int, chows: int) -> int:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import mul
+from typing import Final
 
 from .combos import Combo, two_chows_fan, two_pungs_fan
 from .combos_fast import chow_fans, pung_fans
@@ -72,39 +73,41 @@ from .shapes import (
     CHOW,
     KONG,
     ORDER,
+    PACK_TILES,
     PAIR,
     Pack,
     basic_waits,
-    pack_tiles,
 )
 
 __all__ = ["Considered", "Flags", "Scored", "flag_fans", "score_concrete", "score_prepared"]
 
-_KNITTED = KNITTED  # (bound.py imports these names from here)
+_KNITTED: Final = KNITTED  # (bound.py imports these names from here)
 _total = total
 
-_ORPHAN_BITS = bits((0, 8, 9, 17, 18, 26, *range(27, 34)))
-_SUITED_BITS = bits(range(27))
+_ORPHAN_BITS: Final = bits((0, 8, 9, 17, 18, 26, *range(27, 34)))
+_SUITED_BITS: Final = bits(range(27))
 
-_EXCLUSIONS = tuple((f.key, f.excludes) for f in FANS if f.excludes
-                    or f.key in ("nine_gates", "four_concealed_pungs", "big_three_winds"))
-_EXCLUDES = dict(_EXCLUSIONS)
-_RANK = {key: i for i, (key, _) in enumerate(_EXCLUSIONS)}
-_EXCLUDERS = frozenset(_RANK)
-_SPECIAL_EXCLUDERS = frozenset({"nine_gates", "four_concealed_pungs", "big_three_winds"})
+_EXCLUSIONS: Final = tuple((f.key, f.excludes) for f in FANS if f.excludes
+                           or f.key in ("nine_gates", "four_concealed_pungs", "big_three_winds"))
+_EXCLUDES: Final = dict(_EXCLUSIONS)
+_RANK: Final = {key: i for i, (key, _) in enumerate(_EXCLUSIONS)}
+_EXCLUDER_BIT: Final = {key: 1 << i for key, i in _RANK.items()}
+"""A bit per excluding fan: the set of those present is an int (44 bits), cheaper to make
+and to look up by than a frozenset."""
+_SPECIAL_EXCLUDERS: Final = frozenset({"nine_gates", "four_concealed_pungs", "big_three_winds"})
 
-_SINGLE_PUNG: tuple[str, ...] = tuple(
+_SINGLE_PUNG: Final[tuple[str, ...]] = tuple(
     "dragon_pung" if t >= 31 else
     "pung_of_terminals_or_honours" if t >= 27 or t % 9 in (0, 8) else ""
     for t in range(34))
 """The fan a pung (or kong) of tile t earns alone: 箭刻, 幺九刻 or none."""
-_HIDDEN = ("", "", "two_concealed_pungs", "three_concealed_pungs", "four_concealed_pungs")
-_KONG_KEY = {(1, 0): "melded_kong", (0, 1): "concealed_kong", (2, 0): "two_melded_kongs",
-             (1, 1): "concealed_and_melded_kong", (0, 2): "two_concealed_kongs"}
-_PACK_ORDER = {p: ORDER[p[1]] for p in ALL_PACKS}
+_HIDDEN: Final = ("", "", "two_concealed_pungs", "three_concealed_pungs", "four_concealed_pungs")
+_KONG_KEY: Final = {(1, 0): "melded_kong", (0, 1): "concealed_kong", (2, 0): "two_melded_kongs",
+                    (1, 1): "concealed_and_melded_kong", (0, 2): "two_concealed_kongs"}
+_PACK_ORDER: Final = {p: ORDER[p[1]] for p in ALL_PACKS}
 
-_CHOW_COMBOS: dict[tuple[int, ...], list[tuple[str, tuple[tuple[int, ...], ...]]]] = {}
-_PUNG_COMBOS: dict[tuple[int, ...], Combo] = {}
+_CHOW_COMBOS: Final[dict[tuple[int, ...], list[tuple[str, tuple[tuple[int, ...], ...]]]]] = {}
+_PUNG_COMBOS: Final[dict[tuple[int, ...], Combo]] = {}
 """Set-combination fans by the sets' tiles (in search order), filled on first use: a
 table over a bounded domain (at most a few tens of thousands of set tuples). A chow's
 tiles follow from its middle tile, so the chow table keeps each fan's sets as tiles
@@ -118,33 +121,33 @@ def _chow_combo(mids: tuple[int, ...]) -> list[tuple[str, tuple[tuple[int, ...],
     return got
 
 _ALL_TRAITS = OUTSIDE | FIVE | EVEN
-_VALUE = VALUE
+_VALUE: Final = VALUE
 _T0, _T1, _T2, _T3 = ENTRIES
 assert GROUP_SPANS == ((0, 9), (18, 27), (9, 18), (27, 34))  # as score_prepared reads them
-_Z9 = bytes(9)
-_Z7 = bytes(7)
-_NONE: list[int] = []  # (never mutated)
-_ZERO = (bytes(9), bytes(9), bytes(9), bytes(7))
-_ZERO34 = bytes(34)
-_ODD = bytes(n & 1 for n in range(256))  # bytes.translate: 1 for an odd count
-_HALF = bytes(n // 2 for n in range(256))  # bytes.translate: the pairs of a count
+_Z9: Final = bytes(9)
+_Z7: Final = bytes(7)
+_NONE: Final[list[int]] = []  # (never mutated)
+_ZERO: Final = (bytes(9), bytes(9), bytes(9), bytes(7))
+_ZERO34: Final = bytes(34)
+_ODD: Final = bytes(n & 1 for n in range(256))  # bytes.translate: 1 for an odd count
+_HALF: Final = bytes(n // 2 for n in range(256))  # bytes.translate: the pairs of a count
 
 # ---------------------------------------------------------------- the hand
 
 
 def _pack_mask(p: Pack) -> int:
     mask = 0
-    for t in pack_tiles(p):
+    for t in PACK_TILES[p]:
         mask |= 1 << t
     return mask
 
 
-_MELD_PACKS = tuple(p for p in ALL_PACKS if p in TRAITS and p[0] != PAIR)
-_PACK_MASK = {p: _pack_mask(p) for p in _MELD_PACKS}
+_MELD_PACKS: Final = tuple(p for p in ALL_PACKS if p in TRAITS and p[0] != PAIR)
+_PACK_MASK: Final = {p: _pack_mask(p) for p in _MELD_PACKS}
 """A meld's tiles as a mask."""
-_PACK_COUNTS = {p: sum(1 << 8 * t for t in pack_tiles(p)) for p in _MELD_PACKS}
+_PACK_COUNTS: Final = {p: sum(1 << 8 * t for t in PACK_TILES[p]) for p in _MELD_PACKS}
 """A meld's tiles as counts, a byte per tile."""
-_PACK_HOG = {p: 0 if p[0] == KONG else _PACK_COUNTS[p] for p in _MELD_PACKS}
+_PACK_HOG: Final = {p: 0 if p[0] == KONG else _PACK_COUNTS[p] for p in _MELD_PACKS}
 """A meld's tiles that count toward 四归一 (a kong's do not), as counts, a byte a tile."""
 
 
@@ -166,7 +169,7 @@ class _Melds:
         traits = _ALL_TRAITS
         bits = hog = 0
         for p in fixed:
-            pt = pack_tiles(p)
+            pt = PACK_TILES[p]
             tiles.append(pt)
             traits &= TRAITS[p]
             bits |= _PACK_MASK[p]
@@ -213,11 +216,11 @@ class _Melds:
         self.singles = singles
 
 
-_NO_MELDS = _Melds([])
-_MELDS: dict[tuple[Pack, ...], _Melds] = {}
+_NO_MELDS: Final = _Melds([])
+_MELDS: Final[dict[tuple[Pack, ...], _Melds]] = {}
 """_Melds by the melds (a table over a part of the hand: a player's melds stay the same
 over many questions, and golden tiles' candidates share them); kept bounded."""
-_MELDS_MAX = 1 << 14
+_MELDS_MAX: Final = 1 << 14
 
 
 class _Hand:
@@ -230,17 +233,19 @@ class _Hand:
     """
 
     __slots__ = ("_base", "_masks", "_melds", "_standing", "_waits", "counts", "fixed", "fl",
-                 "hog", "win", "winds")
+                 "hog", "tiles", "win", "winds")
 
     def __init__(self, fixed: list[Pack], standing: tuple[int, ...] | None, win: int,
                  fl: Flags, full_masks: tuple[int, int, int, int] | None = None,
                  counts: bytes | None = None, melds: _Melds | None = None,
-                 hog: bool = True) -> None:
+                 hog: bool = True, tiles: bytes | None = None) -> None:
         """``standing``: counts of the standing tiles, winning tile excluded; or ``None``
         when ``counts`` are given. ``full_masks`` (of the whole hand) may be given when
         the caller has them already; ``melds``, what the melds bring, likewise; ``hog``
-        false when the caller knows that no tile is held four times but as a kong."""
+        false when the caller knows that no tile is held four times but as a kong; ``tiles``
+        the concealed tiles (winning tile included) in any order, when the caller has them."""
         self.hog = hog
+        self.tiles = tiles
         self.fixed = fixed
         self.win = win
         self.fl = fl
@@ -276,6 +281,12 @@ class _Hand:
             c[self.win] -= 1
             self._standing = tuple(c)
         return self._standing
+
+    def sorted_tiles(self) -> tuple[int, ...]:
+        """The concealed tiles, winning tile included, sorted."""
+        if self.tiles is not None:
+            return tuple(sorted(self.tiles))
+        return _tiles_of(self.counts)
 
     @property
     def standing_counts(self) -> tuple[int, ...]:
@@ -341,11 +352,11 @@ class _Hand:
         return self._base
 
 
-_BASES: dict[int, FanTable] = {}
+_BASES: Final[dict[int, FanTable]] = {}
 """flag_fans | tile_fans_of by (tile code, claimed melds, the four win flags they read) as
 one int: a table over parts of a hand (at most 2^16 codes, 80 flag values); bounded."""
-_BASES_MAX = 1 << 15
-_NO_SOURCES: Sources = {}  # (never mutated: _basic copies a base's sources when it has any)
+_BASES_MAX: Final = 1 << 15
+_NO_SOURCES: Final[Sources] = {}  # (never mutated: _basic copies a base's sources when it has any)
 
 
 def _basic(h: _Hand, r: GroupReading, shared: tuple[FanTable, Sources] | None = None
@@ -379,7 +390,7 @@ def _basic(h: _Hand, r: GroupReading, shared: tuple[FanTable, Sources] | None = 
         cp = 0
         for p in cpungs:
             t = p[1]
-            tiles = pack_tiles(p)
+            tiles = PACK_TILES[p]
             if t != exposed:
                 cp += 1
                 hidden_sets.append(tiles)
@@ -402,7 +413,7 @@ def _basic(h: _Hand, r: GroupReading, shared: tuple[FanTable, Sources] | None = 
             src[key] = hidden_sets
         if npungs == 4 and kongs < 4 and hidden < 4:
             ft["all_pungs"] = 1
-            src["all_pungs"] = list(map(pack_tiles, ml.pungs + cpungs))
+            src["all_pungs"] = [PACK_TILES[p] for p in ml.pungs + cpungs]
         if npungs >= 2:
             ordered: Sequence[Pack]
             if not ml.pungs:
@@ -416,7 +427,7 @@ def _basic(h: _Hand, r: GroupReading, shared: tuple[FanTable, Sources] | None = 
                 if key2:
                     ft[key2] = ft.get(key2, 0) + 1
                     src.setdefault(key2, []).extend(
-                        [pack_tiles(ordered[0]), pack_tiles(ordered[1])])
+                        [PACK_TILES[ordered[0]], PACK_TILES[ordered[1]]])
             else:
                 mids = tuple([p[1] for p in ordered])
                 found = _PUNG_COMBOS.get(mids)
@@ -424,7 +435,7 @@ def _basic(h: _Hand, r: GroupReading, shared: tuple[FanTable, Sources] | None = 
                     found = _PUNG_COMBOS[mids] = pung_fans(list(mids))
                 for key, idx in found:
                     ft[key] = ft.get(key, 0) + 1
-                    src.setdefault(key, []).extend(map(pack_tiles, map(ordered.__getitem__, idx)))
+                    src.setdefault(key, []).extend([PACK_TILES[ordered[i]] for i in idx])
     nc = len(cchows) + len(ml.chows)
     if nc >= 2:
         chows: Sequence[Pack]
@@ -445,7 +456,7 @@ def _basic(h: _Hand, r: GroupReading, shared: tuple[FanTable, Sources] | None = 
             key2 = two_chows_fan(chows[0][1], chows[1][1])
             if key2:
                 ft[key2] = ft.get(key2, 0) + 1
-                src.setdefault(key2, []).extend([pack_tiles(chows[0]), pack_tiles(chows[1])])
+                src.setdefault(key2, []).extend([PACK_TILES[chows[0]], PACK_TILES[chows[1]]])
         else:
             mids = tuple([p[1] for p in chows])
             got = _CHOW_COMBOS.get(mids)
@@ -509,10 +520,10 @@ def _wait(chows: tuple[Pack, ...], pair: int, win: int, ft: FanTable,
             edge = p
     if edge is not None:
         ft["edge_wait"] = 1
-        src["edge_wait"] = [pack_tiles(edge)]
+        src["edge_wait"] = [PACK_TILES[edge]]
     elif closed is not None:
         ft["closed_wait"] = 1
-        src["closed_wait"] = [pack_tiles(closed)]
+        src["closed_wait"] = [PACK_TILES[closed]]
     elif pair == win:
         ft["single_wait"] = 1
         src["single_wait"] = [(pair, pair)]
@@ -520,12 +531,15 @@ def _wait(chows: tuple[Pack, ...], pair: int, win: int, ft: FanTable,
 
 def _exclude(ft: FanTable) -> None:
     """不计: in table order, every fan still present removes what it implies."""
-    present = _EXCLUDERS.intersection(ft)
+    present = 0
+    bit_of = _EXCLUDER_BIT
+    for key in ft:
+        present |= bit_of.get(key, 0)
     if not present:
         return
     got = _PLANS.get(present)
     if got is None:
-        plan = _plan(set(present))
+        plan = _plan({key for key, bit in bit_of.items() if bit & present})
         # Without 九莲宝灯 / 四暗刻 / 三风刻 a plan only removes fans, in any order: kept
         # as the fans it removes (a membership test each is cheaper than a pop).
         got = _PLANS[present] = (tuple(dict.fromkeys(fan for fan, _ in plan)), None) \
@@ -543,11 +557,12 @@ def _exclude(ft: FanTable) -> None:
             ft.pop(fan, None)
 
 
-_PLANS: dict[frozenset[str], tuple[tuple[str, ...], tuple[tuple[str, bool], ...] | None]] = {}
-"""The steps of _exclude by the set of excluding fans present: a fan removes fans only
-if no bigger fan removed it first, and only excluding fans remove excluding fans, so
-which ones act is decided by that set alone (at most a few hundred sets occur). Kept as
-(the fans removed, None) when the steps only remove fans, else ((), the steps)."""
+_PLANS: Final[dict[int, tuple[tuple[str, ...], tuple[tuple[str, bool], ...] | None]]] = {}
+"""The steps of _exclude by the set of excluding fans present (as _EXCLUDER_BIT bits): a
+fan removes fans only if no bigger fan removed it first, and only excluding fans remove
+excluding fans, so which ones act is decided by that set alone (at most a few hundred sets
+occur). Kept as (the fans removed, None) when the steps only remove fans, else ((), the
+steps)."""
 
 
 def _plan(present: set[str]) -> tuple[tuple[str, bool], ...]:
@@ -600,12 +615,12 @@ def _winds(pungs: tuple[Pack, ...] | list[Pack], fl: Flags, ft: FanTable,
             continue
         if t == fl.prevalent:
             ft["prevalent_wind"] = 1
-            src["prevalent_wind"] = [pack_tiles(p)]
+            src["prevalent_wind"] = [PACK_TILES[p]]
             if not deducted:
                 _dec(ft, "pung_of_terminals_or_honours", 1)
         if t == fl.seat:
             ft["seat_wind"] = 1
-            src["seat_wind"] = [pack_tiles(p)]
+            src["seat_wind"] = [PACK_TILES[p]]
             if fl.seat != fl.prevalent and not deducted:
                 _dec(ft, "pung_of_terminals_or_honours", 1)
 
@@ -680,17 +695,17 @@ def _knitted_straight(h: _Hand) -> _Knitted | None:
             _wait((meld,) if meld[0] == CHOW else (), pair[1], win, ft, src)
     elif b[h.win] > 1:
         ft["single_wait"] = 1
-        src["single_wait"] = [pack_tiles(pair)]
+        src["single_wait"] = [PACK_TILES[pair]]
     _exclude(ft)
     if 27 <= meld[1] <= 30:
         _winds([meld], fl, ft, src)
     return ft, src, (meld, pair), seq
 
 
-_KNIT_WAITS: dict[bytes, bool] = {}
+_KNIT_WAITS: Final[dict[bytes, bool]] = {}
 """Whether four tiles (counts as bytes) wait on one tile only: the wait of a knitted
 straight's set and pair; kept bounded."""
-_KNIT_WAITS_MAX = 1 << 14
+_KNIT_WAITS_MAX: Final = 1 << 14
 
 
 def _fours(b: bytes, ml: _Melds) -> list[int]:
@@ -718,7 +733,7 @@ def _hog(ft: FanTable, src: Sources, fours: list[int], fixed: list[Pack]) -> Non
 def _one_pung(p: Pack, ft: FanTable, src: Sources) -> None:
     """The fans of a single pung or kong (beside a knitted straight)."""
     kind, t, claimed = p
-    tiles = pack_tiles(p)
+    tiles = PACK_TILES[p]
     key = _SINGLE_PUNG[t]
     if key:
         ft[key] = 1
@@ -823,7 +838,7 @@ def score_concrete(fixed: list[Pack], standing: tuple[int, ...], win: int,
     return score_prepared(_Hand(fixed, standing, win, fl))
 
 
-_ONE_TILE = tuple(bytes((t,)) for t in range(34))
+_ONE_TILE: Final = tuple(bytes((t,)) for t in range(34))
 
 
 def _tiles_of(c: bytes | tuple[int, ...]) -> tuple[int, ...]:
@@ -914,7 +929,7 @@ def score_prepared(h: _Hand, trace: list[Considered] | None = None) -> Scored | 
     for r in parts[0] if len(parts) == 1 else combine(parts):
         pair = r[1]
         if trace is not None:
-            trace.append(("standard", (*((KIND[p[0]], pack_tiles(p)) for p in r[0]),
+            trace.append(("standard", (*((KIND[p[0]], PACK_TILES[p]) for p in r[0]),
                                        ("pair", (pair, pair)))))
         ft, src = _basic(h, r, base)
         tot = total(ft)
@@ -932,7 +947,7 @@ def _special_scored(h: _Hand, trace: list[Considered] | None) -> Scored | None:
     ft, shape = sp
     if trace is not None:
         trace.append(_trace_special(h.standing_counts, shape))
-    return tuple.__new__(Scored, (total(ft), ft, {}, shape, (_tiles_of(h.counts),)))
+    return tuple.__new__(Scored, (total(ft), ft, {}, shape, (h.sorted_tiles(),)))
 
 
 def _knitted_scored(h: _Hand, trace: list[Considered] | None) -> Scored | None:
@@ -942,9 +957,9 @@ def _knitted_scored(h: _Hand, trace: list[Considered] | None) -> Scored | None:
     ft, src, rest, seq = ks
     if trace is not None:
         trace.append(("knitted_straight", (("knitted", seq), *(
-            (KIND[p[0]], pack_tiles(p)) for p in rest if p not in h.fixed))))
+            (KIND[p[0]], PACK_TILES[p]) for p in rest if p not in h.fixed))))
     return tuple.__new__(Scored, (total(ft), ft, src, "knitted_straight",
-                                  (seq, *(pack_tiles(p) for p in rest))))
+                                  (seq, *(PACK_TILES[p] for p in rest))))
 
 
 def _nine_gates_scored(h: _Hand, trace: list[Considered] | None) -> Scored | None:
@@ -953,7 +968,7 @@ def _nine_gates_scored(h: _Hand, trace: list[Considered] | None) -> Scored | Non
         return None
     if trace is not None:
         trace.append(("nine_gates", ()))
-    return tuple.__new__(Scored, (total(ng), ng, {}, "nine_gates", (_tiles_of(h.counts),)))
+    return tuple.__new__(Scored, (total(ng), ng, {}, "nine_gates", (h.sorted_tiles(),)))
 
 
 def _score_specials(h: _Hand, trace: list[Considered] | None) -> Scored | None:

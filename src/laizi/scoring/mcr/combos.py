@@ -13,10 +13,12 @@ order. The principles, as the standard calculator applies them:
 
 from __future__ import annotations
 
+from typing import Final
+
 __all__ = ["chow_fans", "pung_fans"]
 
-_SUITED_EXTRA_ORDER = ("pure_double_chow", "mixed_double_chow", "short_straight",
-                       "two_terminal_chows")
+_SUITED_EXTRA_ORDER: Final = ("pure_double_chow", "mixed_double_chow", "short_straight",
+                              "two_terminal_chows")
 
 
 def _same_suit(*ts: int) -> bool:
@@ -109,8 +111,8 @@ def _extra_chow(three: tuple[int, int, int], t: list[int], extra: int) -> Combo:
     return []
 
 
-_TRIPLES = ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0))
-_PAIRS4 = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+_TRIPLES: Final = ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0))
+_PAIRS4: Final = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
 
 
 def chow_fans(t: list[int]) -> Combo:

@@ -10,6 +10,7 @@ random hands is every third or fourth hand.
 from __future__ import annotations
 
 from functools import cache
+from typing import Final
 
 from .combos import (
     _PAIRS4,
@@ -27,7 +28,7 @@ from .combos import (
 
 __all__ = ["chow_fans", "pung_fans"]
 
-_MIDS = tuple(t for t in range(27) if 0 < t % 9 < 8)  # a chow by its middle tile
+_MIDS: Final = tuple(t for t in range(27) if 0 < t % 9 < 8)  # a chow by its middle tile
 
 
 @cache
@@ -98,7 +99,7 @@ def chow_fans(t: list[int]) -> Combo:
     return out
 
 
-_THREE_PUNGS: dict[tuple[int, int, int], str | None] = {}
+_THREE_PUNGS: Final[dict[tuple[int, int, int], str | None]] = {}
 """three_pungs_fan by its tiles, filled on first use (at most 34^3 entries)."""
 
 

@@ -4,7 +4,7 @@ fans and the fan values."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .fans import FANS
 from .masks import bits
@@ -27,17 +27,17 @@ __all__ = [
 FanTable = dict[str, int]
 Sources = dict[str, list[tuple[int, ...]]]
 
-VALUE: dict[str, int] = {f.key: f.value for f in FANS}
+VALUE: Final[dict[str, int]] = {f.key: f.value for f in FANS}
 
-KNITTED: tuple[tuple[int, ...], ...] = tuple(
+KNITTED: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(sorted(s * 9 + r for s, start in zip(perm, (0, 1, 2), strict=True)
                  for r in range(start, 9, 3)))
     for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 )
 """The six knitted straights (147 258 369 in three different suits), sorted tiles."""
-KNITTED_BITS: tuple[int, ...] = tuple(bits(k) for k in KNITTED)
+KNITTED_BITS: Final[tuple[int, ...]] = tuple(bits(k) for k in KNITTED)
 
-KIND = {1: "chow", 2: "pung", 4: "pair"}
+KIND: Final = {1: "chow", 2: "pung", 4: "pair"}
 """Pack kinds (shapes.CHOW PUNG PAIR) as :class:`laizi.analysis.GroupKind` values."""
 
 
@@ -81,7 +81,7 @@ def win_fans(fl: Flags, ft: FanTable) -> None:
         ft["self_drawn"] = 1
 
 
-_FLAG_FANS: dict[tuple[Flags, int], FanTable] = {}
+_FLAG_FANS: Final[dict[tuple[Flags, int], FanTable]] = {}
 """flag_fans by (flags, claimed melds): at most 2^4 * 4 * 4 * 5 entries."""
 
 

@@ -14,6 +14,7 @@ concealed and one melded kong instead of 暗杠 + 明杠; see docs/fan.md, "Deci
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from laizi.copying import rebuild_from_fields
 
@@ -40,7 +41,7 @@ def _f(no: int | None, key: str, value: int, zh: str, en: str, rule: str,
 
 # Row order = value order = the order in which exclusions are applied (a fan already
 # excluded by a bigger one excludes nothing itself, as in the rulebook's 不重复 principle).
-FANS: tuple[Fan, ...] = (
+FANS: Final[tuple[Fan, ...]] = (
     # 88
     _f(1, "big_four_winds", 88, "大四喜", "Big Four Winds", "pungs/kongs of all four winds",
        "big_three_winds all_pungs pung_of_terminals_or_honours prevalent_wind seat_wind"),
@@ -197,7 +198,7 @@ FANS: tuple[Fan, ...] = (
        "1 per flower; never counted toward the minimum"),
 )
 
-FAN_BY_KEY: dict[str, Fan] = {f.key: f for f in FANS}
+FAN_BY_KEY: Final[dict[str, Fan]] = {f.key: f for f in FANS}
 
 # The exclusion lists must only name real fans.
 assert all(e in FAN_BY_KEY for f in FANS for e in f.excludes)

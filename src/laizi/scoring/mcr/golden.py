@@ -18,6 +18,7 @@ from functools import cache
 from itertools import combinations, combinations_with_replacement, product
 from operator import itemgetter
 from operator import neg as neg_
+from typing import Final
 
 from laizi import tiles as T
 
@@ -31,12 +32,12 @@ from .shapes import Pack, suit_key, suit_table
 
 __all__ = ["golden_assignments", "score_golden"]
 
-_ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
-_ANY_SET: tuple[tuple[int, ...], ...] = (
+_ORPHANS: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_ANY_SET: Final[tuple[tuple[int, ...], ...]] = (
     *((t, t, t) for t in range(34)),
     *((t, t + 1, t + 2) for t in range(27) if t % 9 < 7),
 )
-_KNITTED: tuple[tuple[int, ...], ...] = tuple(
+_KNITTED: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(sorted(s * 9 + r for s, start in zip(perm, (0, 1, 2), strict=True)
                  for r in range(start, 9, 3)))
     for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
@@ -143,9 +144,9 @@ def _special(c: list[int], wilds: int) -> Iterator[Assign]:
                     yield (*lack, *more)
 
 
-_FACES = {(size, k): tuple((sum(1 << 8 * i for i in faces), faces)
-                           for faces in combinations_with_replacement(range(size), k))
-          for size in (7, 9) for k in range(5)}
+_FACES: Final = {(size, k): tuple((sum(1 << 8 * i for i in faces), faces)
+                                  for faces in combinations_with_replacement(range(size), k))
+                 for size in (7, 9) for k in range(5)}
 
 
 def _group_fills(group: Sequence[int], lo: int, k: int) -> list[Assign]:
@@ -167,8 +168,8 @@ def _empty_fills(size: int, k: int) -> tuple[tuple[int, ...], ...]:
     return tuple(faces for delta, faces in _FACES[size, k] if delta in table)
 
 
-_SPLITS = {w: tuple(ks for ks in product(range(w + 1), repeat=4) if sum(ks) == w)
-           for w in range(5)}
+_SPLITS: Final = {w: tuple(ks for ks in product(range(w + 1), repeat=4) if sum(ks) == w)
+                  for w in range(5)}
 
 
 def _standard_fills(c: Sequence[int], wilds: int) -> list[Assign]:
@@ -323,8 +324,8 @@ def _golden_win_flags(ctx: WinContext, standing: Sequence[int], fixed: list[Pack
     return fl, notes
 
 
-_STAND_IN = ("和绝张 not counted: the winning tile is a golden tile standing for another "
-             "tile")
+_STAND_IN: Final = ("和绝张 not counted: the winning tile is a golden tile standing for another "
+                    "tile")
 
 
 def _add_masks(m: Masks, counts: Sequence[int], faces: Assign) -> Masks:

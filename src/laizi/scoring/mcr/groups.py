@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from functools import cache
 from itertools import combinations_with_replacement, permutations, product
+from typing import Final
 
 from .shapes import CHOW, PAIR, PUNG, Pack, pack_tiles, search_key, suit_table
 
@@ -48,10 +49,10 @@ __all__ = [
     "tile_fans_of",
 ]
 
-GROUP_SPANS: tuple[tuple[int, int], ...] = ((0, 9), (18, 27), (9, 18), (27, 34))
+GROUP_SPANS: Final[tuple[tuple[int, int], ...]] = ((0, 9), (18, 27), (9, 18), (27, 34))
 """First and end tile of 万, 条, 筒 and the honours: the search order of the groups."""
-_GROUP_OF = tuple(next(i for i, (lo, hi) in enumerate(GROUP_SPANS) if lo <= t < hi)
-                  for t in range(34))
+_GROUP_OF: Final = tuple(next(i for i, (lo, hi) in enumerate(GROUP_SPANS) if lo <= t < hi)
+                         for t in range(34))
 
 # ---------------------------------------------------------------- per-pack facts
 
@@ -70,9 +71,9 @@ def _traits(kind: int, t: int) -> int:
             | (EVEN if r in (2, 4, 6, 8) else 0))
 
 
-TRAITS: dict[Pack, int] = {(k, t, c): _traits(k, t)
-                           for k in (CHOW, PUNG, 3, PAIR) for t in range(34)
-                           for c in (False, True) if k != CHOW or (t < 27 and 0 < t % 9 < 8)}
+TRAITS: Final[dict[Pack, int]] = {(k, t, c): _traits(k, t)
+                                  for k in (CHOW, PUNG, 3, PAIR) for t in range(34)
+                                  for c in (False, True) if k != CHOW or (t < 27 and 0 < t % 9 < 8)}
 
 # ---------------------------------------------------------------- complete groups
 
@@ -83,11 +84,11 @@ the AND of its sets' and pair's OUTSIDE / FIVE / EVEN bits (the same in every su
 
 # The packs of each group, by index: a suit's pungs of ranks 1-9 then its chows 123 …
 # 789 (as the pack's middle tile); the honours' pungs.
-_PACKS: tuple[tuple[Pack, ...], ...] = tuple(
+_PACKS: Final[tuple[tuple[Pack, ...], ...]] = tuple(
     (*((PUNG, lo + r, False) for r in range(9)), *((CHOW, lo + r + 1, False) for r in range(7)))
     if hi - lo == 9 else tuple((PUNG, lo + r, False) for r in range(7))
     for lo, hi in GROUP_SPANS)
-_PACK_TILES = tuple(tuple(pack_tiles(p) for p in packs) for packs in _PACKS)
+_PACK_TILES: Final = tuple(tuple(pack_tiles(p) for p in packs) for packs in _PACKS)
 
 
 def _build(size: int) -> dict[bytes, tuple[RelReading, ...]]:
@@ -138,14 +139,14 @@ def complete_groups(size: int) -> dict[bytes, tuple[RelReading, ...]]:
 _P_CHAR, _P_DOTS, _P_BAMB, _HON, _WIND, _DRAGON, _HAS4, _HAS6 = (1 << i for i in range(8))
 (_NOT_1234, _NOT_6789, _NOT_456, _ORPHAN, _NOT_REV, _NOT_GREEN, _NOT_TERMINAL,
  _NOT_ORPHAN) = (1 << i for i in range(8, 16))
-WIND = _WIND
+WIND: Final = _WIND
 """The bit of a code set by a wind."""
-TILE_BITS = (1 << 16) - 1
+TILE_BITS: Final = (1 << 16) - 1
 """The part of a code that :func:`tile_fans_of` reads."""
-KNIT_SHIFT = 17
+KNIT_SHIFT: Final = 17
 """Bits 17-25: suit s (tile order 万 筒 条) holds ranks 147 (bit 3s), 258, 369."""
-_REVERSIBLE = frozenset({9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31})
-_GREEN = frozenset({19, 20, 21, 23, 25, 32})
+_REVERSIBLE: Final = frozenset({9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31})
+_GREEN: Final = frozenset({19, 20, 21, 23, 25, 32})
 
 
 def _code(lo: int, ranks: int) -> int:
@@ -178,8 +179,8 @@ def _code(lo: int, ranks: int) -> int:
 
 
 # codes of each group (tile order: 万 筒 条 honours) by its rank mask
-_CODES = tuple(tuple(_code(lo, m) for m in range(1 << (9 if lo < 27 else 7)))
-               for lo in (0, 9, 18, 27))
+_CODES: Final = tuple(tuple(_code(lo, m) for m in range(1 << (9 if lo < 27 else 7)))
+                      for lo in (0, 9, 18, 27))
 _C0, _C1, _C2, _CH = _CODES
 
 
@@ -193,7 +194,7 @@ def _knit_ok(bits: int) -> bool:
                for perm in permutations(range(3)))
 
 
-_KNIT_OK = tuple(_knit_ok(b) for b in range(512))
+_KNIT_OK: Final = tuple(_knit_ok(b) for b in range(512))
 
 
 def one_suit(code: int) -> bool:
@@ -206,7 +207,7 @@ def knitted_possible(code: int) -> bool:
     return _KNIT_OK[code >> KNIT_SHIFT & 511]
 
 
-_TILE_FANS: dict[int, dict[str, int]] = {}
+_TILE_FANS: Final[dict[int, dict[str, int]]] = {}
 """tile_fans_of by code: at most 2^16 entries (the codes), filled on first use."""
 
 
@@ -272,11 +273,11 @@ GroupInfo = tuple[Entry, int]
 not complete) and its code (:func:`tile_code` of its tiles), so that a hand's code is
 the OR of its groups' and needs no mask of its own."""
 
-_ENTRIES: tuple[dict[bytes, GroupInfo], ...] = ({}, {}, {}, {})
-ENTRIES = _ENTRIES
+_ENTRIES: Final[tuple[dict[bytes, GroupInfo], ...]] = ({}, {}, {}, {})
+ENTRIES: Final = _ENTRIES
 """The groups' infos kept, per group (callers may look up first, and call
 :func:`group_info` on a miss)."""
-_ENTRIES_MAX = 1 << 15
+_ENTRIES_MAX: Final = 1 << 15
 
 
 _SETS: tuple[dict[tuple[int, ...], tuple[tuple[Pack, ...], tuple[Pack, ...],
@@ -338,7 +339,7 @@ def entry(i: int, key: bytes) -> Entry:
     return group_info(i, key)[0]
 
 
-_ZERO = (bytes(9), bytes(9), bytes(9), bytes(7))
+_ZERO: Final = (bytes(9), bytes(9), bytes(9), bytes(7))
 
 
 def hand_readings(b: bytes) -> list[GroupReading]:
@@ -404,11 +405,11 @@ def combine(parts: list[tuple[GroupReading, ...]]) -> list[GroupReading]:
 
 # ---------------------------------------------------------------- waits
 
-_ADD = tuple(1 << 8 * i for i in range(9))
+_ADD: Final = tuple(1 << 8 * i for i in range(9))
 
 
-_W = tuple(bytes((t,)) for t in range(34))
-_IN_GROUP: dict[bytes, int] = {}
+_W: Final = tuple(bytes((t,)) for t in range(34))
+_IN_GROUP: Final[dict[bytes, int]] = {}
 """_in_group by the group's counts and the winning tile (as bytes), kept bounded."""
 
 

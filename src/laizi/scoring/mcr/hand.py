@@ -213,12 +213,15 @@ class FanResult:
 # field through ``object.__setattr__`` (to get past the class's own ``__setattr__``),
 # which made building a result a fifth of the time of scoring a simple hand; the
 # calculator builds one item per fan. It fills a *shell* instead: a plain class with the
-# same slots, whose attributes are stored as any object's, and then makes it the frozen
-# class by assigning ``__class__`` (CPython allows that between classes of the same
-# layout and slots: the object is then exactly what the constructor makes). That is
-# about 40% cheaper than calling the slots' descriptors one by one. Where the classes are
-# compiled (mypyc: no slots of their own) or the interpreter refuses the assignment, the
-# ordinary constructor is used.
+# same slots (made by calling it, cheaper than ``object.__new__``), whose attributes are
+# stored as any object's, and then makes it the frozen class by assigning ``__class__``
+# (CPython allows that between classes of the same layout and slots: the object is then
+# exactly what the constructor makes). That is about 40% cheaper than the constructor,
+# and cheaper than calling the slots' setters one by one (api.result_from does it
+# inline). Where the interpreter refuses the assignment, the ordinary constructor is
+# used. The compiled build leaves this module interpreted (laizi.buildinfo): compiled,
+# these classes have no slots of their own, and their constructor was slower than the
+# shells.
 
 
 class _ItemShell:
@@ -257,11 +260,12 @@ def _shell_works(cls: type, shell: type) -> bool:
 ITEM_SHELL = _ItemShell if _shell_works(FanItem, _ItemShell) else None
 """The shell a :class:`FanItem` may be built in (see above), or ``None``: use the
 constructor."""
-_RESULT_SHELL = _ResultShell if _shell_works(FanResult, _ResultShell) else None
+RESULT_SHELL = _ResultShell if _shell_works(FanResult, _ResultShell) else None
+"""The same for :class:`FanResult`."""
 
 
 def _fast_item(key: str, count: int, groups: tuple[tuple[int, ...], ...]) -> FanItem:
-    item = object.__new__(_ItemShell)
+    item = _ItemShell()
     item.key = key
     item.count = count
     item.groups = groups
@@ -271,27 +275,6 @@ def _fast_item(key: str, count: int, groups: tuple[tuple[int, ...], ...]) -> Fan
 
 fan_item = FanItem if ITEM_SHELL is None else _fast_item
 """``FanItem(key, count, groups)``, built faster."""
-
-
-def win_result(total: int, fans: tuple[FanItem, ...], shape: str,
-               reading: tuple[tuple[int, ...], ...], win_tile: int,
-               golden_as: tuple[int, ...], notes: tuple[str, ...]) -> FanResult:
-    """``FanResult(True, total, fans, shape, reading, win_tile, golden_as, notes)``,
-    built faster."""
-    if _RESULT_SHELL is None:
-        return FanResult(True, total, fans, shape, reading, win_tile, golden_as, notes)
-    res = object.__new__(_ResultShell)
-    res.is_win = True
-    res.total = total
-    res.fans = fans
-    res.shape = shape
-    res.reading = reading
-    res.win_tile = win_tile
-    res.golden_as = golden_as
-    res.notes = notes
-    res.why_not = None
-    res.__class__ = FanResult  # type: ignore[assignment]
-    return res  # type: ignore[return-value]
 
 
 rebuild_from_fields(Meld, WinContext, FanItem, FanResult)  # copy and pickle, compiled too

@@ -8,6 +8,7 @@ property of every tile (断幺, 绿一色, 缺一门 …) is then one ``and``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 __all__ = ["bits", "masks", "presence", "tile_fans"]
 
@@ -18,7 +19,7 @@ def bits(ts: Iterable[int]) -> int:
 
 
 # count n -> ASCII "1" when n >= k, else "0": bytes.translate makes a mask's binary digits
-_AT_LEAST = tuple(bytes(48 + (n >= k) for n in range(256)) for k in (1, 2, 3, 4))
+_AT_LEAST: Final = tuple(bytes(48 + (n >= k) for n in range(256)) for k in (1, 2, 3, 4))
 
 
 def masks(counts: Sequence[int]) -> tuple[int, int, int, int]:
@@ -33,17 +34,17 @@ def presence(b: bytes) -> int:
     return int(b[::-1].translate(_AT_LEAST[0]), 2)
 
 
-_SUIT = (bits(range(9)), bits(range(9, 18)), bits(range(18, 27)))
-_HONOUR = bits(range(27, 34))
-_WIND = bits(range(27, 31))
-_DRAGON = bits(range(31, 34))
-_TERMINAL = bits((0, 8, 9, 17, 18, 26))
+_SUIT: Final = (bits(range(9)), bits(range(9, 18)), bits(range(18, 27)))
+_HONOUR: Final = bits(range(27, 34))
+_WIND: Final = bits(range(27, 31))
+_DRAGON: Final = bits(range(31, 34))
+_TERMINAL: Final = bits((0, 8, 9, 17, 18, 26))
 _ORPHAN = _TERMINAL | _HONOUR
-_ALL = (1 << 34) - 1
-_NOT_REVERSIBLE = _ALL & ~bits((9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31))
-_NOT_GREEN = _ALL & ~bits((19, 20, 21, 23, 25, 32))
-_NOT_TERMINAL = _ALL & ~_TERMINAL
-_NOT_ORPHAN = _ALL & ~_ORPHAN
+_ALL: Final = (1 << 34) - 1
+_NOT_REVERSIBLE: Final = _ALL & ~bits((9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31))
+_NOT_GREEN: Final = _ALL & ~bits((19, 20, 21, 23, 25, 32))
+_NOT_TERMINAL: Final = _ALL & ~_TERMINAL
+_NOT_ORPHAN: Final = _ALL & ~_ORPHAN
 
 
 def tile_fans(m1: int, m4: int, kongs: int, ft: dict[str, int],

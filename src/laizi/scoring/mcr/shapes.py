@@ -12,12 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from itertools import combinations_with_replacement, product
+from typing import Final
 
 __all__ = [
     "ALL_PACKS",
     "CHOW",
     "KONG",
     "ORDER",
+    "PACK_TILES",
     "PAIR",
     "PUNG",
     "Pack",
@@ -34,11 +36,11 @@ CHOW, PUNG, KONG, PAIR = 1, 2, 3, 4
 Pack = tuple[int, int, bool]
 
 # Search order of tiles: 万, 条, 筒, winds, 中 发 白 (the reference calculator's tile codes).
-ORDER: tuple[int, ...] = tuple(
+ORDER: Final[tuple[int, ...]] = tuple(
     t if t < 9 else t + 9 if t < 18 else t - 9 if t < 27 else t if t < 31 else 64 - t
     for t in range(34)
 )
-BY_ORDER: tuple[int, ...] = tuple(sorted(range(34), key=ORDER.__getitem__))
+BY_ORDER: Final[tuple[int, ...]] = tuple(sorted(range(34), key=ORDER.__getitem__))
 
 
 def _tiles_of(kind: int, t: int) -> tuple[int, ...]:
@@ -47,13 +49,13 @@ def _tiles_of(kind: int, t: int) -> tuple[int, ...]:
     return (t,) * (3 if kind == PUNG else 4 if kind == KONG else 2)
 
 
-_PACK_TILES: dict[Pack, tuple[int, ...]] = {
+PACK_TILES: Final[dict[Pack, tuple[int, ...]]] = {
     (kind, t, claimed): _tiles_of(kind, t)
     for kind in (CHOW, PUNG, KONG, PAIR) for t in range(34) for claimed in (False, True)
 }
 
-ALL_PACKS: tuple[Pack, ...] = tuple(_PACK_TILES)
-pack_tiles = _PACK_TILES.__getitem__
+ALL_PACKS: Final[tuple[Pack, ...]] = tuple(PACK_TILES)
+pack_tiles = PACK_TILES.__getitem__
 """The tiles of a pack (a dict lookup: packs are few and this is called for every set)."""
 
 
@@ -87,20 +89,20 @@ def _search_key(p: Pack) -> tuple[int, int]:
     return (ORDER[t - 1], 1) if kind == CHOW else (ORDER[t], 0)
 
 
-_SEARCH_KEY = {p: _search_key(p) for p in ALL_PACKS}
+_SEARCH_KEY: Final = {p: _search_key(p) for p in ALL_PACKS}
 search_key = _SEARCH_KEY.__getitem__
 """The search-order key of a pack (readings list their sets sorted by it)."""
 
 
 GroupReadings = tuple[tuple[tuple[Pack, ...], int], ...]
 
-GROUP_READINGS: dict[tuple[int, int], GroupReadings] = {}
+GROUP_READINGS: Final[dict[tuple[int, int], GroupReadings]] = {}
 """Readings of one group (万 筒 条 or honours) by (group, :func:`suit_key`): each is its
 sets and its pair tile (-1 for none). Sets never span groups, so a hand's readings are
 the products of its groups' readings. Filled on first use; the domain is bounded."""
 
 
-_GROUP_READINGS_MAX = 1 << 16
+_GROUP_READINGS_MAX: Final = 1 << 16
 
 
 def _group_readings(k: int, key: int) -> GroupReadings:
@@ -215,9 +217,9 @@ def suit_table(size: int) -> dict[int, int]:
     return table
 
 
-_GROUPS = ((0, 9), (9, 18), (18, 27), (27, 34))
-_ADD = tuple(1 << 8 * i for i in range(9))
-_LOW72 = (1 << 72) - 1  # one suit's 9 bytes of a whole hand's key
+_GROUPS: Final = ((0, 9), (9, 18), (18, 27), (27, 34))
+_ADD: Final = tuple(1 << 8 * i for i in range(9))
+_LOW72: Final = (1 << 72) - 1  # one suit's 9 bytes of a whole hand's key
 
 
 @lru_cache(maxsize=1 << 12)
