@@ -21,7 +21,9 @@ object on the last line.
 
 Several processes (docs/deploy.md): ``--processes N`` starts N ``laizi serve --redis``
 side by side, one port each, and spreads the rooms and every client's websocket over them
-round-robin (so most clients are not on their room's owner: their messages are forwarded);
+round-robin (so most clients are not on their room's owner: their messages are forwarded;
+``--direct`` puts each room's websockets on its owner instead, to tell the hop's cost from
+what several processes cost without it);
 ``--workers N`` starts one ``laizi serve --workers N`` (N processes on one port). Both use
 ``--redis URL``, or a private ``redis-server`` on a free port; ``--db`` is the database
 (default a fresh SQLite file; for several processes a PostgreSQL database is
@@ -226,11 +228,11 @@ async def _client(url: str, code: str, token: str, seat_hint: int, stats: Stats,
 
 
 async def _room(urls: list[str], spread: Iterator[int], http: httpx.AsyncClient,
-                variant: str, i: int, stats: Stats, stop: asyncio.Event, think: float
-                ) -> tuple[str, str]:
+                variant: str, i: int, stats: Stats, stop: asyncio.Event, think: float,
+                direct: bool = False) -> tuple[str, str]:
     """One room: created on process ``i`` (round-robin: the creator owns it, so the rooms
     are spread evenly), each seat's websocket on the next process of ``spread`` (the
-    clients round-robin over ``urls``)."""
+    clients round-robin over ``urls``), or with ``direct`` on the creator."""
     url = urls[i % len(urls)]
     r = await http.post(f"{url}/api/rooms", json={"name": f"host{i}", "settings": {
         "variant": variant, "clock": None, "claim_min": 0, "bot_delay": 0, "between": 0,
@@ -246,7 +248,8 @@ async def _room(urls: list[str], spread: Iterator[int], http: httpx.AsyncClient,
         tokens.append(j.json()["token"])
     sent: dict[int, float] = {}
     seen: dict[int, set[int]] = {}
-    clients = [asyncio.create_task(_client(urls[next(spread) % len(urls)], code, t, k, stats,
+    clients = [asyncio.create_task(_client(url if direct else urls[next(spread) % len(urls)],
+                                           code, t, k, stats,
                                            sent, seen, seats, stop,
                                            random.Random(i * 10 + k), think))
                for k, t in enumerate(tokens)]
@@ -281,10 +284,11 @@ async def _end(url: str, code: str, host: str) -> None:
 
 async def run(url: str | list[str], rooms: int, seconds: float, variant: str,
               pid: int | list[int] | None, think: float = 0.0,
-              redis_url: str | None = None) -> dict[str, Any]:
+              redis_url: str | None = None, direct: bool = False) -> dict[str, Any]:
     """Measure a hall: ``url`` one process or several (rooms and websockets spread over
-    them round-robin), ``pid`` the server process(es) whose CPU to count (with their
-    children), ``redis_url`` the Redis whose CPU to count apart."""
+    them round-robin; ``direct``: each room's websockets on its owner), ``pid`` the server
+    process(es) whose CPU to count (with their children), ``redis_url`` the Redis whose
+    CPU to count apart."""
     urls = [url] if isinstance(url, str) else list(url)
     pids = [] if pid is None else [pid] if isinstance(pid, int) else list(pid)
     spread = itertools.count()
@@ -296,7 +300,7 @@ async def run(url: str | list[str], rooms: int, seconds: float, variant: str,
         began = time.perf_counter()
         for i in range(rooms):
             tasks.append(asyncio.create_task(_room(urls, spread, http, variant, i, stats,
-                                                   stop, think)))
+                                                   stop, think, direct)))
             if i % 20 == 19:
                 await asyncio.sleep(0.2)
         # Measure play, not the set-up: every room created, seated and started (or
@@ -459,6 +463,9 @@ def main() -> int:
     p.add_argument("--processes", type=int, default=1,
                    help="laizi serve processes side by side, one port each (clients "
                         "spread round-robin over them; needs Redis)")
+    p.add_argument("--direct", action="store_true",
+                   help="with --processes: every websocket on its room's owner, nothing "
+                        "forwarded (what several processes cost without the hop)")
     p.add_argument("--workers", type=int, default=1,
                    help="laizi serve --workers N: N processes on one port (needs Redis)")
     p.add_argument("--redis", default=None,
@@ -492,9 +499,10 @@ def main() -> int:
                                                       redis_url if several else None))
         out = asyncio.run(run(urls if len(urls) > 1 else urls[0], args.rooms, args.seconds,
                               args.variant, pids or None, args.think,
-                              redis_url if several or args.redis else None))
+                              redis_url if several or args.redis else None, args.direct))
         if several:
             out["workers"] = args.workers
+            out["direct"] = args.direct
             out["redis_private"] = redis_pid is not None
     if not args.json:
         for k, v in out.items():
