@@ -491,6 +491,48 @@ def test_host_plays_against_bots(server: Server) -> None:
         assert c.acked
 
 
+def test_a_failing_bot_never_stalls_a_room(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A bot that raises is reported and its seat plays the default action (托管's), so the
+    match still ends: in process, every seat (the host's too, 托管) played by a bot that
+    always fails."""
+    from laizi.server.hall import BotPool, Hall
+    from laizi.server.rooms import RoomSettings
+    from laizi.server.storage import Store
+
+    class Broken(BotPool):
+        calls = 0
+
+        async def choose(self, room: Any, person: str, view: dict[str, Any],
+                         legal: Any) -> Any:
+            Broken.calls += 1
+            raise RuntimeError("a bot's bug")
+
+    async def go() -> tuple[Any, int]:
+        hall = Hall(Store(sqlite_url(tmp_path / "hall.db")), Broken())
+        await hall.start()
+        try:
+            settings = RoomSettings(variant="jingzhou", hands=1, clock=None, claim_min=0,
+                                    bot_delay=0, between=0, grace=0)
+            room, host = await hall.create(settings, "ann")
+            room.auto.add("ann")
+            answer = await room.handle(host, {"op": "start", "seq": 1})
+            assert answer is not None and answer["op"] == "ack", answer
+            for _ in range(600):
+                if room.table.over:
+                    break
+                await asyncio.sleep(0.05)
+            return room.table, hall.errors
+        finally:
+            await hall.stop()
+
+    table, errors = run(go())
+    assert table.over and table.number == 1
+    assert sum(table.ledger.values()) == 0
+    assert Broken.calls > 10 and errors == Broken.calls
+    assert "a bot's bug" in capsys.readouterr().err
+
+
 # --------------------------------------------------------------------------- fuzz
 
 

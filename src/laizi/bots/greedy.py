@@ -40,12 +40,13 @@ from laizi.engine.actions import (
     ADDED_KONG,
     CHOW,
     CONCEALED_KONG,
+    DECLARE,
     DISCARD,
     KONG,
     PASS,
     PUNG,
     SPECIAL_KONG,
-    WIN,
+    WINNING_TYPES,
     Action,
 )
 from laizi.engine.game import TURN, Game
@@ -55,6 +56,11 @@ __all__ = ["GreedyBot", "HandContext", "posed_self_draws"]
 
 STEP = 100.0
 """Score of one shanten step; 有效牌 counts and bonuses are added in tile units."""
+
+DECLARE_LIVE = 2
+"""A ready hand is declared (Taiwan 天听 / 地听: 8 / 4 台, but locked for the rest of the
+hand) when at least this many unseen tiles complete it: locked on a single live tile, it
+would more likely die than win."""
 
 SHANTEN_CACHE: dict[int, dict[bytes, int]] = {}
 """The best shanten over a profile's rule set, by the set (its id: the profiles keep
@@ -279,6 +285,15 @@ class HandContext:
         quality = float(sum(self.unseen[t] for t in imp))
         return -STEP * s + quality + self.goal(counts, wilds), s
 
+    def live_waits(self, counts: list[int], wilds: int) -> int:
+        """How many unseen tiles would complete a 3n+1 hand with a legal win (0 when it
+        is not ready)."""
+        s = self.sh(counts, wilds)
+        if s != 0:
+            return 0
+        waits = self.improvers(counts, wilds, s)
+        return sum(self.unseen[t] for t, _ in self.legal_waits(counts, wilds, waits))
+
     def goal(self, counts: list[int], wilds: int) -> float:
         w = self.profile.flush
         if not w:
@@ -345,7 +360,7 @@ class GreedyBot:
     def rank(self, view: View, legal_actions: Sequence[Action]) -> list[tuple[float, Action]]:
         """Every legal action with its score, best first (ties: the engine's order)."""
         for a in legal_actions:
-            if a.type == WIN:
+            if a.type in WINNING_TYPES:
                 others = [(0.0, b) for b in legal_actions if b is not a]
                 return [(1e9, a), *others]
         if len(legal_actions) == 1:
@@ -367,6 +382,7 @@ class GreedyBot:
         discards = [a for a in legal if a.type == DISCARD]
         best = -1e18
         best_s = 99
+        ready_live = 0  # the most live waits a ready discard leaves
         for a in discards:
             t = a.tile
             assert t is not None
@@ -374,6 +390,8 @@ class GreedyBot:
             if got is None:
                 continue
             value, s_eff = ctx.hand_value(*got)
+            if s_eff == 0:
+                ready_live = max(ready_live, ctx.live_waits(*got))
             if t == ctx.wild:
                 value -= 30.0  # a wildcard thrown away (晃晃: doubles every payment)
             if self.defence:
@@ -386,8 +404,14 @@ class GreedyBot:
         for a in legal:
             if a.type == DISCARD:
                 continue
+            if a.type == DECLARE:
+                # 地听: declared with the first discard, which must keep the hand ready.
+                out.append((best + 1.0 if ready_live >= DECLARE_LIVE else best - 1e6, a))
+                continue
             t = a.tile
-            assert t is not None
+            if t is None:  # a variant's action this policy does not know: never taken
+                out.append((best - 1e6, a))
+                continue
             if a.type == SPECIAL_KONG:
                 if t in ctx.profile.dead or t != ctx.wild:
                     out.append((1e8, a))
@@ -426,6 +450,10 @@ class GreedyBot:
         for a in legal:
             if a.type == PASS:
                 out.append((base, a))
+                continue
+            if a.type == DECLARE:  # 天听, right after the deal: the 16 tiles as they are
+                live = ctx.live_waits(ctx.counts, ctx.wilds)
+                out.append((base + 1.0 if live >= DECLARE_LIVE else base - 1e6, a))
                 continue
             if a.type not in (CHOW, PUNG, KONG):
                 out.append((base - 1e6, a))

@@ -31,6 +31,7 @@ from laizi.bots.protocol import View
 from laizi.bots.reading import claim_limits, replay_draws
 from laizi.bots.rollout import FastPolicy, playout_together
 from laizi.engine.actions import Action
+from laizi.engine.game import DECIDE
 
 __all__ = ["Decision", "Helpers", "default_procs", "helpers"]
 
@@ -94,6 +95,10 @@ class Decision:
         be completed."""
         world = sample_world(self.view, random.Random(seed), condition=self.condition)
         world.keep_log = False
+        if world.phase == DECIDE:
+            # The sample asks every seat with pass only (who may do what in a window is
+            # secret); the seat deciding has its candidates (天听 / pass).
+            world.pending[self.seat] = tuple(self.cands)
         if self.coupled:
             world.split_wall()
         games = []

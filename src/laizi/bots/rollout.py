@@ -30,6 +30,7 @@ from laizi.engine.actions import (
     PUNG,
     SPECIAL_KONG,
     WIN,
+    WINNING_TYPES,
     Action,
 )
 from laizi.engine.game import CLAIMED, OVER, TURN, Game, interned
@@ -186,7 +187,7 @@ class FastPolicy:
     def act(self, g: Game, seat: int) -> Action:
         legal = g.legal_actions(seat)
         for a in legal:
-            if a.type == WIN:
+            if a.type in WINNING_TYPES:
                 return a
         if len(legal) == 1:
             return legal[0]

@@ -42,7 +42,7 @@ from laizi.bots.greedy import GreedyBot
 from laizi.bots.helpers import Decision, default_procs, helpers, run_share
 from laizi.bots.profiles import profile
 from laizi.bots.protocol import View
-from laizi.engine.actions import DISCARD, PASS, WIN, Action
+from laizi.engine.actions import DISCARD, FLOWER_WIN, PASS, ROB_FLOWER, WIN, Action
 
 __all__ = ["SearchBot"]
 
@@ -125,8 +125,8 @@ class SearchBot:
         self.last_stats = {}
         ranked = self.greedy.rank(view, legal_actions)
         top = ranked[0][1]
-        if len(ranked) == 1:
-            return top
+        if len(ranked) == 1 or top.type in (FLOWER_WIN, ROB_FLOWER):
+            return top  # a flower win (花胡) is never worth declining
         if top.type == WIN:
             # A self-draw can pay far more than a discard (晃晃: all three pay double,
             # and a concealed hand is 大刀 only when self-drawn), so passing on a

@@ -22,7 +22,7 @@ from laizi.engine.actions import (
     PASS,
     PUNG,
     SPECIAL_KONG,
-    WIN,
+    WINNING_TYPES,
     Action,
 )
 
@@ -63,8 +63,9 @@ class SimpleBot:
         by_type: dict[str, list[Action]] = {}
         for a in legal_actions:
             by_type.setdefault(a.type, []).append(a)
-        if WIN in by_type:
-            return by_type[WIN][0]
+        for a in legal_actions:
+            if a.type in WINNING_TYPES:
+                return a
         wild = view.get("wildcard")
         counts = T.to_counts(view["hand"])
         if DISCARD in by_type or SPECIAL_KONG in by_type:

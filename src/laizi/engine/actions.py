@@ -27,18 +27,22 @@ __all__ = [
     "CHOW",
     "CLAIM_TYPES",
     "CONCEALED_KONG",
+    "DECLARE",
     "DISCARD",
     "FIELDS",
+    "FLOWER_WIN",
     "KNOWN_TYPES",
     "KONG",
     "MAX_SEATS",
     "MAX_TILES",
     "PASS",
     "PUNG",
+    "ROB_FLOWER",
     "SPECIAL_KONG",
     "TYPES",
     "VARIANT_TYPES",
     "WIN",
+    "WINNING_TYPES",
     "Action",
     "IllegalActionError",
     "MalformedActionError",
@@ -59,11 +63,19 @@ PASS = "pass"  # 过
 TYPES = (DISCARD, WIN, CONCEALED_KONG, ADDED_KONG, SPECIAL_KONG, CHOW, PUNG, KONG, PASS)
 CLAIM_TYPES = frozenset({CHOW, PUNG, KONG})
 
+DECLARE = "declare"  # 宣告听牌 (Taiwan 天听 / 地听): ready, and the hand is locked from then on
+FLOWER_WIN = "flower_win"  # 花胡 八仙过海 (Taiwan): all eight flowers, in the turn they came
+ROB_FLOWER = "rob_flower"  # 花胡 七抢一 (Taiwan): seven flowers rob the eighth just drawn
+
 VARIANT_TYPES: dict[str, frozenset[str]] = {
-    "taiwan": frozenset({"declare", "flower_win", "rob_flower"}),  # 天听/地听, 八仙过海, 七抢一
+    "taiwan": frozenset({DECLARE, FLOWER_WIN, ROB_FLOWER}),
 }
 """The own action types (``Variant.action_types()``) of every built-in variant that has
 any; a test holds this list to the variants."""
+
+WINNING_TYPES: frozenset[str] = frozenset({WIN, FLOWER_WIN, ROB_FLOWER})
+"""The action types that win the hand: 胡, and Taiwan's flower wins (花胡), which carry no
+winning tile of the hand (``tile`` is ``None``, or the flower robbed)."""
 
 KNOWN_TYPES: frozenset[str] = frozenset(TYPES).union(*VARIANT_TYPES.values())
 """Every action type :meth:`Action.from_json` accepts without being told more."""

@@ -609,7 +609,11 @@ class Room:
             if len(legal) == 1:
                 choice = legal[0]
             else:
-                choice = await self.hall.bots.choose(self, person, t.view(seat), legal)
+                try:
+                    choice = await self.hall.bots.choose(self, person, t.view(seat), legal)
+                except Exception as exc:  # a bot's bug is reported, and never stalls a room
+                    self.hall.report(self, exc)
+                    choice = t.default_action(seat)
             if self.people_present():
                 # Hold a bot's answer to the window's minimum length; pause on its turn.
                 if g.phase == "turn":

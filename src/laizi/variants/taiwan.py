@@ -21,7 +21,17 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from laizi import tiles as T
-from laizi.engine.actions import ADDED_KONG, CONCEALED_KONG, DISCARD, PASS, WIN, Action
+from laizi.engine.actions import (
+    ADDED_KONG,
+    CONCEALED_KONG,
+    DECLARE,
+    DISCARD,
+    FLOWER_WIN,
+    PASS,
+    ROB_FLOWER,
+    WIN,
+    Action,
+)
 from laizi.engine.melds import OPEN_KINDS
 from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
 from laizi.records import HandRecord
@@ -43,9 +53,6 @@ if TYPE_CHECKING:
 
 __all__ = ["DECLARE", "FLOWER_WIN", "ROB_FLOWER", "VARIANT", "Taiwan"]
 
-DECLARE = "declare"  # 天听 / 地听
-FLOWER_WIN = "flower_win"  # 八仙过海
-ROB_FLOWER = "rob_flower"  # 七抢一
 HEAVENLY, EARTHLY = "heavenly", "earthly"
 _CLAIMED = "claimed"  # Game.turn_kind of a turn that began with a chow or pung
 

@@ -8,8 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from laizi.analysis import WinRules
-from laizi.engine.actions import WIN, Action
-from laizi.variants.taiwan import DECLARE, FLOWER_WIN, ROB_FLOWER
+from laizi.engine.actions import DECLARE, FLOWER_WIN, ROB_FLOWER, WIN, Action
 
 __all__ = ["TaiwanBot"]
 
