@@ -382,7 +382,8 @@ class GreedyBot:
         discards = [a for a in legal if a.type == DISCARD]
         best = -1e18
         best_s = 99
-        ready_live = 0  # the most live waits a ready discard leaves
+        ready_live = 0  # the most live waits a ready discard leaves (when 地听 is offered)
+        declarable = any(a.type == DECLARE for a in legal)
         for a in discards:
             t = a.tile
             assert t is not None
@@ -390,7 +391,7 @@ class GreedyBot:
             if got is None:
                 continue
             value, s_eff = ctx.hand_value(*got)
-            if s_eff == 0:
+            if s_eff == 0 and declarable:
                 ready_live = max(ready_live, ctx.live_waits(*got))
             if t == ctx.wild:
                 value -= 30.0  # a wildcard thrown away (晃晃: doubles every payment)
