@@ -16,8 +16,10 @@ acknowledged actions that are missing from it (``lost``) or in it twice.
 
 Prints accepted actions per second, p50 / p99 latency from an action sent to its ack and to
 the last seat's update (turn actions: every seat sees them), errors, lost, and the server's
-CPU per accepted action (from /proc, when the server is ours). ``--json`` puts one JSON
-object on the last line.
+CPU per accepted action (from /proc, when the server is ours), and the clients' own CPU per
+action: a control, since they do the same work in every set-up (on a machine they share
+with the servers, a rise in theirs is contention, not the server). ``--json`` puts one
+JSON object on the last line.
 
 Several processes (docs/deploy.md): ``--processes N`` starts N ``laizi serve --redis``
 side by side, one port each, and spreads the rooms and every client's websocket over them
@@ -313,11 +315,12 @@ async def run(url: str | list[str], rooms: int, seconds: float, variant: str,
               file=sys.stderr, flush=True)
         cpu0 = _tree_cpu(pids) if pids else None
         redis0 = _redis_cpu(redis_url)
-        accepted0, t0 = stats.accepted, time.perf_counter()
+        accepted0, t0, client0 = stats.accepted, time.perf_counter(), time.process_time()
         stats.acks.clear()
         stats.updates.clear()
         await asyncio.sleep(seconds)
         elapsed = time.perf_counter() - t0
+        client_cpu = time.process_time() - client0
         accepted = stats.accepted - accepted0
         cpu = _cpu_between(cpu0, _tree_cpu(pids)) if cpu0 is not None else None
         redis1 = _redis_cpu(redis_url)
@@ -353,6 +356,10 @@ async def run(url: str | list[str], rooms: int, seconds: float, variant: str,
         "server_cpu_ms_per_action": round(1000 * cpu / accepted, 3) if cpu and accepted
         else None,
         "median_update_ms": round(1000 * statistics.median(updates), 2) if updates else 0.0,
+        # The clients do the same work per action in every set-up: a change in theirs
+        # is the machine's (contention, clock), not the server's.
+        "client_cpu_ms_per_action": round(1000 * client_cpu / accepted, 3) if accepted
+        else None,
     } | ({} if len(urls) == 1 and len(pids) <= 1 and redis_url is None else {
         "processes": len(urls),
         "server_processes": len(_tree_cpu(pids)) if pids else None,

@@ -8,6 +8,10 @@
   again by itself, the publisher's waiting messages are reported as unheard and the next
   ones go through;
 * a Redis user with a password (ACL) is logged in, a wrong password refused at start.
+
+Each runs on asyncio's own event loop and on uvloop's (what uvicorn runs ``laizi serve``
+on when it is installed, as the server extra does): its transports are not subclasses of
+asyncio's.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import asyncio
 import contextlib
 import os
 import secrets
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -34,6 +38,22 @@ from server_helpers import redis_command, redis_for_tests
 def redis(tmp_path: Path) -> Iterator[str]:
     with redis_for_tests(tmp_path) as url:
         yield url
+
+
+Run = Callable[[Coroutine[object, object, None]], None]
+
+
+@pytest.fixture(params=["asyncio", "uvloop"])
+def run(request: pytest.FixtureRequest) -> Run:
+    """Runs a test's coroutine on one event loop or the other."""
+    if request.param == "asyncio":
+        return asyncio.run
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        import uvloop
+    else:
+        uvloop = pytest.importorskip("uvloop")
+    loop_run: Run = uvloop.run
+    return loop_run
 
 
 def _channel() -> str:
@@ -86,7 +106,7 @@ def _client_ids(url: str, name: str) -> list[str]:
     return ids
 
 
-def test_messages_arrive_once_in_order(redis: str) -> None:
+def test_messages_arrive_once_in_order(redis: str, run: Run) -> None:
     texts = ["", "a", "1:2:3", "多行\n的\n消息", "x" * 70_000, "{\"op\": \"state\"}", "∅:"]
 
     async def main() -> None:
@@ -111,10 +131,10 @@ def test_messages_arrive_once_in_order(redis: str) -> None:
             assert sorted(inbox.got) == sorted(expected)
             assert inbox.errors == []
 
-    asyncio.run(main())
+    run(main())
 
 
-def test_on_nobody_only_when_nobody_listened(redis: str) -> None:
+def test_on_nobody_only_when_nobody_listened(redis: str, run: Run) -> None:
     async def main() -> None:
         heard, unheard = _channel(), _channel()
         inbox = _Inbox()
@@ -132,10 +152,10 @@ def test_on_nobody_only_when_nobody_listened(redis: str) -> None:
             assert sorted(calls) == sorted(f"u{i}" for i in range(20))
             assert [t for _, t in inbox.got] == [f"h{i}" for i in range(20)]
 
-    asyncio.run(main())
+    run(main())
 
 
-def test_connections_killed_by_redis_are_made_again(redis: str) -> None:
+def test_connections_killed_by_redis_are_made_again(redis: str, run: Run) -> None:
     async def main() -> None:
         channel = _channel()
         name = f"test-{secrets.token_hex(4)}"
@@ -172,10 +192,10 @@ def test_connections_killed_by_redis_are_made_again(redis: str) -> None:
             new_pub = _client_ids(redis, f"{name}-sender:pub")
             assert new_pub and new_pub != [pub]
 
-    asyncio.run(main())
+    run(main())
 
 
-def test_password_and_wrong_password(redis: str) -> None:
+def test_password_and_wrong_password(redis: str, run: Run) -> None:
     user, password = f"laizi-test-{secrets.token_hex(4)}", secrets.token_hex(8)
     redis_command(redis, "ACL", "SETUSER", user, "on", f">{password}", "~*", "&*",
                   "+@all")
@@ -202,6 +222,6 @@ def test_password_and_wrong_password(redis: str) -> None:
         await wrong.close()
 
     try:
-        asyncio.run(main())
+        run(main())
     finally:
         redis_command(redis, "ACL", "DELUSER", user)

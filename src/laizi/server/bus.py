@@ -21,7 +21,7 @@ import contextlib
 import ssl
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import hiredis
 from redis.asyncio.connection import parse_url
@@ -75,8 +75,9 @@ class _Link(asyncio.Protocol):
         self.on_lost = on_lost
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        # A stream transport, but not always a subclass of asyncio.Transport: uvloop's
+        # (which uvicorn runs on when it is installed) only behaves as one.
+        self.transport = cast(asyncio.Transport, transport)
 
     def data_received(self, data: bytes) -> None:
         self.reader.feed(data)
