@@ -67,6 +67,21 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _switches(pids: list[int]) -> int:
+    """Context switches so far of every process of the trees of ``pids`` (voluntary: it
+    waited for something; not: the scheduler took the core). On a machine of two cores
+    shared with the clients, Redis and PostgreSQL, server CPU per action follows them
+    more closely than it follows the Python the servers run (docs/deploy.md)."""
+    total = 0
+    for root in pids:
+        for p in _tree(root):
+            with contextlib.suppress(OSError, ValueError):
+                for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                    if "ctxt_switches:" in line:
+                        total += int(line.split()[1])
+    return total
+
+
 def _cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
@@ -314,6 +329,7 @@ async def run(url: str | list[str], rooms: int, seconds: float, variant: str,
               f"{time.perf_counter() - began:.1f} s; measuring for {seconds:g} s",
               file=sys.stderr, flush=True)
         cpu0 = _tree_cpu(pids) if pids else None
+        switches0 = _switches(pids)
         redis0 = _redis_cpu(redis_url)
         accepted0, t0, client0 = stats.accepted, time.perf_counter(), time.process_time()
         stats.acks.clear()
@@ -323,6 +339,7 @@ async def run(url: str | list[str], rooms: int, seconds: float, variant: str,
         client_cpu = time.process_time() - client0
         accepted = stats.accepted - accepted0
         cpu = _cpu_between(cpu0, _tree_cpu(pids)) if cpu0 is not None else None
+        switches = _switches(pids) - switches0
         redis1 = _redis_cpu(redis_url)
         redis_cpu = redis1 - redis0 if redis0 is not None and redis1 is not None else None
         acks, updates = sorted(stats.acks), sorted(stats.updates)
@@ -354,6 +371,11 @@ async def run(url: str | list[str], rooms: int, seconds: float, variant: str,
         "errors": stats.errors, "stale": stats.stale, "lost": lost,
         "unacked_in_log": twice,
         "server_cpu_ms_per_action": round(1000 * cpu / accepted, 3) if cpu and accepted
+        else None,
+        # What the servers spend whatever the load (leases, sweeps): the share of a core
+        # they use, idle rooms included.
+        "server_cpu_percent": round(100 * cpu / elapsed, 1) if cpu is not None else None,
+        "server_switches_per_action": round(switches / accepted, 2) if pids and accepted
         else None,
         "median_update_ms": round(1000 * statistics.median(updates), 2) if updates else 0.0,
         # The clients do the same work per action in every set-up: a change in theirs

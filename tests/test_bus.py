@@ -7,7 +7,10 @@
 * a connection killed by Redis (``CLIENT KILL``) is made again: the subscriber listens
   again by itself, the publisher's waiting messages are reported as unheard and the next
   ones go through;
-* a Redis user with a password (ACL) is logged in, a wrong password refused at start.
+* a Redis user with a password (ACL) is logged in, a wrong password refused at start;
+* ``ask`` (the cluster's leases and checks in one round trip) answers each command in
+  order, in the URL's database, between publishes, and raises a Redis error without
+  upsetting the answers that follow.
 
 Each runs on asyncio's own event loop and on uvloop's (what uvicorn runs ``laizi serve``
 on when it is installed, as the server extra does): its transports are not subclasses of
@@ -225,3 +228,38 @@ def test_password_and_wrong_password(redis: str, run: Run) -> None:
         run(main())
     finally:
         redis_command(redis, "ACL", "DELUSER", user)
+
+
+def test_ask_answers_in_order_in_the_urls_database(redis: str, run: Run) -> None:
+    parts = urlsplit(redis)
+    db = "3" if (parts.path or "/0").strip("/") != "3" else "4"
+    url = urlunsplit((parts.scheme, parts.netloc, f"/{db}", "", ""))
+    key, text = f"laizi-test:{secrets.token_hex(6)}", "甲:1"
+    redis_command(url, "SET", key, text)
+    try:
+        async def main() -> None:
+            channel = _channel()
+            inbox = _Inbox()
+            async with _listener_and_sender(url, (channel,), inbox,
+                                            inbox.errors) as (_, sender):
+                sender.publish(channel, "before")  # queued: written before the question
+                answers = await sender.ask(("GET", key), ("MGET", key, key + ":none"),
+                                           ("PUBSUB", "NUMSUB", channel, _channel()))
+                assert answers[0] == text  # the key is in the URL's database, not 0
+                assert answers[1] == [text, None]
+                assert answers[2][1] == 1 and answers[2][3] == 0
+                sender.publish(channel, "between", on_nobody=lambda: None)
+                with pytest.raises(Exception, match="not an integer"):
+                    await sender.ask(("INCR", key))
+                sender.publish(channel, "after")
+                assert await sender.ask(("GET", key), ("EXISTS", key)) == [text, 1]
+                await inbox.wait_for(3)
+                assert [t for _, t in inbox.got] == ["before", "between", "after"]
+                assert inbox.errors == []
+            await sender.close()
+            with pytest.raises(ConnectionError):
+                await sender.ask(("GET", key))
+
+        run(main())
+    finally:
+        redis_command(url, "DEL", key)

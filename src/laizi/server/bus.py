@@ -146,6 +146,10 @@ async def _connect(url: str, name: str, on_push: Callable[[Any], None],
             else:
                 await link.call("AUTH", str(options["password"]))
         await link.call("CLIENT", "SETNAME", name)
+        if int(options.get("db") or 0):
+            # Channels are the same in every database, keys are not: the leases that
+            # :meth:`Bus.ask` renews are in the URL's.
+            await link.call("SELECT", str(options["db"]))
     except BaseException:
         if link.transport is not None:
             link.transport.abort()
@@ -338,6 +342,27 @@ class Bus:
             self._connecting = None
         if self._queue:
             self._schedule()
+
+    async def ask(self, *commands: tuple[str, ...]) -> list[Any]:
+        """Commands written at once on the publisher's connection (after what is queued)
+        and their answers, in order: the hall's periodic checks in one round trip, with
+        hiredis packing every key (a renewal names every room the process owns). A
+        Redis error answer is raised; so is :class:`ConnectionError` when Redis cannot
+        be reached."""
+        self._flush()
+        link = self._publisher
+        if link is None or link.transport is None:
+            if self._connecting is None and not self._closed:
+                self._connecting = asyncio.get_running_loop().create_task(self._reconnect())
+            raise ConnectionError("the hall's Redis publisher is not connected")
+        loop = asyncio.get_running_loop()
+        futures: list[asyncio.Future[Any]] = [loop.create_future() for _ in commands]
+        link.write(list(commands), [_settle(f) for f in futures])
+        replies = [await f for f in futures]
+        for reply in replies:
+            if isinstance(reply, Exception):
+                raise reply
+        return replies
 
     async def drain(self, timeout: float = 2.0) -> None:
         """Send what is queued and wait (at most ``timeout``) for Redis to take it."""

@@ -85,6 +85,10 @@ return 0
 
 UNLOADABLE_RETRY = 60.0
 """Seconds before the sweep tries again a room it could not rebuild."""
+LIVE_REFRESH = 5.0
+"""Seconds the sweep keeps its list of live rooms before it asks the database again.
+Between two lists it asks Redis only (one command): a room whose owner is gone is taken
+within a sweep; one created meanwhile by a process that died at once, within this."""
 
 
 def lease_seconds() -> float:
@@ -107,6 +111,11 @@ def _owner_channel(process: str) -> str:
 
 def _gateway_channel(process: str) -> str:
     return f"{PREFIX}gw:{process}"
+
+
+def _numsub(reply: list[Any]) -> dict[str, int]:
+    """``PUBSUB NUMSUB``'s answer (channel, count, channel, count, ...) as a dict."""
+    return {str(reply[i]): int(reply[i + 1]) for i in range(0, len(reply), 2)}
 
 
 def _dumps(data: object) -> str:
@@ -179,6 +188,9 @@ class Cluster:
         self._stopping = False
         self._unloadable: dict[str, float] = {}
         """Rooms whose load failed here: when the sweep may try each again."""
+        self._live: set[str] = set()
+        """The live rooms (of every process) as the database listed them last."""
+        self._live_due = 0.0
 
     # ------------------------------------------------------------------ life
 
@@ -330,15 +342,7 @@ class Cluster:
         while True:
             await asyncio.sleep(period)
             try:
-                codes = list(self.owned)
-                if codes:
-                    lost = await self.redis.eval(_RENEW, len(codes), *map(_lease, codes),
-                                                 self.id, int(self.lease * 1000))
-                    for i in lost:
-                        await self._drop(codes[int(i) - 1])
-                self._last_renewal = time.monotonic()
-                await self._check_proxies()
-                await self._check_gateways()
+                await asyncio.wait_for(self._keep_once(), self.lease / 2)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -347,34 +351,39 @@ class Cluster:
                     for code in list(self.owned):
                         await self._drop(code)
 
-    async def _check_proxies(self) -> None:
+    async def _keep_once(self) -> None:
+        """One round trip to Redis: the renewal of every lease held here, the owners of
+        the rooms proxied here, and whether their owners and the gateways of the remote
+        connections still listen. A hall at rest pays this and the sweep every second
+        per process, so it is one write and one read, not a call a room."""
+        codes = list(self.owned)
         by_room: dict[str, list[_Proxy]] = {}
         for proxy in self._proxies.values():
             by_room.setdefault(proxy.code, []).append(proxy)
-        if not by_room:
-            return
-        codes = list(by_room)
-        owners = await self.redis.mget([_lease(c) for c in codes])
-        alive: dict[str, bool] = {}
-        for code, value in zip(codes, owners, strict=True):
-            owner = None if value is None else str(value)
+        rooms = list(by_room)
+        channels = sorted({_owner_channel(p.owner) for p in self._proxies.values()}
+                          | {_gateway_channel(r.gateway) for r in self._remote.values()})
+        commands: list[tuple[str, ...]] = []
+        if codes:
+            commands.append(("EVAL", _RENEW, str(len(codes)), *map(_lease, codes), self.id,
+                             str(int(self.lease * 1000))))
+        if rooms:
+            commands.append(("MGET", *map(_lease, rooms)))
+        if channels:
+            commands.append(("PUBSUB", "NUMSUB", *channels))
+        replies = await self.bus.ask(*commands) if commands else []
+        if codes:
+            for i in replies.pop(0):
+                await self._drop(codes[int(i) - 1])
+        self._last_renewal = time.monotonic()
+        owners: list[str | None] = replies.pop(0) if rooms else []
+        listeners = _numsub(replies.pop(0)) if channels else {}
+        for code, owner in zip(rooms, owners, strict=True):
             for proxy in by_room[code]:
-                if owner != proxy.owner:
+                if owner != proxy.owner or not listeners.get(_owner_channel(proxy.owner)):
                     proxy.out.put_nowait(SERVICE_RESTART)
-                    continue
-                assert owner is not None
-                if owner not in alive:
-                    alive[owner] = await self._listening(owner)
-                if not alive[owner]:
-                    proxy.out.put_nowait(SERVICE_RESTART)
-
-    async def _check_gateways(self) -> None:
-        gateways = {r.gateway for r in self._remote.values()}
-        if not gateways:
-            return
-        counts = dict(await self.redis.pubsub_numsub(*map(_gateway_channel, gateways)))
         for cid, remote in list(self._remote.items()):
-            if int(counts.get(_gateway_channel(remote.gateway), 0)) == 0:
+            if not listeners.get(_gateway_channel(remote.gateway)):
                 self._end_remote(cid)
 
     async def _sweep(self) -> None:
@@ -392,23 +401,33 @@ class Cluster:
         if self._stopping:
             return
         now = time.monotonic()
-        codes = [c for c in await self.hall.store.live_rooms()
+        if now >= self._live_due:
+            self._live = set(await self.hall.store.live_rooms())
+            self._live_due = now + LIVE_REFRESH
+        codes = [c for c in self._live
                  if c not in self.hall.rooms and c not in self._loading
                  and self._unloadable.get(c, 0.0) <= now]
         if not codes:
             return
-        owners = await self.redis.mget([_lease(c) for c in codes])
-        alive: dict[str, bool] = {}
-        for code, value in zip(codes, owners, strict=True):
+        (values,) = await self.bus.ask(("MGET", *map(_lease, codes)))
+        others = sorted({str(v) for v in values if v is not None and v != self.id})
+        listeners: dict[str, int] = {}
+        if others:
+            (counts,) = await self.bus.ask(("PUBSUB", "NUMSUB",
+                                            *map(_owner_channel, others)))
+            listeners = _numsub(counts)
+        for code, value in zip(codes, values, strict=True):
             owner = None if value is None else str(value)
-            if owner == self.id:
+            if owner == self.id or (owner is not None
+                                    and listeners.get(_owner_channel(owner))):
                 continue
-            if owner is None:
-                taken = await self.claim(code)
-            else:
-                if owner not in alive:
-                    alive[owner] = await self._listening(owner)
-                taken = not alive[owner] and await self._steal(code, owner)
+            # Nobody plays it: the list of live rooms may be a few seconds old, so
+            # the database says first whether it is still live.
+            stored = await self.hall.store.room(code)
+            if stored is None or stored.status == "over":
+                self._live.discard(code)
+                continue
+            taken = await (self.claim(code) if owner is None else self._steal(code, owner))
             if taken:
                 try:
                     await self._take(code)
@@ -618,7 +637,7 @@ class Cluster:
                 if isinstance(text, dict):
                     proxy.out.put_nowait(_dumps(text))
                     continue
-                self._publish(channel, f"m {cid}\n{text}", on_nobody=moved)
+                self._publish(channel, f"m {cid}\n{text}")
         finally:
             self._proxies.pop(cid, None)
             self._publish(channel, f"c {cid}")
