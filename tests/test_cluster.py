@@ -569,6 +569,75 @@ def test_forwarding_to_the_owner(db: str, redis: str, tmp_path: Path) -> None:
             check_clean(srv)
 
 
+# --------------------------------------------------------------------------- the sweep
+
+
+def test_the_sweep_works_from_an_old_list_of_live_rooms(db: str, redis: str) -> None:
+    """The sweep lists the live rooms from PostgreSQL every ``LIVE_REFRESH`` seconds and
+    asks Redis only in between. When a process is found gone it lists them again at
+    once, so a room created after the last list is taken at the same sweep as the
+    others; a room that ended after its list was made is never taken (PostgreSQL is
+    asked before a room is taken). Two halls in one event loop, their sweeps driven by
+    hand."""
+    from laizi.server.hall import Hall
+    from laizi.server.rooms import RoomSettings
+    from laizi.server.storage import Store
+
+    def lease(code: str) -> str | None:
+        return redis_command(redis, "GET", f"laizi:lease:{code}") or None
+
+    async def main() -> None:
+        a, b = Hall(Store(db), redis_url=redis), Hall(Store(db), redis_url=redis)
+        await a.start()
+        await b.start()
+        assert a.cluster is not None and b.cluster is not None
+        for task in b.cluster._tasks:  # b sweeps only when told to
+            task.cancel()
+        try:
+            settings = RoomSettings.from_json({"variant": "jingzhou", "clock": None})
+            ended, host = await a.create(settings, "ann")
+            moving, _ = await a.create(settings, "bob")
+            b.cluster._live_due = 0.0
+            await b.cluster._sweep_once()
+            listed = set(b.cluster._live)
+            assert {ended.code, moving.code} <= listed
+            assert not b.cluster.owned, "a plays both rooms and listens"
+
+            # A room that ends between the list and the sweep's look at it.
+            await ended.handle(host, {"op": "end", "seq": 1})
+            assert lease(ended.code) is None
+
+            async def old_list() -> list[str]:
+                return sorted(listed)
+
+            store_list = b.store.live_rooms
+            b.store.live_rooms = old_list  # type: ignore[method-assign]
+            b.cluster._live_due = 0.0
+            await b.cluster._sweep_once()
+            assert ended.code not in b.cluster.owned and ended.code not in b.rooms
+            assert ended.code not in b.cluster._live and lease(ended.code) is None
+            b.store.live_rooms = store_list  # type: ignore[method-assign]
+
+            # A room made after b's list; then a stops listening, as a killed process
+            # does (its leases stay until they expire).
+            late, _ = await a.create(settings, "cai")
+            assert late.code not in b.cluster._live
+            for task in a.cluster._tasks:
+                task.cancel()
+            await a.cluster.bus.close()
+            await b.cluster._sweep_once()
+            for room in (moving, late):
+                assert room.code in b.cluster.owned and room.code in b.rooms
+                assert lease(room.code) == b.cluster.id
+            assert ended.code not in b.cluster.owned and lease(ended.code) is None
+            assert b.errors == 0
+        finally:
+            await b.stop()
+            await a.stop()
+
+    run(main())
+
+
 # --------------------------------------------------------------------------- starting
 
 

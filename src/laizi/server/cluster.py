@@ -14,8 +14,9 @@ bots, as in a single process). Any process accepts any websocket and any HTTP re
   caller's channel.
 
 **Fail-over.** Every process sweeps once a second: a live room (``status != 'over'`` in
-the database) whose lease has expired, or whose owner no longer listens on its channel (a
-killed process's subscription ends with its socket), is taken: the lease is set to the
+the database, listed every :data:`LIVE_REFRESH` seconds) whose lease has expired, or whose
+owner no longer listens on its channel (a killed process's subscription ends with its
+socket), is taken: the lease is set to the
 sweeper atomically, and the room is rebuilt from its stored log (``Table.from_log``), as
 after a restart. Gateways close the proxied websockets of a room whose owner changed with
 code 1012 (service restart) and clients reconnect with their version, to any process. A
@@ -191,6 +192,8 @@ class Cluster:
         self._live: set[str] = set()
         """The live rooms (of every process) as the database listed them last."""
         self._live_due = 0.0
+        self._peers: set[str] = set()
+        """The other processes that held a lease at the last sweep."""
 
     # ------------------------------------------------------------------ life
 
@@ -263,6 +266,8 @@ class Cluster:
             if room is not None:
                 return room
             owner = await self.owner(code)
+            if owner is not None and owner != self.id:
+                self._peers.add(owner)  # the sweep watches it from now on
             if owner == self.id:
                 # A lease of ours without the room: taken by the sweeper a moment ago.
                 await asyncio.sleep(0.05)
@@ -294,6 +299,8 @@ class Cluster:
                                    int(self.lease * 1000))
         if ok:
             self.owned.add(code)
+            # Its other rooms may have been made after the sweep's list: list again.
+            self._live_due = 0.0
         return bool(ok)
 
     async def _take(self, code: str) -> Room:
@@ -397,32 +404,49 @@ class Cluster:
                 self._report(exc)
             await asyncio.sleep(random.uniform(0.7, 1.3))
 
-    async def _sweep_once(self) -> None:
-        if self._stopping:
-            return
+    async def _list_live(self) -> None:
+        self._live = set(await self.hall.store.live_rooms())
+        self._live_due = time.monotonic() + LIVE_REFRESH
+
+    async def _orphans(self) -> tuple[list[tuple[str, str | None]], set[str]]:
+        """The listed live rooms that no listening process holds, with their lease's
+        holder (``None``: nobody's), and the processes seen before that no longer
+        listen. One ``MGET`` and one ``PUBSUB NUMSUB``."""
         now = time.monotonic()
-        if now >= self._live_due:
-            self._live = set(await self.hall.store.live_rooms())
-            self._live_due = now + LIVE_REFRESH
         codes = [c for c in self._live
                  if c not in self.hall.rooms and c not in self._loading
                  and self._unloadable.get(c, 0.0) <= now]
-        if not codes:
-            return
-        (values,) = await self.bus.ask(("MGET", *map(_lease, codes)))
-        others = sorted({str(v) for v in values if v is not None and v != self.id})
+        values: list[str | None] = []
+        if codes:
+            (values,) = await self.bus.ask(("MGET", *map(_lease, codes)))
+        peers = sorted(self._peers | {str(v) for v in values if v is not None} - {self.id})
         listeners: dict[str, int] = {}
-        if others:
+        if peers:
             (counts,) = await self.bus.ask(("PUBSUB", "NUMSUB",
-                                            *map(_owner_channel, others)))
+                                            *map(_owner_channel, peers)))
             listeners = _numsub(counts)
-        for code, value in zip(codes, values, strict=True):
-            owner = None if value is None else str(value)
-            if owner == self.id or (owner is not None
-                                    and listeners.get(_owner_channel(owner))):
-                continue
-            # Nobody plays it: the list of live rooms may be a few seconds old, so
-            # the database says first whether it is still live.
+        gone = {p for p in peers if not listeners.get(_owner_channel(p))}
+        self._peers = set(peers) - gone
+        orphans = [(code, None if value is None else str(value))
+                   for code, value in zip(codes, values, strict=True)
+                   if value is None or str(value) in gone]
+        return orphans, gone
+
+    async def _sweep_once(self) -> None:
+        if self._stopping:
+            return
+        listed = time.monotonic() >= self._live_due
+        if listed:
+            await self._list_live()
+        orphans, gone = await self._orphans()
+        if (orphans or gone) and not listed:
+            # A process is gone or gave its rooms up: it may have had rooms created
+            # since the list was made, so the list is made again before taking any.
+            await self._list_live()
+            orphans, _ = await self._orphans()
+        for code, owner in orphans:
+            # Nobody plays it. The list of live rooms may be a few seconds old, so the
+            # database says first whether it is still live.
             stored = await self.hall.store.room(code)
             if stored is None or stored.status == "over":
                 self._live.discard(code)
