@@ -16,11 +16,11 @@ bots, as in a single process). Any process accepts any websocket and any HTTP re
 **Fail-over.** Every process sweeps once a second: a live room (``status != 'over'`` in
 the database, listed every :data:`LIVE_REFRESH` seconds) whose lease has expired, or whose
 owner no longer listens on its channel (a killed process's subscription ends with its
-socket), is taken: the lease is set to the
-sweeper atomically, and the room is rebuilt from its stored log (``Table.from_log``), as
-after a restart. Gateways close the proxied websockets of a room whose owner changed with
-code 1012 (service restart) and clients reconnect with their version, to any process. A
-graceful stop gives up its leases first, so the others take its rooms at their next sweep.
+socket), is taken: the lease is set to the sweeper atomically, and the room is rebuilt
+from its stored log (``Table.from_log``), as after a restart. Gateways close the proxied
+websockets of a room whose owner changed with code 1012 (service restart) and clients
+reconnect with their version, to any process. A graceful stop gives up its leases first,
+so the others take its rooms at their next sweep.
 
 **Fence.** The database, not the lease, is what makes a stale owner harmless: log lines are
 keyed by (room, line number), so two owners can never both store line *n*; the loser's
@@ -88,8 +88,9 @@ UNLOADABLE_RETRY = 60.0
 """Seconds before the sweep tries again a room it could not rebuild."""
 LIVE_REFRESH = 5.0
 """Seconds the sweep keeps its list of live rooms before it asks the database again.
-Between two lists it asks Redis only (one command): a room whose owner is gone is taken
-within a sweep; one created meanwhile by a process that died at once, within this."""
+Between two lists it asks Redis only. A process found gone lists them again at once (it
+may have made rooms since), so only the rooms of a process that the sweep never met, and
+that died within this time of starting, wait up to this long."""
 
 
 def lease_seconds() -> float:
@@ -193,7 +194,8 @@ class Cluster:
         """The live rooms (of every process) as the database listed them last."""
         self._live_due = 0.0
         self._peers: set[str] = set()
-        """The other processes that held a lease at the last sweep."""
+        """The other processes met (holding a lease at a sweep, or owning a room asked
+        for here), watched by the sweep until they stop listening."""
 
     # ------------------------------------------------------------------ life
 
@@ -349,7 +351,7 @@ class Cluster:
         while True:
             await asyncio.sleep(period)
             try:
-                await asyncio.wait_for(self._keep_once(), self.lease / 2)
+                await self._keep_once()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -378,7 +380,10 @@ class Cluster:
             commands.append(("MGET", *map(_lease, rooms)))
         if channels:
             commands.append(("PUBSUB", "NUMSUB", *channels))
-        replies = await self.bus.ask(*commands) if commands else []
+        # A Redis that does not answer is an error like a lost connection (so the
+        # rooms are dropped once most of a lease has passed without a renewal).
+        replies = await asyncio.wait_for(self.bus.ask(*commands), self.lease / 2) \
+            if commands else []
         if codes:
             for i in replies.pop(0):
                 await self._drop(codes[int(i) - 1])
