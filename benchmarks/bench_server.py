@@ -32,7 +32,9 @@ what several processes cost without it);
 recommended: ``postgresql+asyncpg://…``). ``--url`` takes a comma-separated list of a
 running hall's processes. The server CPU per action is then the sum over every server
 process and its children (uvicorn's workers, found under /proc), and Redis's CPU per
-action (its ``INFO cpu``) is printed apart.
+action (its ``INFO cpu``) is printed apart, and so is the load each process carries
+(``actions_per_s_per_process``): one process's CPU per action falls as its load rises, so
+N processes are compared with one both at the same ``--rooms`` and at N times them.
 """
 
 from __future__ import annotations
@@ -530,6 +532,11 @@ def main() -> int:
                               args.variant, pids or None, args.think,
                               redis_url if several or args.redis else None, args.direct))
         if several:
+            # A process's CPU per action falls as its own load rises (its event loop
+            # wakes for several events at once): compare set-ups at the same load per
+            # process as well as at the same total load (docs/deploy.md).
+            out["actions_per_s_per_process"] = round(
+                out["actions_per_s"] / (args.processes * args.workers), 1)
             out["workers"] = args.workers
             out["direct"] = args.direct
             out["redis_private"] = redis_pid is not None

@@ -638,6 +638,71 @@ def test_the_sweep_works_from_an_old_list_of_live_rooms(db: str, redis: str) -> 
     run(main())
 
 
+def test_a_connection_opened_during_the_owners_check_is_kept(db: str, redis: str) -> None:
+    """The owner's periodic check asks Redis whether the gateways of its remote
+    connections still listen. A connection that opens while that question is on its way
+    (its gateway not asked about) is kept, and served; one whose gateway stopped
+    listening is ended at the next check. Two halls in one event loop, the owner's
+    check driven by hand."""
+    from laizi.server.hall import Hall
+    from laizi.server.rooms import RoomSettings
+    from laizi.server.storage import Store
+
+    async def main() -> None:
+        a, b = Hall(Store(db), redis_url=redis), Hall(Store(db), redis_url=redis)
+        await a.start()
+        await b.start()
+        assert a.cluster is not None and b.cluster is not None
+        owner, gateway = a.cluster, b.cluster.id
+        for task in owner._tasks:  # a checks only when told to
+            task.cancel()
+        try:
+            settings = RoomSettings.from_json({"variant": "jingzhou", "clock": None})
+            room, host = await a.create(settings, "ann")
+            cid = "c0ffee"
+            real_ask = owner.bus.ask
+
+            async def ask_while_one_opens(*commands: tuple[str, ...]) -> list[Any]:
+                sent = asyncio.ensure_future(real_ask(*commands))
+                await asyncio.sleep(0)  # the question is written: now the open arrives
+                owner._to_owner("o " + json.dumps({
+                    "room": room.code, "conn": cid, "gw": gateway,
+                    "token": host.token, "version": 0}))
+                return await sent
+
+            owner.bus.ask = ask_while_one_opens  # type: ignore[method-assign]
+            await owner._keep_once()
+            owner.bus.ask = real_ask  # type: ignore[method-assign]
+            assert cid in owner._remote, "a connection opened mid-check was ended"
+            owner._to_owner(f"m {cid}\n" + json.dumps({"op": "ready", "seq": 1}))
+            for _ in range(100):
+                if host.answers:
+                    break
+                await asyncio.sleep(0.02)
+            assert 1 in host.answers, "the remote connection's message was not served"
+            await owner._keep_once()
+            assert cid in owner._remote, "b listens: its connection stays"
+            await b.cluster.bus.close()  # b stops listening, as a killed process does
+            published: list[tuple[str, str]] = []
+            real_publish = owner._publish
+
+            def publish(channel: str, data: str, on_nobody: Any = None) -> None:
+                published.append((channel, data))
+                real_publish(channel, data, on_nobody)
+
+            owner._publish = publish  # type: ignore[method-assign]
+            await owner._keep_once()
+            assert cid not in owner._remote
+            # and told to close, in case b was only subscribing again
+            assert (f"laizi:gw:{gateway}", f"x {cid} 1012") in published
+            assert a.errors == 0
+        finally:
+            await b.stop()
+            await a.stop()
+
+    run(main())
+
+
 # --------------------------------------------------------------------------- starting
 
 

@@ -370,8 +370,11 @@ class Cluster:
         for proxy in self._proxies.values():
             by_room.setdefault(proxy.code, []).append(proxy)
         rooms = list(by_room)
+        # Only the connections open now are judged by the answer: one opened during the
+        # round trip, from a gateway not asked about, is not one whose gateway is gone.
+        remotes = list(self._remote.items())
         channels = sorted({_owner_channel(p.owner) for p in self._proxies.values()}
-                          | {_gateway_channel(r.gateway) for r in self._remote.values()})
+                          | {_gateway_channel(r.gateway) for _, r in remotes})
         commands: list[tuple[str, ...]] = []
         if codes:
             commands.append(("EVAL", _RENEW, str(len(codes)), *map(_lease, codes), self.id,
@@ -394,9 +397,13 @@ class Cluster:
             for proxy in by_room[code]:
                 if owner != proxy.owner or not listeners.get(_owner_channel(proxy.owner)):
                     proxy.out.put_nowait(SERVICE_RESTART)
-        for cid, remote in list(self._remote.items()):
-            if not listeners.get(_gateway_channel(remote.gateway)):
+        for cid, remote in remotes:
+            channel = _gateway_channel(remote.gateway)
+            if self._remote.get(cid) is remote and not listeners.get(channel):
                 self._end_remote(cid)
+                # Told anyway: a gateway that was only subscribing again (a lost Redis
+                # connection) closes the websocket, and its client comes back.
+                self._publish(channel, f"x {cid} {SERVICE_RESTART}")
 
     async def _sweep(self) -> None:
         """Take the live rooms that nobody holds, or whose holder is gone."""
