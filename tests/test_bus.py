@@ -5,8 +5,8 @@
   many turns of the event loop and in bursts;
 * ``on_nobody`` is called exactly for the messages nobody listened to;
 * a connection killed by Redis (``CLIENT KILL``) is made again: the subscriber listens
-  again by itself, the publisher's waiting messages are reported as unheard and the next
-  ones go through;
+  again by itself (and says so, once: what was published meanwhile is lost), the
+  publisher's waiting messages are reported as unheard and the next ones go through;
 * a Redis user with a password (ACL) is logged in, a wrong password refused at start;
 * ``ask`` (the cluster's leases and checks in one round trip) answers each command in
   order, in the URL's database, between publishes, and raises a Redis error without
@@ -67,7 +67,11 @@ class _Inbox:
     def __init__(self) -> None:
         self.got: list[tuple[str, str]] = []
         self.errors: list[BaseException] = []
+        self.resubscriptions = 0
         self.changed = asyncio.Event()
+
+    def resubscribed(self) -> None:
+        self.resubscriptions += 1
 
     def receive(self, channel: str, text: str) -> None:
         self.got.append((channel, text))
@@ -87,7 +91,8 @@ async def _listener_and_sender(url: str, channels: tuple[str, ...], inbox: _Inbo
                                ) -> AsyncIterator[tuple[Bus, Bus]]:
     """A bus listening on ``channels`` into ``inbox`` and one to publish with, started
     (connections named ``{name}:sub`` and ``{name}-sender:pub``), closed at the end."""
-    listener = Bus(url, channels, inbox.receive, errors.append, name=name)
+    listener = Bus(url, channels, inbox.receive, errors.append, name=name,
+                   on_resubscribed=inbox.resubscribed)
     sender = Bus(url, (_channel(),), lambda c, t: None, errors.append,
                  name=f"{name}-sender")
     await listener.start()
@@ -178,6 +183,7 @@ def test_connections_killed_by_redis_are_made_again(redis: str, run: Run) -> Non
                 await asyncio.sleep(0.05)
             else:
                 raise AssertionError("the subscriber did not come back")
+            assert inbox.resubscriptions == 1, "on_resubscribed was not called once"
             sender.publish(channel, "after the subscriber came back")
             await inbox.wait_for(2)
 

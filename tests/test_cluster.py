@@ -19,7 +19,10 @@ tests:
   records fetched through the other;
 * the pure forwarding path: rooms played to their end by people (and a spectator) who are
   all on the process that does not own the room, no frame showing anything hidden;
-* two processes started at the same moment on a fresh database, and ``--workers 2``.
+* two processes started at the same moment on a fresh database, and ``--workers 2``;
+* in one event loop: the sweep from an old list of live rooms, a forwarded connection
+  that opens during the owner's check (kept), and a lost Redis subscription (the
+  forwarded websockets are sent back to reconnect).
 """
 
 from __future__ import annotations
@@ -696,6 +699,73 @@ def test_a_connection_opened_during_the_owners_check_is_kept(db: str, redis: str
             # and told to close, in case b was only subscribing again
             assert (f"laizi:gw:{gateway}", f"x {cid} 1012") in published
             assert a.errors == 0
+        finally:
+            await b.stop()
+            await a.stop()
+
+    run(main())
+
+
+def _kill_subscriber(redis: str, process: str) -> None:
+    """Redis drops a process's subscriber connection (``CLIENT KILL``), as a network
+    blip or a Redis fail-over does."""
+    for line in redis_command(redis, "CLIENT", "LIST").splitlines():
+        fields = dict(f.split("=", 1) for f in line.split() if "=" in f)
+        if fields.get("name") == f"laizi:{process}:sub":
+            redis_command(redis, "CLIENT", "KILL", "ID", fields["id"])
+            return
+    raise AssertionError(f"no subscriber connection of {process}")
+
+
+def test_a_lost_subscription_sends_forwarded_websockets_back(db: str, redis: str) -> None:
+    """What is published to a process while its subscriber connection is down is lost
+    (a client's message, a frame). When it listens again, every websocket whose
+    messages cross Redis is sent back (code 1012) to reconnect with its version: on the
+    gateway when the gateway's connection was lost, and through the gateway when the
+    owner's was. Two halls in one event loop, a forwarded websocket of b to a's room."""
+    from laizi.server.hall import Hall
+    from laizi.server.rooms import RoomSettings
+    from laizi.server.storage import Store
+
+    async def main() -> None:
+        a, b = Hall(Store(db), redis_url=redis), Hall(Store(db), redis_url=redis)
+        await a.start()
+        await b.start()
+        assert a.cluster is not None and b.cluster is not None
+        try:
+            settings = RoomSettings.from_json({"variant": "jingzhou", "clock": None})
+            room, host = await a.create(settings, "ann")
+            for lost in (a.cluster, b.cluster):
+                frames: list[str] = []
+                closed: list[int] = []
+                inbox: asyncio.Queue[str | None] = asyncio.Queue()
+
+                async def send_text(text: str, frames: list[str] = frames) -> None:
+                    frames.append(text)
+
+                async def close(code: int, closed: list[int] = closed) -> None:
+                    closed.append(code)
+
+                proxy = asyncio.create_task(b.cluster.proxy(
+                    a.cluster.id, room.code, host.token, 0, inbox.get, send_text, close))
+                for _ in range(250):
+                    if frames:
+                        break
+                    await asyncio.sleep(0.02)
+                assert frames, "the forwarded websocket got no first frame"
+                _kill_subscriber(redis, lost.id)
+                for _ in range(250):
+                    if closed:
+                        break
+                    await asyncio.sleep(0.02)
+                assert closed == [1012], (lost is a.cluster, closed)
+                inbox.put_nowait(None)
+                await asyncio.wait_for(proxy, 5)
+                for _ in range(100):
+                    if not a.cluster._remote:
+                        break
+                    await asyncio.sleep(0.02)
+                assert not a.cluster._remote
         finally:
             await b.stop()
             await a.stop()

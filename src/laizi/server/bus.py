@@ -163,13 +163,17 @@ class Bus:
 
     def __init__(self, url: str, channels: tuple[str, ...],
                  on_message: Callable[[str, str], None],
-                 report: Callable[[BaseException], None], *, name: str = "laizi") -> None:
+                 report: Callable[[BaseException], None], *, name: str = "laizi",
+                 on_resubscribed: Callable[[], None] | None = None) -> None:
         self.url = url
         self.name = "".join(c if "!" <= c <= "~" else "_" for c in name)
         """Its connections are named ``{name}:sub`` and ``{name}:pub`` in Redis."""
         self.channels = channels
         self.on_message = on_message
         self.report = report
+        self.on_resubscribed = on_resubscribed
+        """Called when the subscriber listens again after its connection was lost: what
+        was published to it meanwhile is gone, and the caller mends that."""
         self._queue: list[tuple[str, str, OnNobody | None]] = []
         self._scheduled = False
         self._publisher: _Link | None = None
@@ -252,8 +256,8 @@ class Bus:
                     self._resubscribe())
 
     async def _resubscribe(self) -> None:
-        """Listen again after the subscriber's connection was lost (what was published
-        meanwhile is gone: the sweeps and checks of the cluster mend that)."""
+        """Listen again after the subscriber's connection was lost; then
+        ``on_resubscribed`` (what was published meanwhile is gone)."""
         delay = 0.2
         try:
             while not self._closed and self._subscriber is None:
@@ -265,6 +269,12 @@ class Bus:
                     self.report(exc)
                     await asyncio.sleep(delay)
                     delay = min(2.0, delay * 2)
+                else:
+                    if self.on_resubscribed is not None and not self._closed:
+                        try:
+                            self.on_resubscribed()
+                        except Exception as exc:
+                            self.report(exc)
         finally:
             self._resubscribing = None
 

@@ -185,7 +185,8 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Task[None]] = set()
         self.bus = Bus(url, (_owner_channel(self.id), _gateway_channel(self.id)),
-                       self._received, self._report, name=f"laizi:{self.id}")
+                       self._received, self._report, name=f"laizi:{self.id}",
+                       on_resubscribed=self._resubscribed)
         self._last_renewal = time.monotonic()
         self._stopping = False
         self._unloadable: dict[str, float] = {}
@@ -484,6 +485,18 @@ class Cluster:
         """Send a message (in order with the others; ``on_nobody``: called when no
         process listened)."""
         self.bus.publish(channel, data, on_nobody)
+
+    def _resubscribed(self) -> None:
+        """This process listens again after its Redis connection was lost: what was
+        published to it meanwhile (clients' messages, frames) is gone. Every websocket
+        whose messages cross Redis is closed with 1012 (service restart); its client
+        comes back with its version and gets exactly the events it missed, and an action
+        whose answer was lost shows in them as applied or not."""
+        for proxy in list(self._proxies.values()):
+            proxy.out.put_nowait(SERVICE_RESTART)
+        for cid, remote in list(self._remote.items()):
+            self._end_remote(cid)
+            self._publish(_gateway_channel(remote.gateway), f"x {cid} {SERVICE_RESTART}")
 
     def _received(self, channel: str, data: str) -> None:
         if channel == _owner_channel(self.id):
