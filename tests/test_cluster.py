@@ -34,9 +34,9 @@ import json
 import os
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import given
@@ -48,6 +48,9 @@ if os.environ.get("CI", "").lower() not in ("1", "true", "yes"):  # in CI: impor
         pytest.importorskip(_module)
 
 import httpx
+
+if TYPE_CHECKING:
+    from laizi.server.hall import Hall
 
 from laizi.commands.verify import verify_text
 from server_helpers import (
@@ -575,6 +578,23 @@ def test_forwarding_to_the_owner(db: str, redis: str, tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- the sweep
 
 
+@contextlib.asynccontextmanager
+async def two_halls(db: str, redis: str) -> AsyncIterator[tuple[Hall, Hall]]:
+    """Two halls of several processes in one event loop (their sweeps and checks
+    running, each test cancels those it drives by hand), stopped at the end."""
+    from laizi.server.hall import Hall
+    from laizi.server.storage import Store
+
+    a, b = Hall(Store(db), redis_url=redis), Hall(Store(db), redis_url=redis)
+    await a.start()
+    await b.start()
+    try:
+        yield a, b
+    finally:
+        await b.stop()
+        await a.stop()
+
+
 def test_the_sweep_works_from_an_old_list_of_live_rooms(db: str, redis: str) -> None:
     """The sweep lists the live rooms from PostgreSQL every ``LIVE_REFRESH`` seconds and
     asks Redis only in between. When a process is found gone it lists them again at
@@ -582,21 +602,16 @@ def test_the_sweep_works_from_an_old_list_of_live_rooms(db: str, redis: str) -> 
     others; a room that ended after its list was made is never taken (PostgreSQL is
     asked before a room is taken). Two halls in one event loop, their sweeps driven by
     hand."""
-    from laizi.server.hall import Hall
     from laizi.server.rooms import RoomSettings
-    from laizi.server.storage import Store
 
     def lease(code: str) -> str | None:
         return redis_command(redis, "GET", f"laizi:lease:{code}") or None
 
     async def main() -> None:
-        a, b = Hall(Store(db), redis_url=redis), Hall(Store(db), redis_url=redis)
-        await a.start()
-        await b.start()
-        assert a.cluster is not None and b.cluster is not None
-        for task in b.cluster._tasks:  # b sweeps only when told to
-            task.cancel()
-        try:
+        async with two_halls(db, redis) as (a, b):
+            assert a.cluster is not None and b.cluster is not None
+            for task in b.cluster._tasks:  # b sweeps only when told to
+                task.cancel()
             settings = RoomSettings.from_json({"variant": "jingzhou", "clock": None})
             ended, host = await a.create(settings, "ann")
             moving, _ = await a.create(settings, "bob")
@@ -634,9 +649,6 @@ def test_the_sweep_works_from_an_old_list_of_live_rooms(db: str, redis: str) -> 
                 assert lease(room.code) == b.cluster.id
             assert ended.code not in b.cluster.owned and lease(ended.code) is None
             assert b.errors == 0
-        finally:
-            await b.stop()
-            await a.stop()
 
     run(main())
 
@@ -647,19 +659,14 @@ def test_a_connection_opened_during_the_owners_check_is_kept(db: str, redis: str
     (its gateway not asked about) is kept, and served; one whose gateway stopped
     listening is ended at the next check. Two halls in one event loop, the owner's
     check driven by hand."""
-    from laizi.server.hall import Hall
     from laizi.server.rooms import RoomSettings
-    from laizi.server.storage import Store
 
     async def main() -> None:
-        a, b = Hall(Store(db), redis_url=redis), Hall(Store(db), redis_url=redis)
-        await a.start()
-        await b.start()
-        assert a.cluster is not None and b.cluster is not None
-        owner, gateway = a.cluster, b.cluster.id
-        for task in owner._tasks:  # a checks only when told to
-            task.cancel()
-        try:
+        async with two_halls(db, redis) as (a, b):
+            assert a.cluster is not None and b.cluster is not None
+            owner, gateway = a.cluster, b.cluster.id
+            for task in owner._tasks:  # a checks only when told to
+                task.cancel()
             settings = RoomSettings.from_json({"variant": "jingzhou", "clock": None})
             room, host = await a.create(settings, "ann")
             cid = "c0ffee"
@@ -699,9 +706,6 @@ def test_a_connection_opened_during_the_owners_check_is_kept(db: str, redis: str
             # and told to close, in case b was only subscribing again
             assert (f"laizi:gw:{gateway}", f"x {cid} 1012") in published
             assert a.errors == 0
-        finally:
-            await b.stop()
-            await a.stop()
 
     run(main())
 
@@ -723,16 +727,11 @@ def test_a_lost_subscription_sends_forwarded_websockets_back(db: str, redis: str
     messages cross Redis is sent back (code 1012) to reconnect with its version: on the
     gateway when the gateway's connection was lost, and through the gateway when the
     owner's was. Two halls in one event loop, a forwarded websocket of b to a's room."""
-    from laizi.server.hall import Hall
     from laizi.server.rooms import RoomSettings
-    from laizi.server.storage import Store
 
     async def main() -> None:
-        a, b = Hall(Store(db), redis_url=redis), Hall(Store(db), redis_url=redis)
-        await a.start()
-        await b.start()
-        assert a.cluster is not None and b.cluster is not None
-        try:
+        async with two_halls(db, redis) as (a, b):
+            assert a.cluster is not None and b.cluster is not None
             settings = RoomSettings.from_json({"variant": "jingzhou", "clock": None})
             room, host = await a.create(settings, "ann")
             for lost in (a.cluster, b.cluster):
@@ -766,9 +765,6 @@ def test_a_lost_subscription_sends_forwarded_websockets_back(db: str, redis: str
                         break
                     await asyncio.sleep(0.02)
                 assert not a.cluster._remote
-        finally:
-            await b.stop()
-            await a.stop()
 
     run(main())
 

@@ -401,10 +401,9 @@ class Cluster:
         for cid, remote in remotes:
             channel = _gateway_channel(remote.gateway)
             if self._remote.get(cid) is remote and not listeners.get(channel):
-                self._end_remote(cid)
                 # Told anyway: a gateway that was only subscribing again (a lost Redis
                 # connection) closes the websocket, and its client comes back.
-                self._publish(channel, f"x {cid} {SERVICE_RESTART}")
+                self._send_back(cid)
 
     async def _sweep(self) -> None:
         """Take the live rooms that nobody holds, or whose holder is gone."""
@@ -494,9 +493,8 @@ class Cluster:
         whose answer was lost shows in them as applied or not."""
         for proxy in list(self._proxies.values()):
             proxy.out.put_nowait(SERVICE_RESTART)
-        for cid, remote in list(self._remote.items()):
-            self._end_remote(cid)
-            self._publish(_gateway_channel(remote.gateway), f"x {cid} {SERVICE_RESTART}")
+        for cid in list(self._remote):
+            self._send_back(cid)
 
     def _received(self, channel: str, data: str) -> None:
         if channel == _owner_channel(self.id):
@@ -592,6 +590,14 @@ class Cluster:
         remote = self._remote.pop(cid, None)
         if remote is not None:
             remote.inbox.put_nowait(None)
+
+    def _send_back(self, cid: str) -> None:
+        """End a remote connection and tell its gateway to close the websocket (1012),
+        so that its client comes back with its version."""
+        remote = self._remote.get(cid)
+        if remote is not None:
+            self._end_remote(cid)
+            self._publish(_gateway_channel(remote.gateway), f"x {cid} {SERVICE_RESTART}")
 
     async def _answer_call(self, req: dict[str, Any]) -> None:
         answer: dict[str, Any] = {"id": req["id"]}
