@@ -595,6 +595,23 @@ async def two_halls(db: str, redis: str) -> AsyncIterator[tuple[Hall, Hall]]:
         await a.stop()
 
 
+async def _close_bus(closing: Hall, asking: Hall) -> None:
+    """``closing`` stops listening, as a killed process does, and the call returns once
+    Redis counts no subscriber on its channels: Redis notices a closed socket in its own
+    time, so a check asked right after the close could still see it listening."""
+    assert closing.cluster is not None and asking.cluster is not None
+    process = closing.cluster.id
+    await closing.cluster.bus.close()
+    channels = (f"laizi:own:{process}", f"laizi:gw:{process}")
+    for _ in range(250):
+        (reply,) = await asyncio.wait_for(
+            asking.cluster.bus.ask(("PUBSUB", "NUMSUB", *channels)), 5)
+        if not any(int(count) for count in reply[1::2]):
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"Redis still counts {process}'s subscriptions after 5 s")
+
+
 def test_the_sweep_works_from_an_old_list_of_live_rooms(db: str, redis: str) -> None:
     """The sweep lists the live rooms from PostgreSQL every ``LIVE_REFRESH`` seconds and
     asks Redis only in between. When a process is found gone it lists them again at
@@ -642,7 +659,7 @@ def test_the_sweep_works_from_an_old_list_of_live_rooms(db: str, redis: str) -> 
             assert late.code not in b.cluster._live
             for task in a.cluster._tasks:
                 task.cancel()
-            await a.cluster.bus.close()
+            await _close_bus(a, b)
             await b.cluster._sweep_once()
             for room in (moving, late):
                 assert room.code in b.cluster.owned and room.code in b.rooms
@@ -692,7 +709,7 @@ def test_a_connection_opened_during_the_owners_check_is_kept(db: str, redis: str
             assert 1 in host.answers, "the remote connection's message was not served"
             await owner._keep_once()
             assert cid in owner._remote, "b listens: its connection stays"
-            await b.cluster.bus.close()  # b stops listening, as a killed process does
+            await _close_bus(b, a)
             published: list[tuple[str, str]] = []
             real_publish = owner._publish
 
