@@ -599,17 +599,18 @@ async def _close_bus(closing: Hall, asking: Hall) -> None:
     """``closing`` stops listening, as a killed process does, and the call returns once
     Redis counts no subscriber on its channels: Redis notices a closed socket in its own
     time, so a check asked right after the close could still see it listening."""
+    from laizi.server.cluster import _numsub
+
     assert closing.cluster is not None and asking.cluster is not None
-    process = closing.cluster.id
-    await closing.cluster.bus.close()
-    channels = (f"laizi:own:{process}", f"laizi:gw:{process}")
+    bus = closing.cluster.bus
+    await bus.close()
     for _ in range(250):
         (reply,) = await asyncio.wait_for(
-            asking.cluster.bus.ask(("PUBSUB", "NUMSUB", *channels)), 5)
-        if not any(int(count) for count in reply[1::2]):
+            asking.cluster.bus.ask(("PUBSUB", "NUMSUB", *bus.channels)), 5)
+        if not any(_numsub(reply).values()):
             return
         await asyncio.sleep(0.02)
-    raise AssertionError(f"Redis still counts {process}'s subscriptions after 5 s")
+    raise AssertionError(f"Redis still counts {closing.cluster.id}'s subscriptions after 5 s")
 
 
 def test_the_sweep_works_from_an_old_list_of_live_rooms(db: str, redis: str) -> None:
