@@ -14,7 +14,32 @@ import argparse
 import sys
 from typing import Any
 
-__all__ = ["register", "run"]
+__all__ = ["banner", "register", "run"]
+
+
+def banner(host: str, port: int, where: str,
+           found: list[tuple[str, str]] | None = None) -> list[str]:
+    """The lines ``laizi serve`` prints: the URL for a browser on this machine, then the
+    URLs a phone on the same network opens (every LAN address when listening on
+    0.0.0.0), or how to let other machines in."""
+    from laizi.server.lan import bases, is_loopback
+
+    local = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    if ":" in local:
+        local = f"[{local}]"
+    lines = [f"laizi hall: http://{local}:{port}/  ({where})"]
+    if is_loopback(host):
+        lines.append("  only this machine can open it; for phones on the same wifi: "
+                     "laizi serve --host 0.0.0.0")
+        return lines
+    reach = bases(host, port, found)
+    if not reach:
+        lines.append("  no network address found: phones open http://<this machine's "
+                     f"address>:{port}/")
+    for name, base in reach:
+        if base != f"http://{local}:{port}":
+            lines.append(f"  on this network: {base}/" + (f"  ({name})" if name else ""))
+    return lines
 
 
 def register(subparsers: Any) -> None:
@@ -62,21 +87,22 @@ def run(args: argparse.Namespace) -> int:
     common: dict[str, Any] = {"host": args.host, "port": args.port,
                               "ws": HallWebSocketProtocol, "ws_per_message_deflate": False,
                               "log_level": "warning", "lifespan": "on"}
-    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     where = f"database {url}" + (f", redis {args.redis}" if args.redis else "") + \
         (f", {args.workers} processes" if args.workers > 1 else "")
-    print(f"laizi hall: http://{shown}:{args.port}/  ({where})", flush=True)
+    print("\n".join(banner(args.host, args.port, where)), flush=True)
     if args.workers > 1:
         import os
 
         # Each worker process builds its own hall (app_from_env) from these.
         os.environ["LAIZI_HALL_DB"] = url
+        os.environ["LAIZI_HALL_HOST"] = args.host
         os.environ["LAIZI_HALL_REDIS"] = args.redis
         if args.bot_processes is not None:
             os.environ["LAIZI_HALL_BOT_PROCESSES"] = str(args.bot_processes)
         uvicorn.run("laizi.server.app:app_from_env", factory=True, workers=args.workers,
                     **common)
         return 0
-    app = create_app(url, bot_processes=args.bot_processes, redis_url=args.redis)
+    app = create_app(url, bot_processes=args.bot_processes, redis_url=args.redis,
+                     listen_host=args.host)
     uvicorn.Server(uvicorn.Config(app, **common)).run()
     return 0

@@ -9,6 +9,8 @@
 ``GET /api/rooms/{code}/hands``        every finished hand (records, settlements)
 ``GET /api/rooms/{code}/log``          the table log, once the match is over (``laizi verify``)
 ``GET /api/people/{name}/history``     战绩: a person's matches with their ledgers
+``GET /api/share``                     ``{"base", "lan", "local_only"}``: the address friends open
+``GET /api/qr?text=LINK``              an SVG QR code of one of this hall's room links
 ``WS /ws/{code}?token=T&version=V``    play (docs/hall.md: the frames)
 =====================================  =================================================
 
@@ -78,13 +80,48 @@ def app_from_env() -> Starlette:
     procs = os.environ.get("LAIZI_HALL_BOT_PROCESSES")
     return create_app(os.environ["LAIZI_HALL_DB"],
                       bot_processes=int(procs) if procs else None,
-                      redis_url=os.environ.get("LAIZI_HALL_REDIS") or None)
+                      redis_url=os.environ.get("LAIZI_HALL_REDIS") or None,
+                      listen_host=os.environ.get("LAIZI_HALL_HOST") or None)
+
+
+QR_MAX = 300  # characters of a link the QR endpoint encodes
+
+
+def share_base(request: Request, listen_host: str | None) -> dict[str, Any]:
+    """Where friends open this hall: the address the page was opened at, unless that is
+    this machine only (127.0.0.1, localhost) and the hall listens beyond it, then the
+    first LAN address (same port). ``local_only``: the hall listens on loopback only."""
+    from laizi.server import lan
+
+    here = str(request.base_url).rstrip("/")
+    port = request.url.port or (443 if request.url.scheme == "https" else 80)
+    if not lan.is_loopback(request.url.hostname):
+        return {"base": here, "lan": [], "local_only": False}
+    if not lan.listens_beyond_loopback(listen_host):
+        return {"base": here, "lan": [], "local_only": True}
+    reach = [url for _, url in lan.bases(listen_host or "0.0.0.0", port)]
+    return {"base": reach[0] if reach else here, "lan": reach, "local_only": False}
+
+
+def qr_svg(text: str) -> str:
+    """An SVG QR code of ``text`` (segno; error correction M, a quiet zone of 4)."""
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make(text, error="m", micro=False).save(
+        out, kind="svg", scale=4, border=4, xmldecl=False, svgns=True, title=text,
+        omitsize=True, dark="#111", light="#fff")
+    return out.getvalue().decode("utf-8")
 
 
 def create_app(db_url: str, *, bot_processes: int | None = None,
-               redis_url: str | None = None) -> Starlette:
+               redis_url: str | None = None, listen_host: str | None = None) -> Starlette:
     """The hall on the database at ``db_url`` (a SQLAlchemy async URL); with
-    ``redis_url``, one of several processes sharing the rooms (docs/deploy.md)."""
+    ``redis_url``, one of several processes sharing the rooms (docs/deploy.md).
+    ``listen_host``: the address it is bound to (``laizi serve --host``), which says
+    whether friends can reach it from the network (None: unknown, taken as yes)."""
     from laizi.server.hall import BotPool
 
     hall = Hall(Store(db_url), BotPool(bot_processes), redis_url=redis_url)
@@ -175,6 +212,34 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
     async def history(request: Request) -> Response:
         return JSONResponse(await hall.store.history(request.path_params["name"]))
 
+    async def share(request: Request) -> Response:
+        return JSONResponse(share_base(request, listen_host),
+                            headers={"Cache-Control": "no-store"})
+
+    async def qr(request: Request) -> Response:
+        """The QR code of a room link of this hall only: ``{base}/r/{code}`` where base
+        is this page's address or one of the LAN addresses, and the room exists."""
+        from urllib.parse import urlsplit
+
+        text = request.query_params.get("text", "")
+        if not text or len(text) > QR_MAX:
+            return _error(TableError(f"text: a room link of at most {QR_MAX} characters",
+                                     code=ErrorCode.MALFORMED))
+        parts = urlsplit(text)
+        bases = {str(request.base_url).rstrip("/"), *share_base(request, listen_host)["lan"]}
+        base = f"{parts.scheme}://{parts.netloc}"
+        segs = parts.path.split("/")
+        if (base not in bases or parts.query or parts.fragment or len(segs) != 3
+                or segs[1] != "r" or not segs[2]):
+            return _error(TableError("text: not a room link of this hall",
+                                     code=ErrorCode.MALFORMED))
+        try:
+            await hall.info(segs[2])
+        except LaiziError as exc:
+            return _error(exc)
+        return Response(qr_svg(text), media_type="image/svg+xml",
+                        headers={"Cache-Control": "private, max-age=3600"})
+
     async def index(request: Request) -> Response:
         page = STATIC / "index.html"
         if page.exists():
@@ -256,6 +321,8 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
         Route("/api/rooms/{code}/hands", hands),
         Route("/api/rooms/{code}/log", room_log),
         Route("/api/people/{name}/history", history),
+        Route("/api/share", share),
+        Route("/api/qr", qr),
         WebSocketRoute("/ws/{code}", play),
         *records.routes(),  # the client's settlements and replays
         *scorekeeper.routes(),  # the score-keeper of a physical table
