@@ -11,6 +11,12 @@ function party(x, names) {
   return displayName(x);
 }
 
+// 下桌 / 上桌: the server sends [seat, person] pairs (the seat the person left or took).
+function person(x) {
+  if (Array.isArray(x)) return x.find((v) => typeof v === "string") ?? null;
+  return x;
+}
+
 export function headline(record, names) {
   if (record.outcome !== "win") return t("draw_game");
   const who = record.winners.map((s) => party(s, names)).join(", ");
@@ -71,8 +77,9 @@ export function Settlement({ end, names, me }) {
     ${(end.horses || []).length ? html`<div class="horses"><strong>${t("horses")}</strong>
       ${end.horses.map((h, i) => html`<span key=${i} class="horse">${displayName(h.person)} <${Tile} t=${parseTiles(h.tile)[0]} size="tiny" /></span>`)}
     </div>` : ""}
-    ${(end.left || []).length ? html`<div class="rotation">${end.left.map((x) => html`<span>${displayName(Array.isArray(x) ? x[0] : x)} ${t("left_table")}</span> `)}
-      ${(end.entered || []).map((x) => html`<span>${displayName(Array.isArray(x) ? x[0] : x)} ${t("entered_table")}</span> `)}</div>` : ""}
+    ${(end.left || []).length || (end.entered || []).length ? html`<div class="rotation">
+      ${(end.left || []).map((x, i) => html`<span key=${`l${i}`} class="left">${displayName(person(x))} ${t("left_table")}</span> `)}
+      ${(end.entered || []).map((x, i) => html`<span key=${`e${i}`} class="entered">${displayName(person(x))} ${t("entered_table")}</span> `)}</div>` : ""}
   </div>`;
 }
 

@@ -70,7 +70,8 @@ export function relative(owner, from, n) {
 }
 
 export function displayName(name) {
-  if (!name) return "—";
+  if (name === null || name === undefined || name === "") return "—";
+  if (typeof name !== "string") return String(name);
   if (name.startsWith("🤖 ")) return getLang() === "zh" ? `电脑${name.slice(3)}` : `Bot ${name.slice(3)}`;
   return name;
 }
