@@ -21,104 +21,41 @@ Needs ``pip install playwright`` and Debian's ``chromium`` (+ ``fonts-noto-cjk``
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-CHROMIUM = os.environ.get("LAIZI_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-_IN_CI = os.environ.get("CI") == "true"
+import browser_helpers
+from browser_helpers import (
+    DESKTOP,
+    LAIZI,
+    PHONES,
+    People,
+    decide,
+    end_match,
+    play_until,
+    settlement_shown,
+)
 
-try:
-    from playwright.sync_api import Browser, Page, sync_playwright
-except ImportError:  # pragma: no cover - depends on the machine
-    if _IN_CI:
-        raise
-    pytest.skip("playwright is not installed (pip install 'laizi[dev]')",
-                allow_module_level=True)
-if not Path(CHROMIUM).exists():  # pragma: no cover - depends on the machine
-    if _IN_CI:
-        raise RuntimeError(f"chromium not found at {CHROMIUM}: CI installs Debian's chromium")
-    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium fonts-noto-cjk)",
-                allow_module_level=True)
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
-LAIZI = Path(sys.executable).with_name("laizi")
-VIEWPORTS = {"phone": {"width": 360, "height": 740}, "desktop": {"width": 1280, "height": 800}}
+server, chromium, browser = (  # the fixtures (see browser_helpers)
+    browser_helpers.server, browser_helpers.chromium, browser_helpers.browser)
+
+VIEWPORTS = {"phone": PHONES["360x740"], "desktop": DESKTOP}
 FAST = {"clock": "none", "claim_min": "0", "bot_delay": "0", "between": "0"}
 TILE = {f"{r + 1}{s}": 9 * i + r for i, s in enumerate("mps") for r in range(9)}
 TILE.update({f"{r + 1}z": 27 + r for r in range(7)})
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import httpx
-
-    tmp = tmp_path_factory.mktemp("browser")
-    port = _free_port()
-    err = open(tmp / "server.stderr", "wb")  # noqa: SIM115 (closed below)
-    proc = subprocess.Popen(
-        [str(LAIZI), "serve", "--port", str(port), "--db",
-         f"sqlite+aiosqlite:///{(tmp / 'hall.db').resolve()}"],
-        stdout=subprocess.DEVNULL, stderr=err, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError((tmp / "server.stderr").read_text())
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError("laizi serve did not start")
-        time.sleep(0.05)
-    try:
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        err.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield b
-        finally:
-            b.close()
-
-
 @pytest.fixture(params=sorted(VIEWPORTS))
-def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=VIEWPORTS[request.param], locale="zh-CN")
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        yield pg
-    finally:
-        context.close()
-    assert not errors, errors
+def page(request: pytest.FixtureRequest, browser: People) -> Iterator[Page]:
+    """A person's page (its errors fail the test: see browser_helpers.People)."""
+    yield browser.page(VIEWPORTS[request.param], who=f"page ({request.param})")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -142,37 +79,6 @@ def create_room(pg: Page, server: str, name: str, variant: str = "jingzhou",
     pg.click("[data-testid=start]")
     pg.wait_for_selector(".myhand")
     return code
-
-
-def decide(pg: Page) -> bool:
-    """Make one decision by clicking, as a person would: a win if offered, else pass,
-    else discard (the drawn tile); whether there was one."""
-    for sel in ("[data-action=win]:not([disabled])", "[data-action=pass]:not([disabled])",
-                ".myhand button.tile:not([disabled])"):
-        loc = pg.locator(sel)
-        if loc.count():
-            try:
-                loc.last.click(timeout=2000)
-            except Exception:  # the frame moved on under the click: look again
-                return False
-            return True
-    return False
-
-
-def play_until(pg: Page, done: Any, timeout: float = 120) -> int:
-    deadline = time.monotonic() + timeout
-    clicks = 0
-    while not done():
-        assert time.monotonic() < deadline, "the hand did not end"
-        if decide(pg):
-            clicks += 1
-        else:
-            pg.wait_for_timeout(30)
-    return clicks
-
-
-def settlement_shown(pg: Page) -> bool:
-    return pg.locator("[data-testid=settlement]").count() > 0
 
 
 def wait_for_decision(pg: Page) -> None:
@@ -240,6 +146,7 @@ def test_reload_mid_hand_shows_the_same_view(page: Page, server: str) -> None:
     wait_for_decision(other)
     assert board_text(other)["hand"] == before["hand"]
     other.close()
+    end_match(page)  # Jingzhou plays on until the host ends it
 
 
 def test_auto_play_and_back(page: Page, server: str) -> None:
@@ -276,10 +183,10 @@ def _check_public(frame: dict[str, Any]) -> None:
             assert not e.get("answer"), e
 
 
-def test_spectator_never_sees_a_concealed_tile(page: Page, browser: Browser,
+def test_spectator_never_sees_a_concealed_tile(page: Page, browser: People,
                                                server: str) -> None:
     code = create_room(page, server, "阿珍")
-    watcher = browser.new_context(viewport=page.viewport_size, locale="en-US").new_page()
+    watcher = browser.page(page.viewport_size, locale="en-US", who="watcher")
     frames: list[dict[str, Any]] = []
     watcher.on("websocket", lambda ws: ws.on(
         "framereceived", lambda payload: frames.append(json.loads(payload))))
@@ -309,7 +216,6 @@ def test_spectator_never_sees_a_concealed_tile(page: Page, browser: Browser,
     assert watcher.locator("[data-action]").count() == 0  # nothing to decide
     assert frames and all(_check_public(f) is None for f in frames)
     assert watcher.locator(".banner", has_text="Watching").count() == 1
-    watcher.context.close()
 
 
 # --------------------------------------------------------------------------- replays
@@ -411,7 +317,8 @@ WORKED = {  # docs/hand-record.md: the rule book's worked example
 }
 
 
-def test_score_keeper_settles_as_laizi_score(page: Page, server: str) -> None:
+def test_score_keeper_settles_as_laizi_score(page: Page, browser: People,
+                                             server: str) -> None:
     _start_session(page, server, "jingzhou", ["老王", "小李", "阿珍"])
     page.click("[data-testid=sk-indicator]")
     _key(page, "9s")
@@ -439,7 +346,9 @@ def test_score_keeper_settles_as_laizi_score(page: Page, server: str) -> None:
     assert page.locator("[data-testid=sk-ledger] tfoot td").all_inner_texts() == \
         ["-64", "+96", "-32"]
 
-    # An impossible hand: thirteen scattered tiles, no winning shape — the server says why.
+    # An impossible hand: thirteen scattered tiles, no winning shape — the server says why
+    # (its 400 answer is the one console error expected).
+    browser.expect_console_error("status of 400", "/api/score")
     page.check("input[name=winner] >> nth=0")
     page.check("input[name=from][value='1']")
     page.click("[data-testid=sk-indicator]")

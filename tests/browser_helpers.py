@@ -1,0 +1,325 @@
+"""Helpers of the browser tests (tests/test_browser*.py): the hall as a subprocess, the
+browser every test gets, and what a person does at the table.
+
+* :func:`server` (a module fixture) runs ``laizi serve`` on a free loopback port with its
+  own SQLite file; a test that ends with errors on the server's stderr count
+  (``/healthz`` ``errors``) fails.
+* :func:`browser` (a test fixture) is a :class:`People`: the one way a test opens browser
+  contexts and pages. Every page of every context it opens records its page errors
+  (uncaught exceptions) and console errors (a failed load included), and the test fails
+  at teardown if there was any — a multi-person test included.
+* :func:`decide` / :func:`play_until` click as a person would: a win if offered, else pass,
+  else discard the drawn tile; :func:`settlement` reads a settlement modal.
+
+Needs ``pip install playwright`` and Debian's ``chromium`` (+ ``fonts-noto-cjk``);
+``playwright install`` is never needed. Without them the tests are skipped, except in CI
+(``CI=true``), where they must run. ``LAIZI_SHOTS=DIR`` saves screenshots there.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("LAIZI_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+_IN_CI = os.environ.get("CI") == "true"
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    if _IN_CI:
+        raise
+    pytest.skip("playwright is not installed (pip install 'laizi[dev]')",
+                allow_module_level=True)
+if not Path(CHROMIUM).exists():  # pragma: no cover - depends on the machine
+    if _IN_CI:
+        raise RuntimeError(f"chromium not found at {CHROMIUM}: CI installs Debian's chromium")
+    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium fonts-noto-cjk)",
+                allow_module_level=True)
+
+LAIZI = Path(sys.executable).with_name("laizi")
+PHONES = {"360x740": {"width": 360, "height": 740}, "390x844": {"width": 390, "height": 844}}
+DESKTOP = {"width": 1280, "height": 800}
+FAST = {"clock": None, "claim_min": 0, "bot_delay": 0, "between": 0}
+SHOTS = os.environ.get("LAIZI_SHOTS")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _server_errors(url: str) -> int:
+    import httpx
+
+    return int(httpx.get(f"{url}/healthz", timeout=5).json()["errors"])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    import httpx
+
+    tmp = tmp_path_factory.mktemp("browser")
+    port = _free_port()
+    err = open(tmp / "server.stderr", "wb")  # noqa: SIM115 (closed below)
+    proc = subprocess.Popen(
+        [str(LAIZI), "serve", "--port", str(port), "--db",
+         f"sqlite+aiosqlite:///{(tmp / 'hall.db').resolve()}"],
+        stdout=subprocess.DEVNULL, stderr=err, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError((tmp / "server.stderr").read_text())
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError("laizi serve did not start")
+        time.sleep(0.05)
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        err.close()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+class People:
+    """Browser contexts (one a person) whose every page is watched for errors."""
+
+    def __init__(self, chromium: Browser) -> None:
+        self._chromium = chromium
+        self.contexts: list[BrowserContext] = []
+        self.errors: list[str] = []
+        self._expected: list[tuple[str, str]] = []
+
+    def expect_console_error(self, text: str, url: str) -> None:
+        """One console error the test causes on purpose (``text`` in it, at ``url``): it
+        does not fail the test; every other one does."""
+        self._expected.append((text, url))
+
+    def context(self, viewport: dict[str, int] | None = None, locale: str = "zh-CN",
+                who: str = "") -> BrowserContext:
+        ctx = self._chromium.new_context(viewport=viewport or PHONES["360x740"],
+                                         locale=locale)
+        label = who or f"context {len(self.contexts)}"
+        ctx.on("weberror", lambda e: self.errors.append(f"{label}: page error: {e.error}"))
+        ctx.on("console", lambda m: self._console(label, m))
+        self.contexts.append(ctx)
+        return ctx
+
+    def _console(self, label: str, msg: Any) -> None:
+        if msg.type == "error":
+            where = msg.location.get("url", "") if msg.location else ""
+            for i, (text, url) in enumerate(self._expected):
+                if text in msg.text and where.endswith(url):
+                    del self._expected[i]
+                    return
+            self.errors.append(f"{label}: console error: {msg.text} ({where})")
+
+    def page(self, viewport: dict[str, int] | None = None, locale: str = "zh-CN",
+             who: str = "") -> Page:
+        return self.context(viewport, locale, who).new_page()
+
+    def close(self) -> list[str]:
+        for ctx in self.contexts:
+            ctx.close()
+        self.contexts.clear()
+        return self.errors
+
+
+@pytest.fixture
+def browser(chromium: Browser, server: str) -> Iterator[People]:
+    """Every test's browser: its pages' page and console errors fail the test, and so do
+    errors the server reported meanwhile."""
+    before = _server_errors(server)
+    people = People(chromium)
+    try:
+        yield people
+    finally:
+        errors = people.close()
+    assert not errors, "\n".join(errors)
+    assert _server_errors(server) == before, "the server reported errors (its stderr)"
+
+
+def shot(pg: Page, name: str, **kw: Any) -> None:
+    """A screenshot in $LAIZI_SHOTS (when set), for a person to look at."""
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(Path(SHOTS) / f"{name}.png"), **kw)
+
+
+# --------------------------------------------------------------------------- rooms
+
+
+def new_room(server: str, name: str, variant: str, **settings: Any) -> dict[str, Any]:
+    """POST /api/rooms with the fast settings: {code, token, link}."""
+    import httpx
+
+    r = httpx.post(f"{server}/api/rooms", json={"name": name, "settings": {
+        "variant": variant, **FAST, **settings}})
+    assert r.status_code == 201, r.text
+    answer: dict[str, Any] = r.json()
+    answer["link"] = server + answer["link"] if answer["link"].startswith("/") else \
+        answer["link"]
+    return answer
+
+
+def join_by_link(pg: Page, server: str, code: str, name: str,
+                 role: str = "player") -> None:
+    """Open the room's shared link (no token), type one's name and join."""
+    pg.goto(f"{server}/r/{code}")
+    pg.fill("#player-name", name)
+    pg.click(".card .buttons button" + (".primary" if role == "player" else ":not(.primary)"))
+    pg.wait_for_selector(".table-page")
+
+
+def records(server: str, code: str) -> list[dict[str, Any]]:
+    import httpx
+
+    hands: list[dict[str, Any]] = httpx.get(f"{server}/api/rooms/{code}/records").json()["hands"]
+    return hands
+
+
+def end_match(pg: Page) -> None:
+    """The host ends the match from the room tab (so no room plays on after a test)."""
+    pg.once("dialog", lambda d: d.accept())
+    pg.click(".tabs button:nth-child(3)")
+    pg.click(".host button.danger")
+    pg.wait_for_selector(".banner:has-text('牌局结束'), .banner:has-text('Match over')")
+
+
+# --------------------------------------------------------------------------- playing
+
+LOOK = """() => {
+    const m = document.querySelector('[data-testid=settlement]');
+    const bar = document.querySelector('[data-testid=actionbar]');
+    return {settlement: m ? m.getAttribute('aria-label') : null,
+            window: !!(bar && bar.classList.contains('window')),
+            acts: [...document.querySelectorAll('[data-testid=actionbar] [data-action]')]
+                .filter(b => !b.disabled).map(b => b.dataset.action),
+            tiles: document.querySelectorAll('.myhand button.tile:not([disabled])').length,
+            auto: !!document.querySelector('.banner.auto')}}"""
+CLAIMS = ("pung", "kong", "chow", "win")
+
+
+def look(pg: Page) -> dict[str, Any]:
+    """What the page shows at a glance: the settlement's title (or None), whether a
+    window's prompt is up, the enabled action buttons, the tiles one may discard, 托管."""
+    found: dict[str, Any] = pg.evaluate(LOOK)
+    return found
+
+
+def choose(seen: dict[str, Any], claim: bool = False) -> str | None:
+    """The selector a person clicks: a win, else (``claim``) any other action offered,
+    else pass, else the drawn tile (the last one), else the first button."""
+    acts = seen["acts"]
+    if "win" in acts:
+        return "[data-action=win]:not([disabled])"
+    others = [a for a in acts if a != "pass"]
+    if claim and others:
+        return f"[data-action={others[0]}]:not([disabled])"
+    if "pass" in acts:
+        return "[data-action=pass]:not([disabled])"
+    if seen["tiles"]:
+        return ".myhand button.tile:not([disabled]) >> nth=-1"
+    if acts:
+        return f"[data-action={acts[0]}]:not([disabled])"
+    return None
+
+
+def decide(pg: Page, claim: bool = False, seen: dict[str, Any] | None = None) -> bool:
+    """Make one decision by clicking, as a person would (:func:`choose`); whether there
+    was one."""
+    sel = choose(seen if seen is not None else look(pg), claim)
+    if sel is None:
+        return False
+    try:
+        pg.click(sel, timeout=2000)
+    except Exception:  # the frame moved on under the click: look again
+        return False
+    return True
+
+
+def play_until(pg: Page, done: Callable[[], bool], timeout: float = 120,
+               each: Callable[[dict[str, Any]], None] | None = None,
+               claim: bool = False) -> int:
+    """Decide until ``done()``; ``each(look)`` at every look first; the clicks made."""
+    deadline = time.monotonic() + timeout
+    clicks = 0
+    while not done():
+        assert time.monotonic() < deadline, "the hand did not end"
+        seen = look(pg)
+        if each is not None:
+            each(seen)
+        if decide(pg, claim, seen):
+            clicks += 1
+        else:
+            pg.wait_for_timeout(20)
+    return clicks
+
+
+def settlement_shown(pg: Page) -> bool:
+    return pg.locator("[data-testid=settlement]").count() > 0
+
+
+def settlement(pg: Page) -> dict[str, Any]:
+    """What the settlement modal on show says."""
+    found: dict[str, Any] = pg.eval_on_selector("[data-testid=settlement]", """m => ({
+        title: m.getAttribute('aria-label'),
+        text: m.innerText,
+        headline: (m.querySelector('.headline') || {}).innerText || '',
+        payments: [...m.querySelectorAll('.payments .payment')].map(p => p.innerText),
+        nets: [...m.querySelectorAll('.nets .net')].map(n => n.innerText),
+        horses: [...m.querySelectorAll('.horses .horse')].map(h => h.innerText),
+        rotation: (m.querySelector('.rotation') || {}).innerText || '',
+        reveal: m.querySelectorAll('.reveal-seat').length})""")
+    return found
+
+
+def bot_name(person: str) -> str:
+    """A person's name as the page shows it (bots: 电脑N)."""
+    return f"电脑{person[2:]}" if person.startswith("🤖 ") else person
+
+
+def check_settlement(s: dict[str, Any], end: dict[str, Any], names: list[str]) -> None:
+    """A settlement as shown against the hand's ``end`` (records API): the headline, a
+    line per payment, the nets with people's names, never a seat number."""
+    assert s["headline"].strip(), s
+    if end["record"]["outcome"] == "win":
+        assert "胡" in s["headline"], s["headline"]
+    assert len(s["payments"]) == len(end["payments"]), (s["payments"], end["payments"])
+    shown = [bot_name(p) for p in names]
+    assert len(s["nets"]) == len(end["net"])
+    for line in s["nets"]:
+        assert any(line.startswith(n) for n in shown), (line, shown)
+    for line in s["payments"]:
+        assert sum(n in line for n in shown) >= 2, (line, shown)  # from whom, to whom
+    assert "号位" not in s["text"] and "seat " not in s["text"], s["text"]
