@@ -10,7 +10,7 @@ import { displayName, indicatorWord, meldWord, relative, seatWind, wildMark, wil
 // hand_sizes, melds, discards, flowers, wall, indicators, wildcard, last_discard, robbing,
 // extra, scores[s], status[s] = {online, auto, host}, hand (number)}.
 
-function Meld({ m, owner, n, names, wild, size }) {
+export function Meld({ m, owner, n, names, wild, size }) {
   const kind = m.kind;
   let shown = m.tiles.map((x) => x);
   if (kind === "concealed_kong") shown = [null, m.tiles[1], m.tiles[2], null];
@@ -28,7 +28,7 @@ function Meld({ m, owner, n, names, wild, size }) {
   </span>`;
 }
 
-function SeatPanel({ b, s, rel, children }) {
+function SeatPanel({ b, s, rel, children, noHand }) {
   const n = b.n;
   const names = b.names;
   const st = (b.status && b.status[s]) || {};
@@ -36,6 +36,7 @@ function SeatPanel({ b, s, rel, children }) {
   const declared = b.extra && b.extra.declared && b.extra.declared[s];
   const hidden = b.hands[s] === null || b.hands[s] === undefined;
   const size = rel === 0 ? "" : "small";
+  const own = s === b.me && !b.replay;  // your discards: smaller, labelled, apart from the hand
   const concealed = hidden
     ? Array.from({ length: (b.hand_sizes && b.hand_sizes[s]) || 0 }, () => null)
     : b.hands[s];
@@ -59,20 +60,21 @@ function SeatPanel({ b, s, rel, children }) {
       ${st.online === false ? html`<span class="tag off">${t("offline")}</span>` : ""}
       <span class="score">${b.scores && b.scores[s] !== undefined ? (b.scores[s] > 0 ? `+${b.scores[s]}` : b.scores[s]) : ""}</span>
     </header>
-    ${children || html`<div class=${`concealed ${hidden ? "hidden" : "open"}`} aria-label=${hidden ? t("concealed_n", { n: concealed.length }) : t("hand_of", { name: displayName(names[s]) })}>
-      ${hidden && rel !== 0
+    ${noHand ? "" : children || html`<div class=${`concealed ${hidden ? "hidden" : "open"}`} aria-label=${hidden ? t("concealed_n", { n: concealed.length }) : t("hand_of", { name: displayName(names[s]) })}>
+      ${hidden && (rel !== 0 || b.me === null || b.me === undefined)
         ? html`<span class="backs">${concealed.slice(0, 17).map((_, i) => html`<${Tile} key=${i} t=${null} size="tiny" />`)}</span>
                <span class="count">${concealed.length}</span>`
         : html`<span class="tiles">${handTiles.map((x, i) => html`<${Tile} key=${i} t=${x} size=${size} wild=${x !== null && x === b.wildcard} wildMark=${wildMark(b.variant)} />`)}</span>
                ${handTiles !== concealed ? html`<span class="drawn-gap"></span><${Tile} t=${drawn} size=${size} wild=${drawn === b.wildcard} wildMark=${wildMark(b.variant)} cls="drawn" />` : ""}`}
     </div>`}
-    ${(b.melds[s] || []).length || (b.flowers[s] || []).length ? html`<div class="melds">
-      ${(b.melds[s] || []).map((m, i) => html`<${Meld} key=${i} m=${m} owner=${s} n=${n} names=${names} wild=${b.wildcard} size="small" />`)}
+    ${(!noHand && (b.melds[s] || []).length) || (b.flowers[s] || []).length ? html`<div class="melds">
+      ${(noHand ? [] : b.melds[s] || []).map((m, i) => html`<${Meld} key=${i} m=${m} owner=${s} n=${n} names=${names} wild=${b.wildcard} size="small" />`)}
       ${(b.flowers[s] || []).length ? html`<span class="flowers" aria-label=${t("flowers")}>${b.flowers[s].map((x, i) => html`<${Tile} key=${i} t=${x} size="small" />`)}</span>` : ""}
     </div>` : ""}
-    <div class="discards" aria-label=${t("discards")}>
-      ${discards.map((x, i) => html`<${Tile} key=${i} t=${x} size="small" wild=${x === b.wildcard} wildMark=${wildMark(b.variant)} last=${last && i === discards.length - 1} />`)}
-      ${robbing ? html`<${Tile} t=${b.robbing.tile} size="small" last=${true} />` : ""}
+    <div class=${`discards ${own ? "own" : ""}`} aria-label=${own ? t("my_discards") : t("discards")}>
+      ${own ? html`<span class="discards-label" aria-hidden="true">${t("my_discards")}</span>` : ""}
+      ${discards.map((x, i) => html`<${Tile} key=${i} t=${x} size=${own ? "tiny" : "small"} wild=${x === b.wildcard} wildMark=${wildMark(b.variant)} last=${last && i === discards.length - 1} />`)}
+      ${robbing ? html`<${Tile} t=${b.robbing.tile} size=${own ? "tiny" : "small"} last=${true} />` : ""}
     </div>
   </section>`;
 }
@@ -92,8 +94,10 @@ export function Center({ b, extra }) {
   </div>`;
 }
 
-// The whole board; `mine` replaces the bottom seat's concealed tiles (the live hand).
-export function Board({ b, mine, center }) {
+// The whole board; `mine` replaces the bottom seat's concealed tiles (the live hand);
+// `dock`: the live hand and its melds are shown apart, below the board (the table's
+// dock), not here.
+export function Board({ b, mine, center, dock }) {
   const bottom = b.me === null || b.me === undefined ? 0 : b.me;
   const seats = Array.from({ length: b.n }, (_, s) => s);
   const relOf = (s) => {
@@ -104,6 +108,6 @@ export function Board({ b, mine, center }) {
   return html`<div class=${`board seats-${b.n}`}>
     ${seats.filter((s) => s !== bottom).map((s) => html`<${SeatPanel} key=${s} b=${b} s=${s} rel=${relOf(s)} />`)}
     <${Center} b=${b} extra=${center} />
-    <${SeatPanel} b=${b} s=${bottom} rel=${0}>${mine}</${SeatPanel}>
+    <${SeatPanel} b=${b} s=${bottom} rel=${0} noHand=${dock}>${mine}</${SeatPanel}>
   </div>`;
 }

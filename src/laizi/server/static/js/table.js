@@ -7,13 +7,13 @@
 import { html } from "htm/preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { getLang, t, variantName } from "./i18n.js";
-import { api, myRooms, pref, rememberRoom, setPref, getName, setName } from "./api.js";
+import { api, myRooms, rememberRoom, getName, setName } from "./api.js";
 import { Conn } from "./conn.js";
-import { Board } from "./board.js";
+import { Board, Meld } from "./board.js";
 import { LedgerTable, Settlement } from "./settle.js";
 import { parseTiles, Tile, tileName } from "./tiles.js";
-import { Modal, TopBar, useToast } from "./ui.js";
-import { actionLabel, actionVerb, displayName, errorText, eventLine, wildMark } from "./words.js";
+import { Modal, TopBar, copyText, useToast } from "./ui.js";
+import { actionLabel, actionVerb, displayName, errorText, eventLine, wildMark, wildcardWord } from "./words.js";
 
 const WINDOWS = ["claim", "rob", "decide"];
 const LETTER = { win: "h", pung: "p", kong: "k", concealed_kong: "k", added_kong: "k",
@@ -89,8 +89,9 @@ function Table({ code, token }) {
   const [pending, setPending] = useState(null);
   const [sel, setSel] = useState(null);
   const [tab, setTab] = useState("log");
+  const [hint, setHint] = useState("");
+  const hintTimer = useRef(null);
   const [closedHand, setClosedHand] = useState(-1);
-  const [autoPass, setAutoPassState] = useState(pref("autopass", false));
   const [toast, show] = useToast();
   const conn = useRef(null);
   const endAt = useRef(null);
@@ -198,13 +199,6 @@ function Table({ code, token }) {
     send("act", { action: a, version: frame.version }, JSON.stringify(a));
   }
 
-  // Auto-pass (opt-in): a window whose only answer is pass, after a short pause.
-  useEffect(() => {
-    if (!autoPass || !windowOpen || legal.length !== 1 || legal[0].type !== "pass") return undefined;
-    const id = setTimeout(() => act(legal[0]), 500 + Math.random() * 700);
-    return () => clearTimeout(id);
-  }, [autoPass, frame]);
-
   // Keyboard: ←/→ pick a tile, Enter/↑ discards it, letters and digits for the buttons.
   useEffect(() => {
     function onKey(e) {
@@ -255,17 +249,26 @@ function Table({ code, token }) {
   const seated = myName && table.seats.includes(myName);
   const wild = view.wildcard;
 
+  // A tap on a greyed-out tile says why it cannot be discarded (its title says it too).
+  const explain = (e) => {
+    const b = e.target && e.target.closest && e.target.closest("button.tile[disabled][data-reason]");
+    if (!b) return;
+    setHint(b.dataset.reason);
+    clearTimeout(hintTimer.current);
+    hintTimer.current = setTimeout(() => setHint(""), 4000);
+  };
   const mine = mySeat !== null && inHand ? html`<div class="myhand" role="group" aria-label=${t("hand_of", { name: t("you") })}
-      style=${`--n:${Math.max(myTiles.tiles.length, 14)}`}>
+      style=${`--n:${Math.max(myTiles.tiles.length, 14)}`} onPointerUp=${explain}>
       ${myTiles.tiles.map((x, i) => {
         const can = myTurn && discardable.has(x) && !pending;
         const key = can ? JSON.stringify(discardable.get(x)) : null;
+        const why = myTurn && !discardable.has(x) ? refusal(x, legal, view, mySeat, variant) : null;
         return html`<${Tile} key=${`${i}-${x}`} t=${x} size="big" wild=${x === wild} wildMark=${wildMark(variant)}
           cls=${i === myTiles.drawnAt ? "drawn" : ""} selected=${sel === i}
           pending=${pending !== null && pending === key} dim=${myTurn && !discardable.has(x)}
           onClick=${myTurn ? () => { if (can) act(discardable.get(x)); } : undefined}
-          disabled=${myTurn ? !can : undefined}
-          label=${myTurn ? `${t("a_discard")} ${tileName(x)}` : undefined} />`;
+          disabled=${myTurn ? !can : undefined} reason=${why}
+          label=${why || (myTurn ? `${t("a_discard")} ${tileName(x)}` : undefined)} />`;
       })}
     </div>` : null;
 
@@ -289,17 +292,35 @@ function Table({ code, token }) {
         <kbd>${key === " " ? (getLang() === "zh" ? "空格" : "Space") : key.toUpperCase()}</kbd></button>`)}</div>` : ""}
     ${view.passed_win && inHand ? html`<div class="note">${t("passed_win")}</div>` : ""}
   </div>`;
+  // Your hand and your buttons, kept together at the bottom of the screen: a claim
+  // prompt never covers the hand it is about.
+  const myMelds = mine ? view.melds[mySeat] || [] : [];
+  const dock = mine ? html`<div class="dock" data-testid="dock">
+    ${hint && myTurn ? html`<div class="hint" role="status" data-testid="tile-hint">${hint}</div>` : ""}
+    <div class="dock-hand">${mine}${myMelds.length ? html`<div class="mymelds" aria-label=${t("melds")}>
+      ${myMelds.map((m, i) => html`<${Meld} key=${i} m=${m} owner=${mySeat} n=${view.seats} names=${handNames} wild=${wild} size="tiny" />`)}</div>` : ""}</div>
+    ${actionBar}</div>` : null;
+  const waitingMe = myName && table.waiting.includes(myName) && !room.over;
+  const buysHorse = myName && !table.horses_off.includes(myName);
+  const myHorse = lastRecord && (lastRecord.end.horses || []).find((h) => h.person === myName);
 
   const peopleOrder = [...new Set([...table.seats.filter(Boolean), ...table.waiting, ...Object.keys(room.ledger)])];
   const ledgerRows = records.map((r) => ({ label: t("hand_no", { n: r.number + 1 }), values: r.end.net }));
 
   return html`<div class="page table-page" data-phase=${phase} data-version=${frame.version}>
-    <${TopBar} title=${html`${t("room")} <span data-testid="room-code">${code}</span> · ${variantName(variant)}`}>
+    <${TopBar} title=${html`<span class="title-variant" data-testid="room-variant">${variantName(variant)}</span>
+      <span class="title-room">${t("room")} <span data-testid="room-code">${code}</span></span>`}>
       ${table.hands ? html`<span class="pill">${t("hand_no", { n: table.hands })}</span>` : ""}
     </${TopBar}>
     <div class="banners">
       ${status !== "open" ? html`<div class="banner warn" role="status">${t(status === "reconnecting" ? "reconnecting" : "connecting")}</div>` : ""}
       ${spectator ? html`<div class="banner info">${t("spectating")}</div>` : ""}
+      ${waitingMe ? html`<div class="banner info waitseat" role="status" data-testid="waiting-banner">
+        <strong>${t("waiting_seat")}</strong>
+        ${variant === "huanghuang" ? html`<span class="horse-state">${buysHorse ? t("horse_on") : t("horse_off")}
+          ${myHorse ? html` · ${t("your_horse")} <${Tile} t=${parseTiles(myHorse.tile)[0]} size="tiny" />` : buysHorse ? html` · <span class="muted-light">${t("no_horse_yet")}</span>` : ""}</span>
+          ${!room.in_hand ? html`<button type="button" data-testid="horse-toggle" onClick=${() => send("horse", { buy: !buysHorse })}>${buysHorse ? t("horse_stop") : t("horse_change")}</button>` : ""}` : ""}
+      </div>` : ""}
       ${autoMe ? html`<div class="banner auto" role="alert">${t("auto")} <button type="button" class="primary" data-testid="back" onClick=${() => send("back")}>${t("im_back")}</button></div>` : ""}
       ${room.paused ? html`<div class="banner warn">${t("paused")}</div>` : ""}
       ${!room.started && !room.over ? html`<div class="banner info">${host ? t("not_started_host") : t("not_started")}
@@ -311,8 +332,8 @@ function Table({ code, token }) {
     </div>
     <div class="table-layout">
       <main class="felt">
-        ${board ? html`<${Board} b=${board} mine=${mine} />` : html`<${WaitingRoom} table=${table} room=${room} code=${code} />`}
-        ${!spectator && inHand ? actionBar : ""}
+        ${board ? html`<${Board} b=${board} dock=${dock !== null} />` : html`<${WaitingRoom} table=${table} room=${room} code=${code} />`}
+        ${dock}
         ${between ? html`<div class="between">
           ${lastRecord ? html`<button type="button" onClick=${() => setClosedHand(-1)}>${t("settlement")}</button>` : ""}
           ${seated ? html`<button type="button" class="primary" data-testid="ready" disabled=${room.ready.includes(myName)} onClick=${() => send("ready")}>${room.ready.includes(myName) ? t("ready_done") : t("next_hand")}</button>` : ""}
@@ -325,8 +346,7 @@ function Table({ code, token }) {
         ${tab === "log" ? html`<${Feed} feed=${feed} names=${handNames} me=${mySeat} wild=${wild} variant=${variant} />` : ""}
         ${tab === "ledger" ? html`<${LedgerTable} people=${peopleOrder} rows=${ledgerRows} totals=${room.ledger} />` : ""}
         ${tab === "room" ? html`<${RoomPanel} code=${code} token=${token} room=${room} table=${table} me=${me} myName=${myName}
-            host=${host} seated=${seated} send=${send} autoPass=${autoPass}
-            setAutoPass=${(v) => { setAutoPassState(v); setPref("autopass", v); }} />` : ""}
+            host=${host} seated=${seated} send=${send} />` : ""}
       </aside>
     </div>
     <${Modal} open=${showSettle} title=${`${t("settlement")} · ${t("hand_no", { n: lastRecord ? lastRecord.number + 1 : 0 })}`}
@@ -356,6 +376,19 @@ function buttonKeys(actions) {
   });
 }
 
+// Why a tile of your hand cannot be discarded now, from what the server sent (a legal
+// special kong of that tile, a locked Taiwan hand in the view, the wildcard): the rules
+// stay on the server, this only names them.
+function refusal(tile, legal, view, me, variant) {
+  const special = legal.find((a) => a.type === "special_kong" && a.tile === tile);
+  if (special) return t("why_special", { tile: tileName(tile), action: actionVerb(special, view.wildcard, view.phase) });
+  const x = view.extra || {};
+  if (x.declared && x.declared[me]) return t("why_locked");
+  if (x.declaring === me) return t("why_declaring");
+  if (tile === view.wildcard) return t("why_wild", { tile: tileName(tile), wild: wildcardWord(variant) });
+  return t("why_other", { tile: tileName(tile) });
+}
+
 function promptLine(view, names, me) {
   if (view.phase === "claim" && view.last_discard) {
     return t("claim_prompt", { name: view.last_discard.seat === me ? t("you") : displayName(names[view.last_discard.seat]) });
@@ -380,39 +413,75 @@ function Feed({ feed, names, me, wild, variant }) {
   return html`<ol class="feed" ref=${ref} aria-live="polite">${lines.slice(-120).map(([v, s, k]) => html`<li key=${v} class=${`ev-${k}`}>${s}</li>`)}</ol>`;
 }
 
-function ShareLink({ code }) {
-  const [copied, setCopied] = useState(false);
-  const share = `${location.origin}/r/${code}`;
-  return html`<div class="copyrow"><input readonly value=${share} aria-label=${t("share")} data-testid="share-link" onFocus=${(e) => e.currentTarget.select()} />
-    <button type="button" onClick=${() => { if (navigator.clipboard) navigator.clipboard.writeText(share).then(() => setCopied(true)).catch(() => {}); }}>${copied ? t("copied") : t("copy")}</button></div>`;
+// Where friends open this hall (GET /api/share): the LAN address when this page was
+// opened on 127.0.0.1 / localhost, so the share link is never a loopback one.
+let shareInfo = null;
+function useShareInfo() {
+  const [info, setInfo] = useState(shareInfo);
+  useEffect(() => {
+    if (info) return;
+    if (!shareInfo) shareInfo = api("/api/share").catch(() => ({ base: location.origin, lan: [], local_only: false }));
+    Promise.resolve(shareInfo).then((x) => { shareInfo = x; setInfo(x); });
+  }, []);
+  return info;
+}
+
+// The invitation: the room's link (always shown, selectable), its QR code, the system
+// share sheet where there is one, and a copy button that works over plain http.
+function ShareBox({ code, variant, testid }) {
+  const info = useShareInfo();
+  const [copied, setCopied] = useState("");
+  const ref = useRef(null);
+  const base = info ? info.base : location.origin;
+  const link = `${base}/r/${encodeURIComponent(code)}`;
+  async function copy() {
+    const ok = await copyText(link);
+    if (!ok && ref.current) { ref.current.focus(); ref.current.select(); }
+    setCopied(ok ? "ok" : "manual");
+    setTimeout(() => setCopied(""), 2500);
+  }
+  function shareSheet() {
+    navigator.share({ title: t("app"), text: t("share_text", { variant: variantName(variant), code }), url: link })
+      .catch(() => {});  // closed by the person, or refused: nothing to say
+  }
+  return html`<div class="sharebox" data-testid=${testid || "sharebox"}>
+    ${info ? html`<img class="qr" src=${`/api/qr?text=${encodeURIComponent(link)}`} alt=${t("qr_alt")} title=${link} data-testid="share-qr" width="148" height="148" />` : html`<div class="qr"></div>`}
+    <div class="share-main">
+      <p class="muted small">${t("share_hint")}</p>
+      <textarea class="share-link" readonly rows="2" ref=${ref} aria-label=${t("share")} data-testid="share-link"
+        onFocus=${(e) => e.currentTarget.select()} value=${link}></textarea>
+      <div class="row buttons">
+        ${typeof navigator.share === "function" ? html`<button type="button" class="primary" data-testid="share-sheet" onClick=${shareSheet}>${t("share_sheet")}</button>` : ""}
+        <button type="button" data-testid="copy-share" onClick=${copy}>${t("copy")}</button>
+        <span class="copied" role="status" aria-live="polite">${copied === "ok" ? t("copied") : copied === "manual" ? t("copy_manual") : ""}</span>
+      </div>
+      ${info && info.local_only ? html`<p class="note-warn small">${t("share_local_only")}</p>` : ""}
+    </div>
+  </div>`;
 }
 
 function WaitingRoom({ table, room, code }) {
   return html`<div class="waitingroom">
     <h2>${variantName(table.variant)}</h2>
-    ${!room.over ? html`<p>${t("share_hint")}</p><${ShareLink} code=${code} />` : ""}
+    ${!room.over ? html`<${ShareBox} code=${code} variant=${table.variant} />` : ""}
     <ol class="seatlist">${table.seats.map((p, i) => html`<li key=${i}>${displayName(p)}${p === room.host ? ` · ${t("host_controls")}` : ""}</li>`)}</ol>
     ${table.waiting.length ? html`<p>${t("waiting_list")}: ${table.waiting.map(displayName).join(", ")}</p>` : ""}
   </div>`;
 }
 
-function RoomPanel({ code, token, room, table, me, myName, host, seated, send, autoPass, setAutoPass }) {
-  const [copied, setCopied] = useState("");
-  const share = `${location.origin}/r/${code}`;
-  const mine = `${location.origin}/r/${code}?t=${encodeURIComponent(token)}`;
-  const copy = (text, which) => {
-    if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => setCopied(which)).catch(() => {});
-  };
+function RoomPanel({ code, token, room, table, me, myName, host, seated, send }) {
+  const [copied, setCopied] = useState(false);
+  const info = useShareInfo();
+  const mine = `${info ? info.base : location.origin}/r/${code}?t=${encodeURIComponent(token)}`;
+  const copyMine = async () => { if (await copyText(mine)) { setCopied(true); setTimeout(() => setCopied(false), 2500); } };
   const buys = myName && !table.horses_off.includes(myName);
   const player = me && me.role === "player";
   return html`<div class="roompanel">
     <section><h3>${t("share")}</h3>
-      <p class="muted">${t("share_hint")}</p>
-      <div class="copyrow"><input readonly value=${share} aria-label=${t("share")} onFocus=${(e) => e.currentTarget.select()} />
-        <button type="button" onClick=${() => copy(share, "share")}>${copied === "share" ? t("copied") : t("copy")}</button></div>
+      ${!room.over ? html`<${ShareBox} code=${code} variant=${table.variant} testid="sharebox-panel" />` : ""}
       <p class="muted">${t("my_link")}</p>
       <div class="copyrow"><input readonly value=${mine} aria-label=${t("my_link")} onFocus=${(e) => e.currentTarget.select()} />
-        <button type="button" onClick=${() => copy(mine, "mine")}>${copied === "mine" ? t("copied") : t("copy")}</button></div>
+        <button type="button" onClick=${copyMine}>${copied ? t("copied") : t("copy")}</button></div>
     </section>
     <section><h3>${t("room")} ${code}</h3>
       <ol class="seatlist">${table.seats.map((p, i) => html`<li key=${i}>${displayName(p)}
@@ -427,8 +496,7 @@ function RoomPanel({ code, token, room, table, me, myName, host, seated, send, a
         onChange=${(e) => send("horse", { buy: e.currentTarget.checked })} /> ${t("buy_horse")}</label></section>` : ""}
     ${player && myName && !seated && !table.waiting.includes(myName) && !room.over ? html`<section>
       <button type="button" onClick=${() => send("sit")}>${t("sit")}</button></section>` : ""}
-    ${seated ? html`<section><label class="check"><input type="checkbox" checked=${autoPass} onChange=${(e) => setAutoPass(e.currentTarget.checked)} /> ${t("auto_pass")}</label>
-      <p class="muted small">${t("keys_hint")}</p></section>` : ""}
+    ${seated ? html`<section><p class="muted small">${t("keys_hint")}</p></section>` : ""}
     ${host && !room.over ? html`<section class="host"><h3>${t("host_controls")}</h3><div class="row buttons">
       ${!room.started ? html`<button type="button" class="primary" onClick=${() => send("start")}>${t("start")}</button>` : ""}
       ${room.started && !room.paused ? html`<button type="button" onClick=${() => send("pause")}>${t("pause")}</button>` : ""}

@@ -43,3 +43,26 @@ export function Modal({ open, onClose, title, children, testid }) {
     </div>
   </div>`;
 }
+
+// Copy text to the clipboard, also over plain http (no secure context: no
+// navigator.clipboard): a selected off-screen textarea and execCommand("copy").
+// Whether it worked (else the caller shows the text selected, to copy by hand).
+export async function copyText(text) {
+  if (navigator.clipboard && window.isSecureContext) {
+    try { await navigator.clipboard.writeText(text); return true; } catch { /* below */ }
+  }
+  const ta = document.createElement("textarea");
+  ta.value = text;
+  ta.setAttribute("readonly", "");
+  ta.style.cssText = "position:fixed;top:0;left:0;width:1px;height:1px;opacity:0;font-size:16px";
+  document.body.appendChild(ta);
+  const focused = document.activeElement;
+  ta.focus();
+  ta.select();
+  ta.setSelectionRange(0, text.length);
+  let ok = false;
+  try { ok = document.execCommand("copy"); } catch { ok = false; }
+  ta.remove();
+  if (focused && focused.focus) focused.focus({ preventScroll: true });
+  return ok;
+}
