@@ -16,7 +16,8 @@ are made again from the code and parameters).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -26,13 +27,18 @@ from laizi.errors import ErrorCode, LaiziError
 __all__ = [
     "CODES",
     "LANGS",
+    "REFUSALS",
     "TERMS",
     "Lang",
+    "Part",
     "Reason",
     "ReasonError",
     "ReasonJSON",
+    "Refusal",
     "Scalar",
     "english_term",
+    "payments_with_parts",
+    "with_parts",
 ]
 
 Lang = Literal["zh", "en"]
@@ -87,8 +93,22 @@ def english_term(zh: str) -> str:
     return TERMS.get(zh, zh)
 
 
+def _plain_seat(seat: Scalar, lang: Lang) -> str:
+    return f"{seat}号位" if lang == "zh" else f"seat {seat}"
+
+
+_SEAT_WORD: ContextVar[Callable[[Scalar, Lang], str]] = ContextVar("seat_word",
+                                                                   default=_plain_seat)
+"""How a seat parameter is written: ``0号位`` / ``seat 0`` in :meth:`Reason.text`; a
+marker while :meth:`Reason.parts` cuts the text at the seats."""
+
+
 def _seat_zh(seat: Scalar) -> str:
-    return f"{seat}号位"
+    return _SEAT_WORD.get()(seat, "zh")
+
+
+def _seat_en(seat: Scalar) -> str:
+    return _SEAT_WORD.get()(seat, "en")
 
 
 # ---------------------------------------------------------------- the table of codes
@@ -127,13 +147,13 @@ _HH_HOW = {"discard": ("放胡", "dealt in"), "self_draw": ("自摸", "self-draw
            "rob_kong": ("抢杠", "robbed kong")}
 _BAO = {
     "robbed_kong": ("抢杠", "{payer_zh}的补杠被抢, 按{winner_zh}杠上开花付 (杠进杠出)",
-                    "robbed kong: seat {payer}'s added kong was robbed; it pays as if seat "
-                    "{winner} had won on the kong"),
+                    "robbed kong: {payer_en}'s added kong was robbed; it pays as if "
+                    "{winner_en} had won on the kong"),
     "all_melded": ("全求人", "{payer_zh}打出胡牌时未听牌",
-                   "all melded: seat {payer} was not ready when it discarded the "
+                   "all melded: {payer_en} was not ready when it discarded the "
                    "winning tile"),
     "full_flush": ("清一色", "{payer_zh}喂了{winner_zh}同一门的第三副明牌",
-                   "full flush: seat {payer} fed seat {winner}'s third exposed meld of "
+                   "full flush: {payer_en} fed {winner_en}'s third exposed meld of "
                    "the suit"),
 }
 
@@ -181,7 +201,7 @@ def _doublings(p: Params) -> dict[str, Scalar]:
     items = _doubling_list(p)
     return {
         "who_zh": "赢家" if p["winner"] else _seat_zh(p["seat"]),
-        "who_en": "winner" if p["winner"] else f"seat {p['seat']}",
+        "who_en": "winner" if p["winner"] else _seat_en(p["seat"]),
         "list_zh": ", ".join(f"{label} +{e}" for label, e in items) or "无",
         "list_en": ", ".join(f"{_english_label(label)} +{e}" for label, e in items) or "none",
     }
@@ -193,8 +213,8 @@ def _doubling_items(p: Params) -> tuple[str, ...]:
 
 def _bao(p: Params) -> dict[str, Scalar]:
     term, zh, en = _BAO[str(p["kind"])]
-    fields = {"payer": p["payer"], "winner": p["winner"], "payer_zh": _seat_zh(p["payer"]),
-              "winner_zh": _seat_zh(p["winner"])}
+    fields = {"payer_zh": _seat_zh(p["payer"]), "winner_zh": _seat_zh(p["winner"]),
+              "payer_en": _seat_en(p["payer"]), "winner_en": _seat_en(p["winner"])}
     return {"term": term, "why_zh": zh.format(**fields), "why_en": en.format(**fields)}
 
 
@@ -249,11 +269,12 @@ def _horse(p: Params) -> dict[str, Scalar]:
 
     return {"tile_zh": tiles.name(tiles.parse_tile(str(p["tile"])), "chinese"),
             "seat_zh": _seat_zh(p["seat"]), "payer_zh": _seat_zh(p["payer"]),
-            "payee_zh": _seat_zh(p["payee"])}
+            "payee_zh": _seat_zh(p["payee"]), "seat_en": _seat_en(p["seat"]),
+            "payer_en": _seat_en(p["payer"]), "payee_en": _seat_en(p["payee"])}
 
 
 def _seat(p: Params) -> dict[str, Scalar]:
-    return {"seat_zh": _seat_zh(p["seat"])}
+    return {"seat_zh": _seat_zh(p["seat"]), "seat_en": _seat_en(p["seat"])}
 
 
 CODES: dict[str, _Code] = {
@@ -296,7 +317,7 @@ CODES: dict[str, _Code] = {
                  doc="包牌: payer pays every line (kind: robbed_kong 抢杠, all_melded "
                      "全求人, full_flush 清一色)"),
     "bao_line": _Code({"seat": int, "amount": int}, "代付{seat_zh}的一条 {amount}:",
-                      "for seat {seat}'s line of {amount}:", derive=_seat,
+                      "for {seat_en}'s line of {amount}:", derive=_seat,
                       doc="包牌: the line of this loser follows, with its reasons"),
     # -- 荆州晃晃
     "dao": _Code({"times": int, "menqing": bool, "all_pungs": bool, "seven_pairs": bool},
@@ -316,8 +337,8 @@ CODES: dict[str, _Code] = {
                              doc="laizi discarded in the hand, ×2 each"),
     "horse": _Code({"tile": str, "value": int, "seat": int, "payer": int, "payee": int},
                    "买马 {tile_zh} = {value} → {seat_zh}: 跟随 {payer_zh} → {payee_zh}",
-                   "horse bet (买马) {tile} = {value} → seat {seat}: follows seat {payer} "
-                   "→ seat {payee}", derive=_horse, items=_const("买马"),
+                   "horse bet (买马) {tile} = {value} → {seat_en}: follows {payer_en} "
+                   "→ {payee_en}", derive=_horse, items=_const("买马"),
                    doc="a horse (tile in MPSZ) on seat follows the payment payer → payee; "
                        "the table payment's reasons follow"),
     # -- 国标 / 黄金
@@ -345,7 +366,7 @@ CODES: dict[str, _Code] = {
     "false_win": _Code({}, "诈胡 包赔", "false win (诈胡): pays as for a self-draw",
                        items=_const("诈胡"), doc="诈胡: the offender pays everyone"),
     "dead_hand": _Code({"seat": int}, "相公代付 {seat_zh}",
-                       "dead hand (相公) pays for seat {seat}", derive=_seat,
+                       "dead hand (相公) pays for {seat_en}", derive=_seat,
                        items=_const("相公"), doc="相公: the dead seat pays in seat's place"),
 }
 """Every reason code: its parameters (and types), Chinese and English templates."""
@@ -402,6 +423,15 @@ class Reason:
             raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGS)}")
         return _text(self, lang)
 
+    def parts(self, lang: Lang = "zh") -> list[Part]:
+        """:meth:`text` cut where it names a seat: strings, and ``{"seat": n}`` (``n`` the
+        0-based seat of the hand) in place of ``n号位`` / ``seat n``. A client that knows
+        who sat where writes the person's name there; joined with the seat words, the
+        parts are exactly :meth:`text`."""
+        if lang not in LANGS:
+            raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGS)}")
+        return _parts(lambda lg: _render(self, lg), lang)
+
     def items(self) -> tuple[str, ...]:
         """The hand types / fan / 台 items this reason names, as Chinese terms (what
         ``laizi simulate`` counts); ``()`` for amounts, bases and formulas."""
@@ -446,10 +476,110 @@ class Reason:
         return cls.of(code, **params)
 
 
-@lru_cache(maxsize=4096)
-def _text(reason: Reason, lang: Lang) -> str:
-    spec = CODES[reason.code]
+def _render(reason: Reason | Refusal, lang: Lang) -> str:
+    spec = (REFUSALS if isinstance(reason, Refusal) else CODES)[reason.code]
     fields: dict[str, Scalar] = dict(reason.params)
     if spec.derive is not None:
         fields.update(spec.derive(fields))
     return (spec.zh if lang == "zh" else spec.en).format(**fields)
+
+
+_text = lru_cache(maxsize=4096)(_render)
+
+_MARK = "\x00"
+
+
+def _marked(seat: Scalar, lang: Lang) -> str:
+    return f"{_MARK}{seat}{_MARK}"
+
+
+Part = str | dict[str, int]
+"""A piece of a reason's text: words, or ``{"seat": n}`` where a seat is named."""
+
+
+def _parts(render: Callable[[Lang], str], lang: Lang) -> list[Part]:
+    token = _SEAT_WORD.set(_marked)
+    try:
+        text = render(lang)
+    finally:
+        _SEAT_WORD.reset(token)
+    out: list[Part] = []
+    for i, piece in enumerate(text.split(_MARK)):
+        if i % 2:
+            out.append({"seat": int(piece)})
+        elif piece:
+            out.append(piece)
+    return out
+
+
+def with_parts(reason: ReasonJSON) -> ReasonJSON:
+    """A reason's JSON (as :meth:`Reason.to_json` writes it) with its ``parts`` added:
+    ``{"zh": [...], "en": [...]}``, each text cut where it names a seat (see
+    :meth:`Reason.parts`), so a client writes the person of the seat there."""
+    r = Reason.from_json({k: v for k, v in reason.items() if k != "parts"})
+    return {**reason, "parts": {lang: r.parts(lang) for lang in LANGS}}
+
+
+def payments_with_parts(payments: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Payments' JSON (``Payment.to_json``, or a person payment's) with every reason's
+    ``parts`` added (:func:`with_parts`). The logged settlement itself never changes."""
+    return [{**p, "reasons": [with_parts(r) for r in p.get("reasons", ())]}
+            for p in payments]
+
+
+# ---------------------------------------------------------------- refusals
+
+
+def _too_many(p: Params) -> dict[str, Scalar]:
+    from laizi import tiles
+
+    have = int(p["available"])
+    return {"tile_zh": tiles.name(tiles.parse_tile(str(p["tile"])), "chinese"),
+            "have_zh": "没有这张牌" if have == 0 else f"只有 {have} 张",
+            "have_en": "the set has none" if have == 0 else f"the set has {have}"}
+
+
+REFUSALS: dict[str, _Code] = {
+    "not_won": _Code({"seat": int, "why_zh": str, "why_en": str},
+                     "{seat_zh}没有胡：{why_zh}", "{seat_en} has not won: {why_en}",
+                     derive=_seat, doc="the winner's tiles do not win (why, in both "
+                                       "languages)"),
+    "too_many": _Code({"tile": str, "used": int, "available": int},
+                      "{tile_zh}写了 {used} 张，这套牌{have_zh}",
+                      "{tile} appears {used} times but {have_en}", derive=_too_many,
+                      doc="more copies of a tile (MPSZ) than the variant's set has"),
+    "invalid": _Code({"detail": str}, "{detail}", "{detail}",
+                     doc="any other refusal of a hand record (its message, in English)"),
+}
+"""Why the score-keeper refuses a hand record: like :data:`CODES`, words made from a
+code and its parameters, seats cut out by :meth:`Refusal.parts`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a hand record is impossible, as data (``code`` a key of :data:`REFUSALS`):
+    :meth:`text` in Chinese or English, :meth:`parts` with the seats cut out."""
+
+    code: str
+    params: tuple[tuple[str, Scalar], ...] = ()
+
+    def __post_init__(self) -> None:
+        spec = REFUSALS.get(self.code)
+        if spec is None or {k for k, _ in self.params} != set(spec.params):
+            raise ReasonError(f"not a refusal: {self.code!r} {dict(self.params)!r}")
+
+    @classmethod
+    def of(cls, code: str, **params: Scalar) -> Refusal:
+        return cls(code, tuple(sorted(params.items())))
+
+    def text(self, lang: Lang = "zh") -> str:
+        return _render(self, lang)
+
+    def parts(self, lang: Lang = "zh") -> list[Part]:
+        return _parts(lambda lg: _render(self, lg), lang)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"code", "params", "zh", "en", "parts": {"zh", "en"}}``."""
+        return {"code": self.code, "params": dict(self.params),
+                **{lang: self.text(lang) for lang in LANGS},
+                "parts": {lang: self.parts(lang) for lang in LANGS}}

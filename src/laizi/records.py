@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import types
 import typing
 from collections.abc import Callable, Iterable, Sequence
@@ -30,12 +31,13 @@ from laizi.engine.melds import (
     Meld,
 )
 from laizi.engine.variant import DISCARD_WIN, HOW, ROBBED_KONG, SELF_DRAW
+from laizi.reasons import Refusal
 
 if TYPE_CHECKING:
     from laizi.engine.variant import Variant
     from laizi.settlement import Payment
 
-__all__ = ["SECTIONS", "HandRecord", "RecordError", "SeatRecord", "record_from_json",
+__all__ = ["SECTIONS", "HandRecord", "RecordError", "SeatRecord", "not_won", "record_from_json",
            "record_to_json", "settle", "validate"]
 
 WIN, DRAW = "win", "draw"
@@ -48,7 +50,46 @@ _HOW_ALIASES = {
 
 
 class RecordError(ValueError):
-    """A hand record that cannot describe a real hand; the message says what is wrong."""
+    """A hand record that cannot describe a real hand; the message says what is wrong
+    (in English, seats by number, tiles in MPSZ: what ``laizi score`` prints).
+
+    ``refusal``, when given, says it as data (:class:`laizi.reasons.Refusal`): the
+    score-keeper's page words it in its own language with the people's names."""
+
+    def __init__(self, message: str, refusal: Refusal | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal
+
+
+_WHY: tuple[tuple[str, str], ...] = (
+    (r"not a winning hand", "不成胡牌"),
+    (r"the hand has not opened \(开口\); only 七对 wins closed", "没有开口 (只有七对可以不开口胡)"),
+    (r"a 中 is in the hand \(play it out as a 红中杠 first\)", "手里还有红中 (要先开红中杠)"),
+    (r"nobody wins on a 中 or laizi played out", "打出的红中或赖子不能胡"),
+    (r"a discarded laizi is dead: nobody may win on it", "打出的癞子是死牌，不能胡"),
+    (r"the tiles do not form four melds and a pair or 七对", "凑不成四副牌加一对，也不是七对"),
+    (r"a hand holding (\d+) laizi may only win as 大刀 .*", "手里有 {0} 个癞子只能胡大刀 "
+     "(门清自摸、碰碰胡或七对)，这手是小刀"),
+    (r"(\d+) fan needed, hand has (\d+) \(flowers excluded\)", "起和要 {0} 番，这手牌只有 {1} 番 "
+     "(花牌不算)"),
+)
+"""The Chinese of the engines' reasons why a hand does not win (what ``win_refusal``,
+the scorers and the fan minimum say in English)."""
+
+
+def not_won(seat: int, why: object) -> RecordError:
+    """The refusal of a winner whose tiles do not win: ``seat N has not won: why``, with
+    its :class:`~laizi.reasons.Refusal` (``not_won``; the reason in Chinese too when the
+    engine's English is one of the known ones, else a general 不成胡牌)."""
+    en = str(why)
+    zh = "牌型不成胡"
+    for pattern, text in _WHY:
+        m = re.fullmatch(pattern, en)
+        if m is not None:
+            zh = text.format(*m.groups())
+            break
+    return RecordError(f"seat {seat} has not won: {en}",
+                       Refusal.of("not_won", seat=seat, why_zh=zh, why_en=en))
 
 
 @dataclass(frozen=True, slots=True)
@@ -707,7 +748,9 @@ def validate(record: HandRecord, variant: Variant) -> None:
         if used[t] > available[t]:
             what = "is not in" if available[t] == 0 else f"has {available[t]} copies in"
             raise RecordError(f"tile {T.name(t, 'mpsz')} appears {used[t]} times but "
-                              f"{what} the {variant.id} tile set")
+                              f"{what} the {variant.id} tile set",
+                              Refusal.of("too_many", tile=T.name(t, "mpsz"), used=used[t],
+                                         available=available[t]))
     if not 0 <= record.dealer < n:
         raise RecordError(f"dealer: no seat {record.dealer}")
     variant.validate_record(record)

@@ -10,7 +10,8 @@ the very code that settles a hand played online (the hand record, docs/hand-reco
                                                 ``{"payments", "net", "parties",
                                                 "summary", "record"}``; an impossible
                                                 hand is ``400 {"error": {"code":
-                                                "invalid_record", "message"}}``
+                                                "invalid_record", "message",
+                                                "refusal"}}``
 ``GET /api/score/variants/{id}``                the variant's tiles, seats, hand size
 ``GET /api/score/wildcard``                     ``?variant&indicator`` → the wildcard
 ``POST /api/score/sessions``                    ``{"variant", "options", "names"}`` → a
@@ -21,6 +22,12 @@ the very code that settles a hand played online (the hand record, docs/hand-reco
 ``DELETE /api/score/sessions/{id}/hands/last``  take the last hand back
 ``GET /api/score/sessions/{id}/export``         the session as a JSON file
 ==============================================  ========================================
+
+Every settlement reason carries its ``parts`` (:func:`laizi.reasons.with_parts`): its
+texts cut where they name a seat, so the page writes the person's name there, never a
+0-based seat number. A refusal's ``message`` is English (what ``laizi score`` prints);
+its ``refusal`` (:class:`laizi.reasons.Refusal`: ``code``, ``params``, ``zh``, ``en``,
+``parts``) is what the page shows, in its language, with the names.
 
 Sessions live in the hall's database (tables ``score_sessions`` and ``score_hands``,
 migration ``0002_scorekeeper``).
@@ -41,6 +48,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from laizi.errors import ErrorCode, LaiziError
+from laizi.reasons import Refusal, payments_with_parts
 from laizi.records import RecordError, record_from_json, record_to_json, settle
 from laizi.server.storage import Base
 from laizi.settlement import payments_json
@@ -88,16 +96,21 @@ def settle_record(data: object) -> dict[str, Any]:
     record = record_from_json(data)
     variant = get(record.variant)
     payments, parties = settle(record)
-    return {**payments_json(payments, parties), "parties": parties,
+    settled = payments_json(payments, parties)
+    settled["payments"] = payments_with_parts(settled["payments"])
+    return {**settled, "parties": parties,
             "summary": variant.describe(record), "record": record_to_json(record, variant)}
 
 
 # ---------------------------------------------------------------- HTTP
 
 
-def _fail(code: str, message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message, "seat": None,
-                                   "phase": None}}, status_code=status)
+def _fail(code: str, message: str, status: int = 400,
+          refusal: Refusal | None = None) -> JSONResponse:
+    error: dict[str, Any] = {"code": code, "message": message, "seat": None, "phase": None}
+    if refusal is not None:
+        error["refusal"] = refusal.to_json()
+    return JSONResponse({"error": error}, status_code=status)
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -122,13 +135,22 @@ def _settle(record: object) -> dict[str, Any]:
     try:
         return settle_record(record)
     except (RecordError, LaiziError) as exc:
-        raise _Invalid(str(getattr(exc, "message", exc))) from None
+        message = str(getattr(exc, "message", exc))
+        raise _Invalid(message, getattr(exc, "refusal", None)) from None
     except (TypeError, KeyError, IndexError, AttributeError) as exc:
         raise _Invalid(f"the record cannot be read ({type(exc).__name__}: {exc})") from None
 
 
+def refusal_of(message: str, refusal: Refusal | None = None) -> Refusal:
+    """What the page shows of a refused hand: the record's own refusal, else the
+    message as it is (``invalid``)."""
+    return refusal if refusal is not None else Refusal.of("invalid", detail=message)
+
+
 class _Invalid(Exception):
-    pass
+    def __init__(self, message: str, refusal: Refusal | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal_of(message, refusal)
 
 
 async def score(request: Request) -> Response:
@@ -138,7 +160,7 @@ async def score(request: Request) -> Response:
             raise ScoreError("the body is {\"record\": {...}}")
         return JSONResponse(_settle(data.get("record")))
     except _Invalid as exc:
-        return _fail(INVALID, str(exc))
+        return _fail(INVALID, str(exc), refusal=exc.refusal)
     except LaiziError as exc:
         return _fail(exc.code, exc.message)
 
@@ -203,6 +225,7 @@ async def _session(request: Request, sid: str) -> dict[str, Any]:
         s = json.loads(settlement)
         for seat, amount in enumerate(s["net"][:len(names)]):
             ledger[seat] += amount
+        s["payments"] = payments_with_parts(s.get("payments", []))
         out_hands.append({"n": n, "record": json.loads(record), "settlement": s,
                           "created": created, "ledger": list(ledger)})
     return {"id": row.id, "variant": row.variant, "options": json.loads(row.options),
@@ -234,7 +257,7 @@ async def add_hand(request: Request) -> Response:
             raise ScoreError(f"a session holds at most {MAX_HANDS} hands")
         settled = _settle(record)
     except _Invalid as exc:
-        return _fail(INVALID, str(exc))
+        return _fail(INVALID, str(exc), refusal=exc.refusal)
     except LaiziError as exc:
         return _fail(exc.code, exc.message, 404 if exc.code == ErrorCode.UNKNOWN_ROOM else 400)
     n = len(session["hands"])

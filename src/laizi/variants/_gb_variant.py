@@ -19,7 +19,7 @@ from laizi.analysis.core import knitted_straight_possible
 from laizi.engine.actions import CHOW, KONG, PUNG, Action
 from laizi.engine.melds import STANDARD_KINDS
 from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
-from laizi.records import HandRecord, RecordError
+from laizi.records import HandRecord, RecordError, not_won
 from laizi.scoring.mcr import FanResult, HandError, score_hand
 from laizi.settlement import Payment
 from laizi.variants._gb_common import (
@@ -389,7 +389,7 @@ class GBVariant(Variant):
         result = self._score(record)
         why = minimum_refusal(result, record.options.minimum)
         if why is not None:
-            raise RecordError(f"seat {w} has not won: {why}")
+            raise not_won(w, why)
 
     def _score(self, record: HandRecord) -> FanResult:
         try:
@@ -403,7 +403,7 @@ class GBVariant(Variant):
         result = self._score(record)
         why = minimum_refusal(result, record.options.minimum)
         if why is not None:
-            raise RecordError(f"seat {record.winners[0]} has not won: {why}")
+            raise not_won(record.winners[0], why)
         return payments(record, result, self.golden)
 
     def fan(self, record: HandRecord) -> FanResult:

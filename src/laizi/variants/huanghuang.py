@@ -22,7 +22,7 @@ from laizi.analysis import is_win
 from laizi.engine.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, PUNG
 from laizi.engine.melds import Meld as EngineMeld
 from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
-from laizi.records import HandRecord, RecordError
+from laizi.records import HandRecord, RecordError, not_won
 from laizi.settlement import Payment
 from laizi.table.horses import Horse, HorseError, horse_payments, horse_value
 from laizi.variants.huanghuang_scoring import (
@@ -215,7 +215,7 @@ class HuanghuangVariant(Variant):
             evaluate(record.hand_of(w), _scoring_melds(record.seats[w].melds), laizi,
                      win_kind(record.how, record.after_kong), record.win_tile)
         except NotAWin as exc:
-            raise RecordError(f"seat {w} has not won: {exc}") from None
+            raise not_won(w, exc) from None
 
     def _check_horse_copies(self, record: HandRecord, horse_tiles: Sequence[int]) -> None:
         used = T.to_counts(record.indicators)
@@ -272,7 +272,7 @@ class HuanghuangVariant(Variant):
             value = evaluate(record.hand_of(w), _scoring_melds(record.seats[w].melds),
                              record.wildcard, kind, record.win_tile)
         except NotAWin as exc:
-            raise RecordError(f"seat {w} has not won: {exc}") from None
+            raise not_won(w, exc) from None
         return payments(kind, w, record.source, value,
                         int(record.extra.get("laizi_discarded", 0)), record.options.base)
 

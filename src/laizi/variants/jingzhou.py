@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from laizi import tiles as T
 from laizi.engine.melds import OPEN_KINDS, STANDARD_KINDS, Meld
 from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
-from laizi.records import HandRecord, RecordError
+from laizi.records import HandRecord, RecordError, not_won
 from laizi.settlement import Payment
 from laizi.variants.jingzhou_rules import (
     LAIZI_KONG,
@@ -196,7 +196,7 @@ class Jingzhou(Variant):
             raise RecordError("jingzhou.discarder_ready: expected true or false")
         out = judge(record, w)
         if isinstance(out, str):
-            raise RecordError(f"seat {w} has not won: {out}")
+            raise not_won(w, out)
         if QUAN in out.reading.big_hands and record.how == DISCARD_WIN and ready is None:
             raise RecordError("jingzhou: missing field 'discarder_ready' (was the discarder "
                               "ready when it discarded? it decides 全求人 包牌)")
@@ -206,7 +206,7 @@ class Jingzhou(Variant):
             return []
         out = judge(record, record.winners[0])
         if isinstance(out, str):
-            raise RecordError(f"seat {record.winners[0]} has not won: {out}")
+            raise not_won(record.winners[0], out)
         return out.payments()
 
     def describe(self, record: HandRecord) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 from laizi import tiles as T
 from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
-from laizi.records import HandRecord, RecordError
+from laizi.records import HandRecord, RecordError, not_won
 from laizi.scoring.taiwan import (
     HandError,
     TaiResult,
@@ -139,7 +139,7 @@ def result_of(record: HandRecord) -> TaiResult:
         return score_flower_win(fw["kind"], ctx, hand if bloomed else None, options,
                                 on_deal=bool(fw.get("on_deal", False)))
     except HandError as exc:
-        raise RecordError(f"seat {w} has not won: {exc}") from None
+        raise not_won(w, exc) from None
 
 
 def validate(record: HandRecord) -> None:
