@@ -5,19 +5,33 @@
 ``GET /api/rooms/{code}/records``           every finished hand: who sat where, the
                                             dealer, the ``hand_end`` line (record,
                                             settlement between people, horses, ledger)
-``GET /api/rooms/{code}/replay``            once the match is over: the hands that can
-                                            be replayed (number, seats, steps)
-``GET /api/rooms/{code}/replay/{number}``   once the match is over: hand ``number`` step
-                                            by step, every seat's concealed tiles at
-                                            every step (the client shows one seat's view
-                                            or all hands open)
+``GET /api/rooms/{code}/replay``            the finished hands, during the match too
+                                            (number, seats, dealer, outcome, net), the
+                                            table's commitment and, once the match is
+                                            over, its secret
+``GET /api/rooms/{code}/replay/{number}``   finished hand ``number`` step by step, every
+                                            seat's concealed tiles at every step (the
+                                            client shows one seat's view or all hands
+                                            open), with its ``deal``: the hand key and
+                                            the wall it gives
 ==========================================  ============================================
 
 ``records`` holds only what every member of the room has already been sent (the table's
-``hand`` and ``hand_end`` lines, the finished hand's wall left out). A replay shows every
-concealed tile, so it is published, like the table log, only when the match is over: it
-is rebuilt from the log (``Table.replay``, the table secret revealed by its ``close``
-line) and each hand's engine events are played again from its ``start`` event.
+``hand`` and ``hand_end`` lines, the finished hand's wall left out). Every reason of a
+payment carries its ``parts`` (:func:`laizi.reasons.with_parts`), so the page names the
+people of the seats.
+
+A replay shows every concealed tile of one hand, so only a **finished** hand is
+replayed, while the match goes on: the hand in play and later hands are refused
+(``409 hand_in_progress`` / ``404 no_hand``). Its wall comes from its own hand key,
+``HMAC-SHA256(secret, "laizi-hand/v1" || u64(hand) || entropy digest)`` (docs/deals.md),
+which the replay gives away together with the wall, the entropy that went into it and
+the table's commitment: anyone checks ``wall = shuffle(sorted(tile set), key)``. The
+key of one hand tells nothing of another's (HMAC is a pseudo-random function of the
+secret), so later deals stay secret; the table secret itself is revealed only by the
+table's ``close`` line, and then confirms every hand key and the commitment. The hand is
+played again from its ``hand`` line, that wall and its ``action`` lines (the very
+``Game`` the table dealt), and must end in the logged settlement.
 
 A replay step is the state after one move: ``events`` (the engine events since the step
 before, unredacted: a client hides other seats' draws and secret answers for a seat's
@@ -30,7 +44,6 @@ that closes it, so every step changes what the table shows.
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -43,9 +56,11 @@ from laizi.engine.actions import Action
 from laizi.engine.game import Game
 from laizi.engine.log import _start
 from laizi.errors import ErrorCode, LaiziError, TableError
-from laizi.table.table import Table, canonical
+from laizi.reasons import payments_with_parts
+from laizi.records import record_to_json
+from laizi.table import deals
 
-__all__ = ["hand_records", "replay_hands", "replay_steps", "routes"]
+__all__ = ["hand_deal", "hand_records", "hand_replay", "replay_steps", "routes"]
 
 _SHARED = ("phase", "turn", "dealer", "melds", "discards", "flowers", "hand_sizes",
            "indicators", "wildcard", "wall", "reserve", "last_discard", "robbing", "extra",
@@ -65,9 +80,81 @@ def hand_records(log: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         elif kind == "hand_end" and hand is not None:
             out.append({"number": entry["number"], "seats": list(hand["seats"]),
                         "dealer": hand["dealer"], "context": hand.get("context", {}),
-                        "end": {k: v for k, v in entry.items() if k != "wall"}})
+                        "end": _public_end(entry)})
             hand = None
     return out
+
+
+def _public_end(entry: dict[str, Any]) -> dict[str, Any]:
+    """A ``hand_end`` line as the client reads it: no wall, reasons with their parts."""
+    end = {k: v for k, v in entry.items() if k != "wall"}
+    end["payments"] = payments_with_parts(end.get("payments", []))
+    return end
+
+
+def _finished(log: Sequence[dict[str, Any]], number: int
+              ) -> tuple[int, dict[str, Any], int]:
+    """Where hand ``number`` starts in the log, its ``hand`` line and where its
+    ``hand_end`` line is; :class:`TableError` unless the hand is over."""
+    start = next((i for i, e in enumerate(log)
+                  if e.get("type") == "hand" and e.get("number") == number), None)
+    if start is None:
+        raise TableError(f"hand {number + 1} has not been dealt", code=ErrorCode.NO_HAND)
+    end = next((i for i in range(start + 1, len(log)) if log[i].get("type") == "hand_end"
+                and log[i].get("number") == number), None)
+    if end is None:
+        raise TableError(f"hand {number + 1} is not over: it is replayed once it ends",
+                         code=ErrorCode.HAND_IN_PROGRESS)
+    return start, log[start], end
+
+
+def hand_deal(log: Sequence[dict[str, Any]], number: int, secret: bytes) -> dict[str, Any]:
+    """The deal of finished hand ``number`` (docs/deals.md): ``{"hand", "key" (hex),
+    "entropy" (the contributions before the hand), "entropy_digest" (hex), "commitment",
+    "tiles" (the hand's tile set, sorted), "wall"}`` with ``wall = shuffle(tiles, key)``
+    and ``key = HMAC-SHA256(secret, "laizi-hand/v1" || u64(hand) || entropy_digest)``.
+    The secret itself is not in it."""
+    from laizi.variants import get
+
+    start, hand, _ = _finished(log, number)
+    head = log[0]
+    variant = get(head["variant"])
+    entropy = [e["value"] for e in log[:start] if e.get("type") == "entropy"]
+    digest = deals.mix(entropy)
+    key = deals.hand_key(secret, number, digest)
+    tiles = sorted(variant.tile_set(variant.options_from_json(hand["options"])))
+    return {"hand": number, "key": key.hex(), "entropy": entropy,
+            "entropy_digest": digest.hex(), "commitment": head.get("commitment"),
+            "tiles": tiles, "wall": deals.shuffle(tiles, key)}
+
+
+def hand_replay(log: Sequence[dict[str, Any]], number: int, secret: bytes
+                ) -> dict[str, Any]:
+    """Finished hand ``number`` of a table log, played again from its ``hand`` line,
+    the wall of its hand key and its ``action`` lines: ``{"number", "seats", "dealer",
+    "context", "variant", "end", "deal", "log"}`` (``log``: the hand's engine log;
+    ``deal``: :func:`hand_deal`). :class:`TableError` for a hand not dealt or not over;
+    :class:`~laizi.errors.LogError` if the hand does not end as the log says."""
+    from laizi.errors import LogError
+    from laizi.variants import get
+
+    start, hand, end = _finished(log, number)
+    deal = hand_deal(log, number, secret)
+    head = log[0]
+    variant = get(head["variant"])
+    game = Game(variant, variant.options_from_json(hand["options"]), seed=None,
+                dealer=hand["dealer"], scores=hand["scores"], wall=deal["wall"],
+                context=hand.get("context") or None, streams=bool(head.get("streams")))
+    types = game.action_types()
+    for entry in log[start + 1:end]:
+        if entry.get("type") == "action":
+            game.apply(Action.from_json(entry["action"], types=types))
+    if not game.over or game.record is None or \
+            record_to_json(game.record, variant) != log[end]["record"]:
+        raise LogError(f"hand {number + 1} does not replay to the settlement its log holds")
+    return {"number": number, "seats": list(hand["seats"]), "dealer": hand["dealer"],
+            "context": hand.get("context", {}), "variant": variant.id,
+            "end": _public_end(log[end]), "deal": deal, "log": list(game.log)}
 
 
 def _state(game: Game, events: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -104,61 +191,17 @@ def replay_steps(log: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return steps
 
 
-def replay_hands(lines: Sequence[str]) -> list[dict[str, Any]]:
-    """Every finished hand of a closed table's log, with its engine log: ``{"number",
-    "seats", "dealer", "context", "end", "log"}``."""
-    out: list[dict[str, Any]] = []
-    done: set[int] = set()
-    hand: dict[str, Any] | None = None
-    entries = [json.loads(line) for line in lines]
-    for n, table in Table.replay(lines):
-        if entries[n - 1].get("type") == "hand":
-            hand = entries[n - 1]
-        g = table.game
-        if g is None or not g.over or hand is None or hand["number"] in done:
-            continue
-        ends = [e for e in table.log if e.get("type") == "hand_end"
-                and e.get("number") == hand["number"]]
-        if not ends:
-            continue
-        done.add(hand["number"])
-        out.append({"number": hand["number"], "seats": list(hand["seats"]),
-                    "dealer": hand["dealer"], "context": hand.get("context", {}),
-                    "end": {k: v for k, v in ends[0].items() if k != "wall"},
-                    "log": list(g.log)})
-    return out
-
-
-_CACHE: OrderedDict[tuple[str, int], list[dict[str, Any]]] = OrderedDict()
-_CACHE_SIZE = 8
-
-
-def _cached_hands(code: str, lines: Sequence[str]) -> list[dict[str, Any]]:
-    key = (code, len(lines))
-    got = _CACHE.get(key)
-    if got is None:
-        got = replay_hands(lines)
-        _CACHE[key] = got
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    else:
-        _CACHE.move_to_end(key)
-    return got
+_CACHE: OrderedDict[tuple[str, str, int], dict[str, Any]] = OrderedDict()
+_CACHE_SIZE = 32
+"""Replays of finished hands (a finished hand never changes), by room, commitment and
+hand number."""
 
 
 def _error(exc: LaiziError) -> JSONResponse:
     status = {ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.UNKNOWN_TOKEN: 404,
-              ErrorCode.TABLE_OVER: 409}.get(exc.code, 400)
+              ErrorCode.NO_HAND: 404, ErrorCode.TABLE_OVER: 409,
+              ErrorCode.HAND_IN_PROGRESS: 409}.get(exc.code, 400)
     return JSONResponse({"error": dict(exc.to_json())}, status_code=status)
-
-
-async def _closed_lines(request: Request) -> tuple[str, list[str]]:
-    hall = request.app.state.hall
-    room = await hall.room(request.path_params["code"])
-    if not room.closed:
-        raise TableError("a replay shows every hand, so it is published when the match is "
-                         "over", code=ErrorCode.TABLE_OVER)
-    return room.code, [canonical(e) for e in room.table.log]
 
 
 async def records(request: Request) -> Response:
@@ -172,33 +215,44 @@ async def records(request: Request) -> Response:
 
 async def replay_index(request: Request) -> Response:
     try:
-        code, lines = await _closed_lines(request)
-        hands = _cached_hands(code, lines)
+        room = await request.app.state.hall.room(request.path_params["code"])
     except LaiziError as exc:
         return _error(exc)
-    variant = hands[0]["log"][0]["variant"] if hands else None
-    return JSONResponse({"code": code, "variant": variant, "hands": [
-        {"number": h["number"], "seats": h["seats"], "dealer": h["dealer"],
-         "outcome": h["end"]["record"]["outcome"], "net": h["end"]["net"]}
-        for h in hands]})
+    log = room.table.log
+    closing = log[-1] if log and log[-1].get("type") == "close" else None
+    out: dict[str, Any] = {
+        "code": room.code, "variant": room.table.variant.id, "over": closing is not None,
+        "commitment": log[0].get("commitment"),
+        "hands": [{"number": h["number"], "seats": h["seats"], "dealer": h["dealer"],
+                   "outcome": h["end"]["record"]["outcome"], "net": h["end"]["net"]}
+                  for h in hand_records(log)]}
+    if closing is not None and "secret" in closing:
+        out["secret"] = closing["secret"]  # the close line is public: the match is over
+    return JSONResponse(out)
 
 
 async def replay_hand(request: Request) -> Response:
     raw = request.path_params["number"]
     try:
-        code, lines = await _closed_lines(request)
-        hands = _cached_hands(code, lines)
-        hand = next((h for h in hands if str(h["number"]) == raw), None)
-        if hand is None:
-            raise TableError(f"no finished hand {raw!r} in room {code}",
-                             code=ErrorCode.UNKNOWN_ROOM)
-        steps = replay_steps(hand["log"])
+        room = await request.app.state.hall.room(request.path_params["code"])
+        if not raw.isdigit() or len(raw) > 9:
+            raise TableError(f"no hand {raw!r} in room {room.code}", code=ErrorCode.NO_HAND)
+        number = int(raw)
+        log = room.table.log
+        key = (room.code, str(log[0].get("commitment")), number)
+        got = _CACHE.get(key)
+        if got is None:
+            hand = hand_replay(log, number, deals.parse_secret(room.secret))
+            got = {"code": room.code, **{k: v for k, v in hand.items() if k != "log"},
+                   "steps": replay_steps(hand["log"])}
+            _CACHE[key] = got
+            while len(_CACHE) > _CACHE_SIZE:
+                _CACHE.popitem(last=False)
+        else:
+            _CACHE.move_to_end(key)
     except LaiziError as exc:
         return _error(exc)
-    return JSONResponse({"code": code, "number": hand["number"], "seats": hand["seats"],
-                         "dealer": hand["dealer"], "context": hand["context"],
-                         "variant": hand["log"][0]["variant"], "end": hand["end"],
-                         "steps": steps})
+    return JSONResponse(got)
 
 
 async def me(request: Request) -> Response:
