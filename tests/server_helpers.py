@@ -34,7 +34,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -254,6 +254,13 @@ def stored_lines(db_url: str, code: str) -> tuple[str, ...]:
     room = _sync(stored_room(db_url, code))
     assert room is not None
     return tuple(room.lines)
+
+
+def stored_secret(db_url: str, code: str) -> str:
+    """The room's table secret (hex), as storage holds it."""
+    room = _sync(stored_room(db_url, code))
+    assert room is not None
+    return str(room.secret)
 
 
 def stored_table(db_url: str, code: str) -> Any:
@@ -872,17 +879,39 @@ class RoamingClient(Client):
 # --------------------------------------------------------------------------- against the log
 
 
-def person_actions(lines: Sequence[str], person: str) -> list[dict[str, Any]]:
+def pass_only_answers(lines: Sequence[str], secret: str | None = None) -> set[int]:
+    """The indexes of the stored log lines that answer ``pass`` in a window where ``pass``
+    was the seat's only legal answer: the server plays those for people too (issue 38),
+    nobody is asked. ``secret`` (hex) for a log that does not reveal it yet."""
+    from laizi.table import deals
+    from laizi.table.table import Table
+
+    key = None if secret is None else deals.parse_secret(secret)
+    out: set[int] = set()
+    for n, table in Table.replay(lines, secret=key):
+        if n < len(lines):
+            e = json.loads(lines[n])
+            if e["type"] == "action":
+                legal = table.legal_actions(e["action"]["seat"])
+                if len(legal) == 1 and legal[0].type == "pass":
+                    out.add(n)
+    return out
+
+
+def person_actions(lines: Sequence[str], person: str, skip: Collection[int] = ()
+                   ) -> list[dict[str, Any]]:
     """The actions of ``person``'s seat in a stored table log, in order (the seat of each
-    hand from its ``hand`` line)."""
+    hand from its ``hand`` line), but for the lines in ``skip`` (e.g. the server's
+    answers, :func:`pass_only_answers`)."""
     out: list[dict[str, Any]] = []
     seat: int | None = None
-    for line in lines:
+    for i, line in enumerate(lines):
         e = json.loads(line)
         if e["type"] == "hand":
             seats = e["seats"]
             seat = seats.index(person) if person in seats else None
-        elif e["type"] == "action" and seat is not None and e["action"]["seat"] == seat:
+        elif e["type"] == "action" and seat is not None and e["action"]["seat"] == seat \
+                and i not in skip:
             out.append(e["action"])
     return out
 

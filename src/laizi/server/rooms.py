@@ -7,10 +7,12 @@ shown to anybody; then every connection is sent what its person may see: the eve
 after the version it knows and the current view (:meth:`Table.events`,
 :meth:`Table.view_for`).
 
-Claim windows follow the uniform rule of docs/protocol.md: every seat is asked, a person
-is never answered for before the clock runs out, and bots' answers in a window are held
-until the window's minimum length (``claim_min``) has passed when a person sits at the
-table, so a window's length never shows who could claim.
+Claim windows follow the uniform rule of docs/protocol.md: every seat is asked; a seat
+whose only legal answer is ``pass`` (a person's or a bot's) is answered by the server and
+its person is never prompted; bots' answers and those passes are held until the window's
+minimum length (``claim_min``) has passed when a person sits at the table, so a quick
+answer shows nothing. A person who lets a real prompt run out passes; only a missed turn
+puts them on 托管.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import dataclasses
 import json
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
     from laizi.server.hall import Hall
 
 __all__ = ["BOT_PREFIX", "MAX_MESSAGE", "Connection", "Member", "Room", "RoomSettings",
-           "dumps", "parse_client_text"]
+           "dumps", "parse_client_text", "pass_only"]
 
 BOT_PREFIX = "🤖 "
 """Bots' names start with this (a person's name may not)."""
@@ -64,6 +66,11 @@ def _refusal(message: str) -> dict[str, Any]:
         "code": "malformed", "message": message, "seat": None, "phase": None}}
 
 
+def pass_only(actions: Sequence[Action]) -> bool:
+    """Whether ``pass`` is the only legal answer (a window the server answers itself)."""
+    return len(actions) == 1 and actions[0].type == "pass"
+
+
 def parse_client_text(text: str | None) -> tuple[object, dict[str, Any] | None]:
     """A client's websocket message: the decoded JSON, or the error frame that answers
     it (not text, too large, not JSON)."""
@@ -79,11 +86,13 @@ def parse_client_text(text: str | None) -> tuple[object, dict[str, Any] | None]:
 class RoomSettings:
     """What the host chose (stored with the room).
 
-    ``clock``: seconds a person has for each decision (``None``: no clock), then the
-    default action and 托管; ``claim_min``: the shortest claim window when a person sits;
-    ``bot_delay``: a bot's pause on its turn, so people can follow; ``between``: seconds
-    between hands (everyone ready skips it); ``grace``: seconds a disconnected person's
-    seat waits before a bot plays it.
+    ``clock``: seconds a person has for each decision (``None``: no clock), then on a
+    turn the default action and 托管, in a claim window 过; ``claim_min``: the shortest
+    claim window when a person sits; ``bot_delay``: a bot's pause on its turn, so people
+    can follow; ``between``: seconds between hands (everyone ready skips it); ``grace``:
+    seconds a disconnected person's seat waits before a bot plays it; ``pause_empty``:
+    no new hand is dealt while no player of the room has a connection open (the room
+    waits for people, and its ledger stays where it is).
     """
 
     variant: str
@@ -96,6 +105,7 @@ class RoomSettings:
     grace: float = 5.0
     hands: int | None = None
     name: str = ""
+    pause_empty: bool = True
 
     @classmethod
     def from_json(cls, data: object) -> RoomSettings:
@@ -127,6 +137,10 @@ class RoomSettings:
         if not isinstance(name, str) or len(name) > 64 or not name.isprintable():
             raise TableError("a room name is up to 64 printable characters",
                              code=ErrorCode.MALFORMED)
+        pause_empty = data.get("pause_empty", True)
+        if not isinstance(pause_empty, bool):
+            raise TableError(f"pause_empty must be true or false, got {pause_empty!r}",
+                             code=ErrorCode.MALFORMED)
         settings = cls(
             variant=variant, options=dict(options), bots=str(bots),
             clock=_number(data, "clock", 20.0, 1, 600, optional=True),
@@ -134,7 +148,7 @@ class RoomSettings:
             bot_delay=_number(data, "bot_delay", 0.5, 0, 10) or 0.0,
             between=_number(data, "between", 8.0, 0, 120) or 0.0,
             grace=_number(data, "grace", 5.0, 0, 600) or 0.0,
-            hands=hands, name=name,
+            hands=hands, name=name, pause_empty=pause_empty,
         )
         Table(variant, settings.options)  # the options must make a table
         return settings
@@ -264,13 +278,27 @@ class Room:
     def people_present(self) -> bool:
         return bool(self.persons_seated())
 
+    def connected_players(self) -> bool:
+        """Whether a player of the room (seated or waiting; not a spectator) has a
+        connection open."""
+        return any(m.connections for m in self.members.values() if m.role == "player")
+
+    def waits_for_people(self) -> bool:
+        """No next hand while no player is connected (``pause_empty``): a room everybody
+        left stops at the end of its hand, and its ledger stays where it is until a player
+        comes back. Spectators alone do not keep the bots playing. Nothing is stored:
+        it follows from who is connected, so a room taken over by another process (no
+        connection yet) waits too."""
+        return (self.settings.pause_empty and self.started and not self.closed
+                and not self.table.in_hand and not self.connected_players())
+
     def info(self) -> dict[str, Any]:
         """The room as everybody may see it."""
         t = self.table
         return {
             "code": self.code, "settings": self._settings_json,
             "host": self.members[self.host].name if self.host in self.members else None,
-            "seats": list(t.seats), "waiting": list(t.waiting), "ledger": dict(t.ledger),
+            "seats": list(t.seats), "waiting": list(t.waiting), "ledger": t.standing,
             "hands": t.number, "started": self.started, "paused": self.paused,
             "over": self.closed, "in_hand": t.in_hand, "auto": sorted(self.auto),
             "online": sorted(m.name for m in self.members.values() if m.connections),
@@ -281,6 +309,7 @@ class Room:
                 "against": sorted(p for p, a in self.vote.items() if not a),
                 "seconds": max(0.0, round(self.vote_until - time.monotonic(), 1))},
             "ready": sorted(self.ready),
+            "idle": self.waits_for_people(),
         }
 
     # ------------------------------------------------------------------ frames
@@ -304,6 +333,8 @@ class Room:
         actions: tuple[Action, ...] = ()
         if seat is not None:
             actions = tuple(t.legal_actions(seat))
+            if pass_only(actions):
+                actions = ()  # the server answers it: no prompt, no clock
         key = (info, actions)
         if changed_only and now == conn.version and key == conn.last:
             return None
@@ -527,6 +558,12 @@ class Room:
                 return
             if self._seat_waiting_players():
                 await self._store()
+            if self.waits_for_people():
+                if self._next_hand is not None:
+                    self._next_hand.cancel()
+                    self._next_hand = None
+                self.broadcast()
+                return
             if self._next_hand is None:
                 humans = self.persons_seated()
                 wait = 0.0 if t.number == 0 or not humans else self.settings.between
@@ -551,7 +588,10 @@ class Room:
                 continue
             if held is not None:
                 held[1].cancel()
-            if person.startswith(BOT_PREFIX) or person in self.auto:
+            if person.startswith(BOT_PREFIX) or person in self.auto \
+                    or pass_only(t.legal_actions(seat)):
+                # A bot, 托管, or a seat with nothing to answer but pass (answered by the
+                # server, held like a bot's answer to the window's minimum length).
                 task = asyncio.create_task(self._bot_move(seat, key))
                 self._deadlines.pop(seat, None)
             elif self.settings.clock is not None:
@@ -582,6 +622,9 @@ class Room:
                 self._next_hand = None
                 t = self.table
                 if self.closed or self.gone or self.paused or t.in_hand or t.over:
+                    return
+                if self.waits_for_people():  # everybody left during the pause
+                    self.broadcast()
                     return
                 self.ready.clear()
                 t.start_hand()
@@ -637,10 +680,17 @@ class Room:
             async with self.lock:
                 if self._still(seat, key):
                     t = self.table
-                    self.auto.add(t.person_at(seat))  # 托管 until they are back
+                    g = t.game
+                    assert g is not None
+                    passes = [a for a in t.legal_actions(seat) if a.type == "pass"]
+                    if g.phase != "turn" and passes:
+                        choice = passes[0]  # a claim prompt ran out: simply 过
+                    else:
+                        self.auto.add(t.person_at(seat))  # a missed turn: 托管 until back
+                        choice = t.default_action(seat)
                     self._tasks.pop(seat, None)
                     self._deadlines.pop(seat, None)
-                    await self._apply(t.default_action(seat), None)
+                    await self._apply(choice, None)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -698,11 +748,14 @@ class Room:
     async def attach(self, member: Member, conn: Connection) -> None:
         """A new connection of a member: it is sent the state first."""
         async with self.lock:
+            waiting = self.waits_for_people()
             member.connections.add(conn)
             self.connected(member)
             first = self._frame(member, conn)
             assert first is not None
             conn.put(first)
+            if waiting and not self.waits_for_people():
+                await self.advance()  # a player is back: the room plays on
 
     async def detach(self, member: Member, conn: Connection) -> None:
         member.connections.discard(conn)

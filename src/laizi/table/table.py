@@ -122,6 +122,8 @@ class Table:
         self.number = 0
         """Hands dealt so far (the next hand's number, 0-based, when none is in play)."""
         self.ledger: dict[str, int] = {p: 0 for p in people}
+        self._played: set[str] = set()
+        """Everyone who was at the table (seated or waiting) when a hand was dealt."""
         self.state = SessionState()
         self.no_horse: set[str] = set()
         self.entropy: list[str] = []
@@ -331,6 +333,7 @@ class Table:
         tiles = v.tile_set(options)
         wall = deals.deal_wall(self._secret, k, deals.mix(self.entropy), tiles)
         scores = [self.ledger[p] for p in seated]
+        self._played.update(self.people)
         entry: Entry = {
             "type": "hand", "number": k, "dealer": self.dealer, "seats": list(seated),
             "waiting": list(self.seating.waiting), "options": v.options_to_json(options),
@@ -461,12 +464,22 @@ class Table:
             raise TableError(f"seat {seat} is empty")
         return p
 
+    @property
+    def standing(self) -> dict[str, int]:
+        """The ledger as it is shown: :attr:`ledger` without the people who left before
+        they were ever at a hand and have nothing in it (a bot that gave its seat to a
+        person before the first deal is no 0 column). The log's lines keep the whole
+        ledger."""
+        people = self.people
+        return {p: v for p, v in self.ledger.items()
+                if v or p in people or p in self._played}
+
     def table_view(self) -> Entry:
         """The public facts of the table (no hand needed)."""
         return {
             "variant": self.variant.id, "options": copy_json(self._options_json),
             "seats": list(self.seating.seats), "waiting": list(self.seating.waiting),
-            "dealer": self.dealer, "hands": self.number, "ledger": dict(self.ledger),
+            "dealer": self.dealer, "hands": self.number, "ledger": self.standing,
             "session": self.state.to_json(), "over": self.over, "closed": self.closed,
             "in_hand": self.in_hand, "max_hands": self.max_hands,
             "horses_off": sorted(self.no_horse),
@@ -509,7 +522,7 @@ class Table:
     def to_json(self) -> Entry:
         """The whole state (the secret left out): equal tables give equal JSON."""
         return {
-            **self.table_view(),
+            **self.table_view(), "ledger": dict(self.ledger),
             "people": list(self.people), "entropy": list(self.entropy),
             "log_lines": len(self.log), "stream": len(self._stream),
             "game": None if self.game is None else self.game.to_json(),

@@ -1,0 +1,171 @@
+"""Rooms with nobody present pause (issue 38): with ``pause_empty`` (the default) a room
+whose players have all gone finishes its hand and deals no other, its ledger stays where
+it is (a spectator alone does not keep the bots playing), ``info()["idle"]`` says so, and
+the room plays on by itself when a player's connection comes back; and bots that gave
+up their seats before they played a hand are not listed in the ledger.
+
+A real ``laizi serve`` on SQLite, websocket clients of :mod:`server_helpers`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+if os.environ.get("CI", "").lower() not in ("1", "true", "yes"):
+    for _module in ("httpx", "websockets", "uvicorn", "starlette", "sqlalchemy", "aiosqlite"):
+        pytest.importorskip(_module)
+
+from server_helpers import (
+    FAST,
+    HTTP,
+    Client,
+    Server,
+    create_room,
+    join,
+    room_info,
+    settle,
+    sqlite_url,
+    stored_lines,
+    stored_table,
+    unique,
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    directory = tmp_path_factory.mktemp("idle")
+    srv = Server(sqlite_url(directory / "hall.db"), directory).start()
+    try:
+        yield srv
+        assert srv.health()["errors"] == 0, srv.stderr()
+        assert "Traceback" not in srv.stderr(), srv.stderr()
+    finally:
+        srv.kill()
+
+
+def _wait_for_info(srv: Server, code: str, ok: Callable[[dict[str, Any]], bool],
+                   timeout: float = 30.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        info = room_info(srv, code)
+        if ok(info):
+            return info
+        assert time.monotonic() < deadline, info
+        time.sleep(0.05)
+
+
+def test_a_room_everybody_left_waits_for_people(server: Server) -> None:
+    """The host leaves mid-hand: the bots finish the hand (托管 after ``grace``) and no
+    other is dealt — nothing more is stored, the ledger does not move, a spectator alone
+    changes nothing, ``idle`` is true; the host's connection brings the next hand."""
+    host = unique("ann")
+    room = create_room(server, host, variant="jingzhou", **{**FAST, "grace": 0})
+    code = room["code"]
+    sue_name = unique("sue")
+    sue = join(server, code, sue_name, "spectator")
+
+    async def first() -> None:
+        c = Client(server, code, room["token"], host, seed=3)
+        await c.connect()
+        assert (await c.request("start"))["op"] == "ack"
+        await c.play(until=lambda c: len(c.acked) >= 2)
+        await c.close()
+
+    asyncio.run(first())
+    info = _wait_for_info(server, code, lambda i: i["idle"])
+    assert info["hands"] == 1 and not info["in_hand"] and info["started"]
+    lines = settle(server.db_url, code, quiet=0.5)
+    ledger = room_info(server, code)["ledger"]
+
+    async def watch() -> None:
+        s = Client(server, code, sue["token"], sue_name, spectator=True)
+        frame = await s.connect()
+        assert frame["room"]["idle"] is True
+        await asyncio.sleep(0.5)  # between = 0: a hand would have been dealt by now
+        await s.close()
+
+    asyncio.run(watch())
+    assert stored_lines(server.db_url, code) == lines
+    info = room_info(server, code)
+    assert info["idle"] and info["hands"] == 1 and info["ledger"] == ledger
+
+    async def back() -> None:
+        c = Client(server, code, room["token"], host, seed=4)
+        await c.connect()
+        await c.wait(lambda: bool(c.latest and c.latest["room"]["hands"] >= 2))
+        assert c.latest is not None and c.latest["room"]["idle"] is False
+        assert (await c.request("end"))["op"] == "ack"
+        await c.wait(lambda: c.over)
+        await c.close()
+
+    asyncio.run(back())
+    assert stored_table(server.db_url, code).number >= 2
+
+
+def test_a_room_may_play_on_without_people(server: Server) -> None:
+    """``pause_empty: false``: the bots play the room out with nobody connected."""
+    host = unique("bo")
+    room = create_room(server, host, variant="jingzhou", hands=3,
+                       **{**FAST, "grace": 0, "pause_empty": False})
+    code = room["code"]
+    assert room_info(server, code)["settings"]["pause_empty"] is False
+
+    async def first() -> None:
+        c = Client(server, code, room["token"], host, seed=5)
+        await c.connect()
+        assert (await c.request("start"))["op"] == "ack"
+        await c.close()
+
+    asyncio.run(first())
+    info = _wait_for_info(server, code, lambda i: i["over"], timeout=60)
+    assert info["hands"] == 3 and info["idle"] is False
+
+
+def test_pause_empty_is_a_checked_setting(server: Server) -> None:
+    r = HTTP.post(f"{server.http}/api/rooms", json={"name": unique("cy"), "settings": {
+        "variant": "jingzhou", "pause_empty": "yes"}})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "malformed", r.text
+    made = create_room(server, unique("cy"), variant="jingzhou")
+    info = room_info(server, made["code"])
+    assert info["settings"]["pause_empty"] is True and info["idle"] is False
+
+
+def test_bots_who_gave_up_their_seats_leave_the_ledger(server: Server) -> None:
+    """Two people take two bots' seats before the first hand: the ledger lists the people
+    and the bot who plays, not the bots who never played a hand (they are 0 columns)."""
+    host = unique("di")
+    room = create_room(server, host, variant="jingzhou", hands=1, **FAST)
+    code = room["code"]
+    bob_name = unique("bob")
+    bob = join(server, code, bob_name, "player")
+    info = room_info(server, code)
+    assert info["seats"] == [host, bob_name, "🤖 2"]
+    gone = {"🤖 1"}  # the first bot's seat went to bob
+    assert set(info["ledger"]) == {host, bob_name, "🤖 2"}, info["ledger"]
+
+    async def go() -> Client:
+        c = Client(server, code, room["token"], host, seed=6)
+        b = Client(server, code, bob["token"], bob_name, seed=7)
+        await c.connect()
+        await b.connect()
+        assert (await c.request("start"))["op"] == "ack"
+        await asyncio.gather(c.play(), b.play())
+        await c.close()
+        await b.close()
+        return c
+
+    c = asyncio.run(go())
+    assert c.latest is not None
+    ledger = c.latest["room"]["ledger"]
+    assert not gone & set(ledger) and sum(ledger.values()) == 0
+    table = stored_table(server.db_url, code)
+    assert "🤖 1" in table.ledger  # the table's own ledger (and its log) keep the entry
+    assert ledger == {p: v for p, v in table.ledger.items() if p not in gone}
+    assert c.latest["view"]["table"]["ledger"] == ledger
+
