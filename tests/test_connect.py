@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import threading
 import time
 from pathlib import Path
@@ -62,6 +63,48 @@ def test_connect_plays_to_the_end_across_a_server_restart(tmp_path: Path) -> Non
         table = stored_table(db, made["code"])
         assert table.closed and table.number == 2
         assert f"ledger: {dict(table.ledger)}" in text
+    finally:
+        server.stop()
+
+
+def test_connect_tells_every_move_and_how_each_hand_ended(tmp_path: Path) -> None:
+    """Others' moves are printed as they come (every discard of the bots, not only the
+    last ones before one's own turn), and each hand's end: who won how (or the drawn
+    hand), the payments and everyone's net, by name (``you`` for oneself); the client
+    never answers a pass-only window itself (the server does)."""
+    db = sqlite_url(tmp_path / "hall.db")
+    server = Server(db, tmp_path).start()
+    try:
+        made = HTTP.post(f"{server.http}/api/rooms", json={
+            "name": "阿明", "settings": {"variant": "jingzhou", "hands": 2, **FAST}}).json()
+        stdin, out = _Typing(), io.StringIO()
+        result: list[int] = []
+        _run(made["link"], stdin, out, result)
+        text = out.getvalue()
+        assert result == [0], text[-2000:]
+        table = stored_table(db, made["code"])
+        lines = [json.loads(line) for line in table.dumps().splitlines()]
+        for seat, bot in ((1, "🤖 1"), (2, "🤖 2")):
+            discards = [e for e in lines if e["type"] == "action"
+                        and e["action"]["seat"] == seat and e["action"]["type"] == "discard"]
+            assert text.count(f"{bot}: 打 discard") == len(discards) > 0, (bot, len(discards))
+        ends = [e for e in lines if e["type"] == "hand_end"]
+        assert len(ends) == 2
+        for end in ends:
+            nets = " · ".join(f"{'you' if p == '阿明' else p} {v:+d}"
+                              for p, v in end["net"].items())
+            assert f"hand {end['number'] + 1} over: {nets}" in text, text[-3000:]
+            record = end["record"]
+            if record["outcome"] == "win":
+                (w,) = record["winners"]
+                assert ("you win" if w == 0 else f"🤖 {w} wins") in text
+            else:
+                assert "黄庄" in text
+            for p in end["payments"]:
+                payer = "you pay" if p["from"] == "阿明" else f"{p['from']} pays"
+                assert f"{payer} " in text
+        # Nobody typed an answer to a pass-only window: the host's passes were the server's.
+        assert "your choice" in text and "seat 0" not in text
     finally:
         server.stop()
 

@@ -8,9 +8,10 @@
   spectator with ``--watch``).
 
 The board is the terminal game's (docs/play.md); type the number of an action, ``q`` to
-leave (your seat is played by a bot until you come back). A claim window in which your
-only answer is ``pass`` is answered at once (a convenience of this client: a browser
-shows every window). The server is authoritative: an action is shown only once the
+leave (your seat is played by a bot until you come back). Everybody's moves are printed as
+they come, and every hand's end: who won how, the payments and each person's net. A claim
+window in which your only answer is ``pass`` is answered by the server, as for the
+browser: you are not asked. The server is authoritative: an action is shown only once the
 server has accepted it. A lost connection (the network, or the room moving to another
 server process) is opened again by itself, with the last version seen, for up to a
 minute.
@@ -27,6 +28,8 @@ import threading
 import time
 from typing import IO, Any
 from urllib.parse import parse_qs, urlparse
+
+from laizi.ui.words import ME
 
 __all__ = ["register", "run"]
 
@@ -78,6 +81,7 @@ def run(args: argparse.Namespace, stdin: IO[str] | None = None,
     token = parse_qs(parsed.query).get("t", [None])[0]
     code = parsed.path.rstrip("/").rsplit("/", 1)[-1] if "/r/" in parsed.path else None
     host = False
+    name: str | None = args.name.strip() if args.name else None
     try:
         if args.new:
             if not args.name:
@@ -104,6 +108,8 @@ def run(args: argparse.Namespace, stdin: IO[str] | None = None,
             r = httpx.get(f"{base}/api/rooms/{code}/me", params={"token": token},
                           timeout=30)
             host = r.status_code == 200 and bool(r.json().get("host"))
+            if r.status_code == 200:
+                name = str(r.json().get("name") or "") or name
     except (RuntimeError, ValueError) as exc:
         return _fail(str(exc))
     except Exception as exc:
@@ -115,7 +121,7 @@ def run(args: argparse.Namespace, stdin: IO[str] | None = None,
     except OSError as exc:
         return _fail(f"cannot reach the hall at {base}: {exc}")
     try:
-        return _play(link, stdin, out, host)
+        return _play(link, stdin, out, host, name)
     except KeyboardInterrupt:
         return 130
     except OSError as exc:
@@ -187,13 +193,103 @@ class _Link:
                 self.ws.close()
 
 
-def _play(link: _Link, stdin: IO[str], out: IO[str], host: bool) -> int:
+class _Story:
+    """Prints what happens at the table as the events come: everybody's moves (the
+    variant's words, the people's names, ``you`` for oneself) and each hand's end — who
+    won how, the payments and everyone's net (晃晃: horses and 下桌 too)."""
+
+    def __init__(self, console: Any, name: str | None) -> None:
+        self.console = console
+        self.name = name
+        self.hand: dict[str, Any] | None = None
+        self.display: Any = None
+
+    def names(self, seats: list[str]) -> list[str]:
+        return [ME if p == self.name else p for p in seats]
+
+    def person(self, p: str) -> str:
+        return ME if p == self.name else p
+
+    def show(self, frame: dict[str, Any]) -> None:
+        from laizi.ui.player import display_for
+
+        view = frame["view"]
+        if self.display is None:
+            self.display = display_for(frame["room"]["settings"]["variant"])
+        if frame["snapshot"] and view.get("phase") not in (None, "waiting"):
+            # Back after a long gap: the hand on the board is the one to tell.
+            table = view["table"]
+            self.hand = {"number": table["hands"] - 1, "seats": table["seats"],
+                         "waiting": table["waiting"], "dealer": view.get("dealer")}
+        for e in frame["events"]:
+            self.event(e, view.get("wildcard"))
+
+    def event(self, e: dict[str, Any], wildcard: int | None) -> None:
+        from laizi.ui.player import display_for
+        from laizi.ui.words import capitalise
+
+        kind = e.get("type")
+        if kind == "table":
+            self.display = display_for(e["variant"])
+            return
+        if kind == "hand":
+            self.hand = e
+            self.console.rule(f"hand {e['number'] + 1}")
+            return
+        if self.hand is None or self.display is None:
+            return
+        names = self.names(list(self.hand["seats"]))
+        me = names.index(ME) if ME in names else None
+        if kind == "end":
+            self.ending(e, names)
+        elif kind == "hand_end":
+            self.booking(e)
+        else:
+            line = self.display.event(e, names, me, wildcard)
+            if line is not None:
+                self.console.print(capitalise(line[0]), style=line[1])
+
+    def ending(self, end: dict[str, Any], names: list[str]) -> None:
+        """The engine's ``end``: who won how (the variant's account), the payments."""
+        from laizi.records import record_from_json
+        from laizi.ui.terminal import settlement_lines
+
+        lines = settlement_lines(end, names, draw=self.display.draw_text)
+        if lines:
+            self.console.print(lines[0])
+        if end["record"].get("outcome") == "win":
+            try:
+                for item in self.display.summary(record_from_json(end["record"]), names):
+                    self.console.print(item)
+            except Exception:  # the account is a nicety: the payments still follow
+                pass
+        for line in lines[1:]:
+            self.console.print(line)
+
+    def booking(self, end: dict[str, Any]) -> None:
+        """The table's ``hand_end``: each person's net (晃晃: horses and 下桌)."""
+        from laizi.ui.huanghuang import hand_report
+
+        if self.hand is not None and getattr(self.display, "room", False):
+            hand = {**self.hand, "seats": self.names(list(self.hand["seats"])),
+                    "waiting": self.names(list(self.hand["waiting"]))}
+            report = hand_report(hand, {**end, "horses": [
+                {**h, "person": self.person(h["person"])} for h in end["horses"]]})
+            for line in report:
+                self.console.print(line)
+        nets = " · ".join(f"{self.person(p)} {v:+d}" for p, v in end["net"].items())
+        self.console.print(f"hand {end['number'] + 1} over: {nets}", style="bold")
+
+
+def _play(link: _Link, stdin: IO[str], out: IO[str], host: bool,
+          name: str | None = None) -> int:
     from rich.console import Console
 
     from laizi.engine.actions import Action
     from laizi.ui.terminal import action_label, view_panel
 
     console = Console(file=out, highlight=False)
+    story = _Story(console, name)
     frames = link.frames
     seq = 0
 
@@ -229,6 +325,8 @@ def _play(link: _Link, stdin: IO[str], out: IO[str], host: bool) -> int:
         states = [f for f in replies if f.get("op") == "state"]
         if not states:
             continue
+        for f in states:  # every move as it comes, not only at one's own turn
+            story.show(f)
         frame = states[-1]
         room = frame["room"]
         if room["over"]:
@@ -246,14 +344,7 @@ def _play(link: _Link, stdin: IO[str], out: IO[str], host: bool) -> int:
         if not legal or answered == frame["version"]:
             continue
         view = frame["view"]
-        if len(legal) == 1 and legal[0].type == "pass":
-            send({"op": "act", "action": legal[0].to_json(), "version": frame["version"]})
-            answered = frame["version"]
-            continue
         names = [p or "-" for p in room["seats"]]
-        for e in frame["events"][-8:]:
-            if e.get("type") == "hand_end":
-                console.print(f"hand {e['number'] + 1} over: {e['net']}")
         console.print(view_panel(view, names))
         wildcard = view.get("wildcard")
         for i, a in enumerate(legal, 1):
