@@ -13,6 +13,7 @@ export async function api(path, { method = "GET", body } = {}) {
     const e = new Error(err.message);
     e.code = err.code;
     e.status = res.status;
+    e.detail = err;  // the whole error object (e.g. a score-keeper refusal as data)
     throw e;
   }
   return data;

@@ -184,6 +184,13 @@ const S = {
   ev_close: ["牌局结束", "The match is over"],
   // replay
   replay_title: ["回放 · 房间 {code}", "Replay · room {code}"],
+  replay_hand: ["这局回放", "Replay this hand"],
+  ledger_tap: ["点一局看它的结算和回放", "Tap a hand for its settlement and replay"],
+  replay_in_progress: ["这一局还没打完，打完就能回放。", "This hand is still being played: its replay opens once it ends."],
+  replay_no_hand: ["还没有这一局。", "There is no such hand yet."],
+  deal_check: ["牌墙校验", "Checking the wall"],
+  deal_check_text: ["这局的牌墙 = shuffle(排好序的牌, 本局密钥)。密钥 = HMAC-SHA256(桌面秘密, 局号 + 熵)；桌面秘密在牌局结束时公布，可核对每局的密钥 (见 docs/deals.md)。", "This hand's wall = shuffle(the sorted tiles, this hand's key). The key = HMAC-SHA256(table secret, hand number + entropy); the secret is revealed when the match ends and confirms every hand's key (docs/deals.md)."],
+  deal_key: ["本局密钥", "Hand key"],
   replay_not_ready: ["牌局结束后才能回放 (回放会亮出所有人的牌)。", "A replay is published when the match is over (it shows every hand)."],
   view_from: ["视角", "View"],
   all_open: ["全部明牌", "All hands open"],
@@ -286,8 +293,15 @@ export function t(key, params) {
 }
 export function has(key) { return key in S; }
 
-// A settlement reason (its JSON form carries both texts).
-export function reasonText(r) { return (lang === "zh" ? r.zh : r.en) || r.zh || r.code; }
+// A settlement reason or a refusal (its JSON form carries both texts, and its parts: the
+// text cut where it names a seat). seatName(n), when given, writes the person of seat n.
+export function reasonText(r, seatName) {
+  const parts = r.parts && r.parts[lang];
+  if (seatName && Array.isArray(parts)) {
+    return parts.map((p) => (typeof p === "string" ? p : seatName(p.seat))).join("");
+  }
+  return (lang === "zh" ? r.zh : r.en) || r.zh || r.code;
+}
 
 // Variant names: the server's name is Chinese; English here.
 const VARIANTS_EN = {

@@ -1,5 +1,6 @@
-// Replays: /replay/CODE steps through any finished hand of a finished match, forward and
-// back, from one seat's view (what that seat saw) or with all hands open.
+// Replays: /replay/CODE steps through any finished hand of a room, during the match too,
+// forward and back, from one seat's view (what that seat saw) or with all hands open; its
+// deal (the hand's key and the wall it gives) to check (docs/deals.md).
 import { html } from "htm/preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { t, variantName } from "./i18n.js";
@@ -93,7 +94,8 @@ export function ReplayPage({ code }) {
   const title = t("replay_title", { code });
   if (err) {
     return html`<div class="page"><${TopBar} title=${title} /><main class="cards"><section class="card">
-      <p>${err.code === "table_over" ? t("replay_not_ready") : err.code === "unknown_room" ? t("err_unknown_room") : err.message}</p>
+      <p>${err.code === "table_over" ? t("replay_not_ready") : err.code === "unknown_room" ? t("err_unknown_room")
+        : err.code === "hand_in_progress" ? t("replay_in_progress") : err.code === "no_hand" ? t("replay_no_hand") : err.message}</p>
       <a href=${`/r/${code}`}>${t("room")} ${code}</a> · <a href="/">${t("back_lobby")}</a></section></main></div>`;
   }
   if (!index) return html`<div class="page"><${TopBar} title=${title} /><p class="loading">${t("loading")}</p></div>`;
@@ -112,6 +114,7 @@ export function ReplayPage({ code }) {
             <option value="all">${t("all_open")}</option>
             ${(hand ? hand.seats : []).map((p, s) => html`<option value=${String(s)}>${displayName(p)}</option>`)}
           </select></label>
+        ${index.over === false ? html`<a href=${`/r/${code}`} data-testid="back-to-room">${t("room")} ${code}</a>` : ""}
       </div>
       ${hand ? html`<div class="stepper">
         <button type="button" onClick=${() => go(0)} disabled=${i === 0} aria-label=${t("first")}>⏮</button>
@@ -128,5 +131,8 @@ export function ReplayPage({ code }) {
     ${board ? html`<main class="felt"><${Board} b=${board} /></main>` : ""}
     ${hand && step && step.result ? html`<section class="card" data-testid="replay-settlement">
       <h2>${t("settlement")}</h2><${Settlement} end=${hand.end} names=${hand.seats} /></section>` : ""}
+    ${hand && hand.deal ? html`<details class="card deal-check" data-testid="deal-check"><summary>${t("deal_check")}</summary>
+      <p class="muted small">${t("deal_check_text")}</p>
+      <p class="small">${t("deal_key")}: <code style="word-break:break-all">${hand.deal.key}</code></p></details>` : ""}
   </div>`;
 }

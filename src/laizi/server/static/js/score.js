@@ -4,16 +4,23 @@
 // keeps the session's running ledger in its database (exportable as JSON).
 import { html } from "htm/preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { getLang, t, variantName } from "./i18n.js";
+import { getLang, reasonText, t, variantName } from "./i18n.js";
 import { api } from "./api.js";
 import { changedOptions, OptionsForm } from "./options.js";
 import { LedgerTable, Settlement } from "./settle.js";
 import { formatTiles, mpsz, Tile, tileName } from "./tiles.js";
 import { TopBar, useToast } from "./ui.js";
 import { sortVariants, useVariants } from "./lobby.js";
-import { meldWord, seatWind, wildcardWord } from "./words.js";
+import { displayName, meldWord, seatWind, wildcardWord } from "./words.js";
 
 const KEY = "laizi.score.session";
+
+// Why the server refused a hand, in the page's language with the players' names (the
+// refusal comes as data; its English message only when it has none).
+function refusalText(e, names) {
+  const refusal = e.detail && e.detail.refusal;
+  return refusal ? reasonText(refusal, (s) => displayName(names[s])) : e.message;
+}
 const KINDS = ["chow", "pung", "kong", "added_kong", "concealed_kong"];
 const CLAIMED = new Set(["chow", "pung", "kong", "added_kong"]);
 // info: GET /api/score/variants/{id} — seats, hand_size, tiles, counts, flowers,
@@ -205,7 +212,7 @@ function KeeperForm({ session, setSession, onNew, info }) {
     timer.current = setTimeout(() => {
       api("/api/score", { method: "POST", body: { record: rec } })
         .then((r) => setPreview({ ok: r, rec }))
-        .catch((e) => setPreview({ error: e.message, code: e.code }));
+        .catch((e) => setPreview({ error: refusalText(e, names), code: e.code }));
     }, 250);
     return () => clearTimeout(timer.current);
   }, [JSON.stringify(rec), missing.join("|")]);
@@ -285,7 +292,7 @@ function KeeperForm({ session, setSession, onNew, info }) {
       setHand(freshHand(n, dealer, facts));
       setTarget({ kind: "concealed" });
       window.scrollTo({ top: 0, behavior: "smooth" });
-    } catch (e) { show(e.message); }
+    } catch (e) { show(refusalText(e, names)); }
   }
   async function undo() {
     try { setSession(await api(`/api/score/sessions/${session.id}/hands/last`, { method: "DELETE" })); } catch (e) { show(e.message); }

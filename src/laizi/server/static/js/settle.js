@@ -7,7 +7,8 @@ import { parseTiles, Tile, tileName } from "./tiles.js";
 import { displayName, meldWord, relative, seatWind, wildMark } from "./words.js";
 
 function party(x, names) {
-  if (typeof x === "number") return names[x] !== undefined ? displayName(names[x]) : t("seat_n", { n: x });
+  // A seat without a name is counted from 1 for people (the server's seats are 0-based).
+  if (typeof x === "number") return names && names[x] !== undefined ? displayName(names[x]) : t("seat_n", { n: x + 1 });
   return displayName(x);
 }
 
@@ -68,7 +69,7 @@ export function Settlement({ end, names, me }) {
       ${end.payments.map((p, i) => html`<li key=${i} class="payment">
         <div class="pay-line"><span>${t("pays", { a: party(p.from, names), b: party(p.to, names) })}</span>
           <strong class="amount">${p.amount}</strong></div>
-        <ul class="reasons">${p.reasons.map((r, j) => html`<li key=${j} data-code=${r.code}>${reasonText(r)}</li>`)}</ul>
+        <ul class="reasons">${p.reasons.map((r, j) => html`<li key=${j} data-code=${r.code}>${reasonText(r, (seat) => party(seat, names))}</li>`)}</ul>
       </li>`)}
     </ol>` : ""}
     <div class="nets" data-testid="nets"><span class="muted">${t("net")}</span>
@@ -83,11 +84,16 @@ export function Settlement({ end, names, me }) {
   </div>`;
 }
 
-// A running ledger: rows = hands, columns = people (records: [{number, end}]).
-export function LedgerTable({ people, rows, totals }) {
+// A running ledger: rows = hands, columns = people (records: [{number, end}]); onRow(row),
+// when given, opens a row's hand (its label is then a button).
+export function LedgerTable({ people, rows, totals, onRow }) {
   return html`<div class="ledger-wrap"><table class="ledger">
     <thead><tr><th></th>${people.map((p) => html`<th key=${p} scope="col">${displayName(p)}</th>`)}</tr></thead>
-    <tbody>${rows.map((r) => html`<tr key=${r.label}><th scope="row">${r.label}</th>${people.map((p) => {
+    <tbody>${rows.map((r) => html`<tr key=${r.label}><th scope="row">${onRow
+      ? html`<button type="button" class="ledger-hand" data-hand=${r.number} aria-label=${`${r.label} · ${t("settlement")}`}
+          style="background:none;border:0;padding:0;font:inherit;color:inherit;text-decoration:underline dotted;cursor:pointer"
+          onClick=${() => onRow(r)}>${r.label}</button>`
+      : r.label}</th>${people.map((p) => {
       const v = r.values[p] || 0;
       return html`<td key=${p} class=${v > 0 ? "pos" : v < 0 ? "neg" : ""}>${v > 0 ? `+${v}` : v}</td>`;
     })}</tr>`)}</tbody>
@@ -95,5 +101,5 @@ export function LedgerTable({ people, rows, totals }) {
       const v = totals[p] || 0;
       return html`<td key=${p} class=${v > 0 ? "pos" : v < 0 ? "neg" : ""}><strong>${v > 0 ? `+${v}` : v}</strong></td>`;
     })}</tr></tfoot>
-  </table></div>`;
+  </table>${onRow && rows.length ? html`<p class="muted small">${t("ledger_tap")}</p>` : ""}</div>`;
 }

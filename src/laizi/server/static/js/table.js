@@ -91,13 +91,17 @@ function Table({ code, token }) {
   const [tab, setTab] = useState("log");
   const [hint, setHint] = useState("");
   const hintTimer = useRef(null);
-  const [closedHand, setClosedHand] = useState(-1);
+  // The hand whose settlement is open: it stays until its reader closes it (the next hand
+  // may start behind it); any earlier hand's opens from the ledger.
+  const [shown, setShown] = useState(null);
+  const [loaded, setLoaded] = useState(false);
+  const seenEnd = useRef(null);
   const [toast, show] = useToast();
   const conn = useRef(null);
   const endAt = useRef(null);
   const lang = getLang();
 
-  const loadRecords = () => api(`/api/rooms/${encodeURIComponent(code)}/records`).then((r) => setRecords(r.hands)).catch(() => {});
+  const loadRecords = () => api(`/api/rooms/${encodeURIComponent(code)}/records`).then((r) => { setRecords(r.hands); setLoaded(true); }).catch(() => {});
 
   useEffect(() => {
     api(`/api/rooms/${encodeURIComponent(code)}/me?token=${encodeURIComponent(token)}`).then((m) => {
@@ -121,6 +125,19 @@ function Table({ code, token }) {
     conn.current = c;
     return () => c.close();
   }, [code, token]);
+
+  // A hand that ends opens its settlement; on arrival, the last hand's if it is between hands.
+  useEffect(() => {
+    if (!loaded || !frame) return;
+    const last = records.length ? records[records.length - 1].number : -1;
+    if (seenEnd.current === null) {
+      seenEnd.current = last;
+      if (last >= 0 && !frame.room.in_hand && last === frame.view.table.hands - 1) setShown(last);
+    } else if (last > seenEnd.current) {
+      seenEnd.current = last;
+      setShown(last);
+    }
+  }, [records, loaded, frame !== null]);
 
   const view = frame && frame.view;
   const room = frame && frame.room;
@@ -244,7 +261,7 @@ function Table({ code, token }) {
   const host = me ? me.host : false;
   const lastRecord = records.length ? records[records.length - 1] : null;
   const between = room.started && !room.over && !room.in_hand && table.hands > 0;
-  const showSettle = lastRecord && !room.in_hand && lastRecord.number === table.hands - 1 && closedHand !== lastRecord.number;
+  const shownRecord = shown === null ? null : records.find((r) => r.number === shown) || null;
   const autoMe = myName && room.auto.includes(myName);
   const seated = myName && table.seats.includes(myName);
   const wild = view.wildcard;
@@ -305,7 +322,7 @@ function Table({ code, token }) {
   const myHorse = lastRecord && (lastRecord.end.horses || []).find((h) => h.person === myName);
 
   const peopleOrder = [...new Set([...table.seats.filter(Boolean), ...table.waiting, ...Object.keys(room.ledger)])];
-  const ledgerRows = records.map((r) => ({ label: t("hand_no", { n: r.number + 1 }), values: r.end.net }));
+  const ledgerRows = records.map((r) => ({ number: r.number, label: t("hand_no", { n: r.number + 1 }), values: r.end.net }));
 
   return html`<div class="page table-page" data-phase=${phase} data-version=${frame.version}>
     <${TopBar} title=${html`<span class="title-variant" data-testid="room-variant">${variantName(variant)}</span>
@@ -335,7 +352,7 @@ function Table({ code, token }) {
         ${board ? html`<${Board} b=${board} dock=${dock !== null} />` : html`<${WaitingRoom} table=${table} room=${room} code=${code} />`}
         ${dock}
         ${between ? html`<div class="between">
-          ${lastRecord ? html`<button type="button" onClick=${() => setClosedHand(-1)}>${t("settlement")}</button>` : ""}
+          ${lastRecord ? html`<button type="button" onClick=${() => setShown(lastRecord.number)}>${t("settlement")}</button>` : ""}
           ${seated ? html`<button type="button" class="primary" data-testid="ready" disabled=${room.ready.includes(myName)} onClick=${() => send("ready")}>${room.ready.includes(myName) ? t("ready_done") : t("next_hand")}</button>` : ""}
         </div>` : ""}
       </main>
@@ -344,20 +361,21 @@ function Table({ code, token }) {
           ${["log", "ledger", "room"].map((k) => html`<button type="button" role="tab" aria-selected=${tab === k} class=${tab === k ? "on" : ""} onClick=${() => setTab(k)}>${t(k)}</button>`)}
         </nav>
         ${tab === "log" ? html`<${Feed} feed=${feed} names=${handNames} me=${mySeat} wild=${wild} variant=${variant} />` : ""}
-        ${tab === "ledger" ? html`<${LedgerTable} people=${peopleOrder} rows=${ledgerRows} totals=${room.ledger} />` : ""}
+        ${tab === "ledger" ? html`<${LedgerTable} people=${peopleOrder} rows=${ledgerRows} totals=${room.ledger} onRow=${(r) => setShown(r.number)} />` : ""}
         ${tab === "room" ? html`<${RoomPanel} code=${code} token=${token} room=${room} table=${table} me=${me} myName=${myName}
             host=${host} seated=${seated} send=${send} />` : ""}
       </aside>
     </div>
-    <${Modal} open=${showSettle} title=${`${t("settlement")} · ${t("hand_no", { n: lastRecord ? lastRecord.number + 1 : 0 })}`}
-      onClose=${() => setClosedHand(lastRecord.number)} testid="settlement">
-      ${lastRecord ? html`<${Settlement} end=${lastRecord.end} names=${lastRecord.seats} me=${myName} />
-        <${LedgerTable} people=${peopleOrder} rows=${[]} totals=${lastRecord.end.ledger} />
+    <${Modal} open=${shownRecord !== null} title=${`${t("settlement")} · ${t("hand_no", { n: shownRecord ? shownRecord.number + 1 : 0 })}`}
+      onClose=${() => setShown(null)} testid="settlement">
+      ${shownRecord ? html`<div data-hand=${shownRecord.number}><${Settlement} end=${shownRecord.end} names=${shownRecord.seats} me=${myName} />
+        <${LedgerTable} people=${peopleOrder} rows=${[]} totals=${shownRecord.end.ledger} />
         <div class="row buttons">
-          ${seated && between ? html`<button type="button" class="primary" data-testid="ready-modal" disabled=${room.ready.includes(myName)}
-            onClick=${() => { send("ready"); setClosedHand(lastRecord.number); }}>${room.ready.includes(myName) ? t("ready_done") : t("next_hand")}</button>` : ""}
-          ${room.over ? html`<a class="button" href=${`/replay/${code}`}>${t("replay")}</a>` : ""}
-        </div>` : ""}
+          ${seated && between && shownRecord === lastRecord ? html`<button type="button" class="primary" data-testid="ready-modal" disabled=${room.ready.includes(myName)}
+            onClick=${() => { send("ready"); setShown(null); }}>${room.ready.includes(myName) ? t("ready_done") : t("next_hand")}</button>` : ""}
+          <a class="button" data-testid="hand-replay" href=${`/replay/${code}?hand=${shownRecord.number}`}>${t("replay_hand")}</a>
+          <button type="button" data-testid="settlement-close" onClick=${() => setShown(null)}>${t("close")}</button>
+        </div></div>` : ""}
     </${Modal}>
     ${toast}
   </div>`;
