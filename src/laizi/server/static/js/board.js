@@ -35,7 +35,7 @@ function SeatPanel({ b, s, rel, children, noHand }) {
   const active = ["turn", "claim", "rob"].includes(b.phase) && b.turn === s;
   const declared = b.extra && b.extra.declared && b.extra.declared[s];
   const hidden = b.hands[s] === null || b.hands[s] === undefined;
-  const size = rel === 0 ? "" : "small";
+  const size = rel === 0 && b.me !== null && b.me !== undefined ? "" : "small";  // big: your own
   const own = s === b.me && !b.replay;  // your discards: smaller, labelled, apart from the hand
   const concealed = hidden
     ? Array.from({ length: (b.hand_sizes && b.hand_sizes[s]) || 0 }, () => null)
