@@ -211,7 +211,8 @@ def check_room(db: str, code: str, clients: Sequence[RoamingClient], via: Server
     for c in clients:
         check_frames_against_log(c, table)
         assert c.latest is not None
-        assert c.latest["room"]["ledger"] == table.ledger, (code, c.name)
+        # (as shown: without the bots who gave their seats up before the first hand)
+        assert c.latest["room"]["ledger"] == table.standing, (code, c.name)
     assert sum(table.ledger.values()) == 0, table.ledger
     published = HTTP.get(f"{via.http}/api/rooms/{code}/hands").json()
     assert [h["number"] for h in published] == list(range(hands))
@@ -416,6 +417,55 @@ def test_graceful_stop_moves_rooms(db: str, redis: str, tmp_path: Path) -> None:
               f"{describe(everyone)}")
         check_clean(other)
         assert "Traceback" not in stopping.stderr(), stopping.stderr()
+
+
+def test_a_room_waiting_for_people_still_waits_on_another_process(
+        db: str, redis: str, tmp_path: Path) -> None:
+    """A room everybody left (``pause_empty``) finishes its hand and waits; when its
+    process stops, the other process takes it over and it still waits — no hand dealt,
+    nothing stored, the ledger where it was — until a player's connection comes back,
+    through either process (issue 38)."""
+    with cluster(db, redis, tmp_path) as servers:
+        a, _ = servers
+        host = unique("ann")
+        room = create_room(a, host, variant="jingzhou", **{**FAST, "grace": 0})
+        code = room["code"]
+        held = owners(redis, [code], servers)[code]
+        assert held is not None
+        other = next(s for s in servers if s is not held)
+
+        async def first() -> None:
+            c = Client(a, code, room["token"], host, seed=9)
+            await c.connect()
+            assert (await c.request("start"))["op"] == "ack"
+            await c.play(until=lambda c: len(c.acked) >= 2)
+            await c.close()
+
+        run(first())
+        deadline = time.monotonic() + 30
+        while not (info := room_info(a, code))["idle"]:
+            assert time.monotonic() < deadline, info
+            time.sleep(0.05)
+        assert info["hands"] == 1 and not info["in_hand"]
+        lines = stored_lines(db, code)
+        held.stop()  # its leases given up: the other process takes the room
+        watch_takeover(db, redis, [code], other, TAKEOVER_BOUND)
+        info = room_info(other, code)
+        assert info["idle"] and info["hands"] == 1
+        time.sleep(0.5)  # between = 0: a hand would have been dealt by now
+        assert stored_lines(db, code) == lines
+        assert room_info(other, code)["ledger"] == info["ledger"]
+
+        async def back() -> None:
+            c = Client(other, code, room["token"], host, seed=10)
+            await c.connect()
+            await c.wait(lambda: bool(c.latest and c.latest["room"]["hands"] >= 2))
+            assert (await c.request("end"))["op"] == "ack"
+            await c.wait(lambda: c.over)
+            await c.close()
+
+        run(back())
+        check_clean(other)
 
 
 # --------------------------------------------------------------------------- HTTP
