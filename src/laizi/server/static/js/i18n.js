@@ -131,7 +131,7 @@ const S = {
   copy_manual: ["没能自动复制：链接已选中，长按复制", "Could not copy: the link is selected, copy it by hand"],
   share_local_only: ["这个大厅只在本机监听，别的手机打不开：用 laizi serve --host 0.0.0.0 启动", "This hall listens on this machine only, phones cannot open it: start it with laizi serve --host 0.0.0.0"],
   waiting_seat: ["你在等座，下一手上桌", "You are waiting for a seat: you sit down at the next hand"],
-  your_horse: ["你的马", "Your horse"],
+  your_horse: ["你上一手的马", "Your horse last hand"],
   no_horse_yet: ["马在这手结束时开", "Horses are drawn at the end of the hand"],
   horse_change: ["改成买马", "Buy a horse"],
   horse_stop: ["不买马", "Stop buying"],
