@@ -12,6 +12,11 @@ The JSON form (what ``Payment.to_json`` writes) carries both texts, so a client 
 needs the templates: ``{"code": "base", "params": {"points": 1}, "zh": "底分 1",
 "en": "base 1"}``. :meth:`Reason.from_json` reads it back strictly (the texts, if present,
 are made again from the code and parameters).
+
+The texts name seats by number (``0号位``, ``seat 0``): a record knows no names. A client
+that knows who sat where uses :meth:`Reason.parts` (the text cut at its seats, added to
+the JSON by :func:`with_parts`) and writes the person instead. :class:`Refusal` says in
+the same way why a hand record is impossible (:data:`REFUSALS`).
 """
 
 from __future__ import annotations
