@@ -8,8 +8,9 @@ browser every test gets, and what a person does at the table.
   contexts and pages. Every page of every context it opens records its page errors
   (uncaught exceptions) and console errors (a failed load included), and the test fails
   at teardown if there was any — a multi-person test included.
-* :func:`decide` / :func:`play_until` click as a person would: a win if offered, else pass,
-  else discard the drawn tile; :func:`settlement` reads a settlement modal.
+* :func:`decide` / :func:`play_until` click as a person would: a win if offered, else a
+  claim (when asked to) or pass, else discard the hand's most isolated tile;
+  :func:`settlement` reads a settlement modal.
 
 Needs ``pip install playwright`` and Debian's ``chromium`` (+ ``fonts-noto-cjk``);
 ``playwright install`` is never needed. Without them the tests are skipped, except in CI
@@ -169,11 +170,16 @@ def browser(chromium: Browser, server: str) -> Iterator[People]:
     assert _server_errors(server) == before, "the server reported errors (its stderr)"
 
 
-def shot(pg: Page, name: str, **kw: Any) -> None:
-    """A screenshot in $LAIZI_SHOTS (when set), for a person to look at."""
+def shot(pg: Page, name: str, selector: str | None = None, **kw: Any) -> None:
+    """A screenshot in $LAIZI_SHOTS (when set), for a person to look at: the viewport, or
+    the whole of ``selector``'s element."""
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        pg.screenshot(path=str(Path(SHOTS) / f"{name}.png"), **kw)
+        path = str(Path(SHOTS) / f"{name}.png")
+        if selector:
+            pg.locator(selector).screenshot(path=path, **kw)
+        else:
+            pg.screenshot(path=path, **kw)
 
 
 # --------------------------------------------------------------------------- rooms
@@ -226,7 +232,26 @@ LOOK = """() => {
             acts: [...document.querySelectorAll('[data-testid=actionbar] [data-action]')]
                 .filter(b => !b.disabled).map(b => b.dataset.action),
             tiles: document.querySelectorAll('.myhand button.tile:not([disabled])').length,
-            auto: !!document.querySelector('.banner.auto')}}"""
+            pick: pick(), auto: !!document.querySelector('.banner.auto'),
+            seated: !!document.querySelector('.myhand')};
+    function pick() {  // the most isolated tile one may discard (never the wildcard)
+        const hand = [...document.querySelectorAll('.myhand .tile')];
+        const ts = hand.map(e => Number(e.dataset.tile));
+        let best = -1, low = Infinity;
+        hand.forEach((e, i) => {
+            if (e.tagName !== 'BUTTON' || e.disabled) return;
+            const t = ts[i];
+            let keep = e.classList.contains('wild') ? 1000 : 0;
+            ts.forEach((u, j) => {
+                if (j === i) return;
+                if (u === t) keep += 4;
+                else if (t < 27 && Math.floor(u / 9) === Math.floor(t / 9))
+                    keep += {1: 2, 2: 1}[Math.abs(u - t)] || 0;
+            });
+            if (keep <= low) { low = keep; best = i; }
+        });
+        return best;
+    }}"""
 CLAIMS = ("pung", "kong", "chow", "win")
 
 
@@ -239,7 +264,7 @@ def look(pg: Page) -> dict[str, Any]:
 
 def choose(seen: dict[str, Any], claim: bool = False) -> str | None:
     """The selector a person clicks: a win, else (``claim``) any other action offered,
-    else pass, else the drawn tile (the last one), else the first button."""
+    else pass, else the most isolated tile of the hand, else the first button."""
     acts = seen["acts"]
     if "win" in acts:
         return "[data-action=win]:not([disabled])"
@@ -248,8 +273,8 @@ def choose(seen: dict[str, Any], claim: bool = False) -> str | None:
         return f"[data-action={others[0]}]:not([disabled])"
     if "pass" in acts:
         return "[data-action=pass]:not([disabled])"
-    if seen["tiles"]:
-        return ".myhand button.tile:not([disabled]) >> nth=-1"
+    if seen["tiles"] and seen["pick"] >= 0:
+        return f".myhand .tile >> nth={seen['pick']}"
     if acts:
         return f"[data-action={acts[0]}]:not([disabled])"
     return None

@@ -1,0 +1,278 @@
+"""The hall in chromium as a group of friends plays it, on phone viewports (360x740 and
+390x844), every page watched for page and console errors (browser_helpers.People):
+
+* every variant (荆州, 晃晃, 国标+金, 国标, 台湾) played by clicking to its settlement,
+  which shows the headline, each payment and the nets with people's names;
+* 晃晃 with six and with eight people joining by the room's link and a spectator, three
+  hands: every page (the seated, the waiting, the spectator) shows each hand's payments,
+  horses (买马, waiting people's included) and who 下桌 / 上桌;
+* while a claim is offered in a 4-seat game the claim bar leaves the hand visible;
+* a 荆州 person is never prompted when 过 is their only answer.
+
+Rooms use the fast settings (no clock, no claim window, no bots' pause, no pause between
+hands), so a hand takes a few seconds.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+import browser_helpers
+from browser_helpers import (
+    CLAIMS,
+    PHONES,
+    People,
+    bot_name,
+    check_settlement,
+    decide,
+    end_match,
+    join_by_link,
+    look,
+    new_room,
+    play_until,
+    records,
+    settlement,
+    settlement_shown,
+    shot,
+)
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+server, chromium, browser = (  # the fixtures (see browser_helpers)
+    browser_helpers.server, browser_helpers.chromium, browser_helpers.browser)
+
+
+def open_as_host(browser: People, room: dict[str, Any], phone: str, who: str) -> Page:
+    pg = browser.page(PHONES[phone], who=who)
+    pg.goto(room["link"])
+    pg.click("[data-testid=start]")
+    pg.wait_for_selector(".myhand")
+    return pg
+
+
+# --------------------------------------------------------------------------- every variant
+
+VARIANTS = [("jingzhou", "360x740"), ("huanghuang", "390x844"), ("golden", "360x740"),
+            ("mcr", "390x844"), ("taiwan", "360x740")]
+
+
+@pytest.mark.parametrize(("variant", "phone"), VARIANTS)
+def test_every_variant_to_its_settlement(browser: People, server: str, variant: str,
+                                         phone: str) -> None:
+    room = new_room(server, "阿明", variant, hands=1)
+    pg = open_as_host(browser, room, phone, "阿明")
+    # Claims are taken (碰, 杠, 吃 when offered), turns discard the drawn tile.
+    clicks = play_until(pg, lambda: settlement_shown(pg), claim=True)
+    assert clicks > 0
+    s = settlement(pg)
+    hands = records(server, room["code"])
+    assert len(hands) == 1
+    check_settlement(s, hands[0]["end"], hands[0]["seats"])
+    assert s["reveal"] == len(hands[0]["seats"])  # every hand revealed
+    if hands[0]["end"]["record"]["outcome"] == "win":
+        assert s["payments"], "a won hand shows its payments"
+    assert pg.locator(".banner", has_text="牌局结束").count() == 1  # hands=1: over
+    if variant == "taiwan":
+        shot(pg, f"settlement-{variant}-{phone}", full_page=True)
+
+
+# --------------------------------------------------------------------------- 晃晃, a group
+
+NAMES = ["房主", "小二", "阿三", "老四", "小五", "阿六", "七妹", "老八"]
+SPECTATOR = "看客"
+
+
+def _hand_number(title: str) -> int:
+    """The hand of a settlement's title ("结算 · 第 3 局")."""
+    return int(re.findall(r"\d+", title)[-1])
+
+
+def _gather(browser: People, server: str, code: str, host: Page, people: list[str]
+            ) -> dict[str, Page]:
+    """Everyone but the host opens the room's link and joins with their own name (both
+    phone sizes), then the spectator."""
+    pages = {people[0]: host}
+    sizes = list(PHONES)
+    for i, name in enumerate(people[1:], 1):
+        pg = browser.page(PHONES[sizes[i % 2]], who=name)
+        join_by_link(pg, server, code, name)
+        pages[name] = pg
+    watcher = browser.page(PHONES["390x844"], who=SPECTATOR)
+    join_by_link(watcher, server, code, SPECTATOR, role="spectator")
+    pages[SPECTATOR] = watcher
+    return pages
+
+
+def _play_group(pages: dict[str, Page], server: str, code: str, hands: int,
+                shots: str) -> list[dict[str, Any]]:
+    """Every person decides on their own page (a win, a claim, else their most isolated
+    tile) and reads each hand's settlement, then closes it, until ``hands`` hands are over
+    and somebody has had to 下桌 (then the host ends the match); the finished hands, each
+    with ``shown``: what each page showed of it."""
+    seen: dict[str, dict[int, Any]] = {who: {} for who in pages}
+    done: list[dict[str, Any]] = []  # the finished hands, once the target is reached
+    deadline = time.monotonic() + 40 * hands
+    idle: dict[str, int] = {who: 0 for who in pages}  # looks since the page was busy
+    while not done or any(len(s) < len(done) for s in seen.values()):
+        assert time.monotonic() < deadline, {w: sorted(s) for w, s in seen.items()}
+        busy = False
+        for who, pg in pages.items():
+            idle[who] += 1
+            if idle[who] > 3 and idle[who] % 8:  # no hand of their own: a look now and then
+                continue
+            st = look(pg)
+            if st["seated"]:
+                idle[who] = 0
+            if st["settlement"]:
+                idle[who] = 0
+                n = _hand_number(st["settlement"])
+                if n not in seen[who]:
+                    seen[who][n] = settlement(pg)
+                    seen[who][n]["waiting"] = pg.locator(
+                        "[data-testid=waiting-banner]").count() > 0
+                    if n == 1 and (who == SPECTATOR or seen[who][n]["waiting"]):
+                        name = f"{shots}-hand1-{'spectator' if who == SPECTATOR else 'waiting'}"
+                        shot(pg, name)
+                        shot(pg, f"{name}-whole", "[data-testid=settlement]")
+                    if not done and n >= hands:
+                        ended = records(server, code)
+                        if any(h["end"].get("left") for h in ended):
+                            done = ended
+                if not done or n < len(done):  # the reader closes it (the last one stays)
+                    pg.click("[data-testid=settlement] .x", timeout=2000)
+                busy = True
+                continue
+            if who == SPECTATOR:
+                assert not st["acts"], "a spectator is offered an action"
+            elif not done and decide(pg, claim=True, seen=st):
+                idle[who] = 0
+                busy = True
+        if not busy:
+            pages[SPECTATOR].wait_for_timeout(20)
+    for i, h in enumerate(done):
+        h["shown"] = {who: s[i + 1] for who, s in seen.items()}
+    return done
+
+
+@pytest.mark.parametrize(("n", "hands"), [(6, 3), (8, 2)])
+def test_huanghuang_group_with_waiting_people_and_a_spectator(browser: People, server: str,
+                                                              n: int, hands: int) -> None:
+    """晃晃 of ``n`` people who join by the room's link, and a spectator: at least ``hands``
+    hands, until somebody has had to 下桌. Every page shows every hand's settlement, the
+    same on every page: payments, nets and 买马 horses by name, who 下桌 and who 上桌."""
+    people = NAMES[:n]
+    room = new_room(server, people[0], "huanghuang", hands=hands + 5)
+    host = browser.page(PHONES["360x740"], who=people[0])
+    host.goto(room["link"])
+    host.wait_for_selector("[data-testid=start]")
+    pages = _gather(browser, server, room["code"], host, people)
+    waiting = people[4:]
+    for who in waiting:  # the waiting people are told so, with their 买马
+        pages[who].wait_for_selector("[data-testid=waiting-banner]")
+    # The last person waiting stops buying a horse; the others buy one (the default).
+    last = pages[waiting[-1]]
+    last.click("[data-testid=horse-toggle]")
+    last.wait_for_selector("[data-testid=waiting-banner]:has-text('买马：否')")
+    shot(pages[waiting[0]], f"huanghuang{n}-waiting-banner")
+    host.click("[data-testid=start]")
+
+    played = _play_group(pages, server, room["code"], hands, f"huanghuang{n}")
+
+    horses = [h["person"] for h in played[0]["end"]["horses"]]
+    assert waiting[0] in horses and waiting[-1] not in horses, horses
+    for number, rec in enumerate(played, 1):
+        end = rec["end"]
+        for who, s in rec["shown"].items():
+            check_settlement(s, end, list(end["net"]))
+            assert len(s["horses"]) == len(end["horses"]), (who, number, s["horses"])
+            for line, horse in zip(s["horses"], end["horses"], strict=True):
+                assert bot_name(horse["person"]) in line, (who, number, line)
+            for _, person in end.get("left", []):
+                assert person in s["rotation"] and "下桌" in s["rotation"], (who, number, s)
+            for _, person in end.get("entered", []):
+                assert person in s["rotation"] and "上桌" in s["rotation"], (who, number, s)
+        # Everyone saw the same settlement, the waiting and the spectator included.
+        first = rec["shown"][people[0]]
+        for who, s in rec["shown"].items():
+            for key in ("headline", "payments", "nets", "horses", "rotation"):
+                assert s[key] == first[key], (who, number, key)
+        assert any(s["waiting"] for s in rec["shown"].values()), (number, "nobody waits")
+    if settlement_shown(host):
+        host.click("[data-testid=settlement] .x")
+    end_match(host)
+    for pg in pages.values():  # the match is over on every page
+        pg.wait_for_selector(".banner:has-text('牌局结束')")
+
+
+# --------------------------------------------------------------------------- phones
+
+GEOMETRY = """() => {
+    const box = e => { const b = e.getBoundingClientRect();
+                       return [b.left, b.top, b.right, b.bottom]; };
+    return {bar: box(document.querySelector('[data-testid=actionbar]')),
+            tiles: [...document.querySelectorAll('.myhand .tile')].map(box),
+            buttons: [...document.querySelectorAll('[data-testid=actionbar] [data-action]')]
+                .map(box),
+            width: innerWidth, height: innerHeight}}"""
+
+
+def _overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _inside(box: list[float], g: dict[str, Any]) -> bool:
+    eps = 0.5
+    return (box[0] >= -eps and box[1] >= -eps and box[2] <= g["width"] + eps
+            and box[3] <= g["height"] + eps)
+
+
+@pytest.mark.parametrize(("variant", "phone"), [("mcr", "360x740"), ("taiwan", "390x844")])
+def test_a_claim_prompt_leaves_the_hand_visible(browser: People, server: str, variant: str,
+                                                phone: str) -> None:
+    """In a 4-seat game on a phone, while 碰 / 杠 / 吃 / 胡 is offered, every tile of the
+    hand and every button is on the screen and the claim bar covers none of the tiles."""
+    room = new_room(server, "阿明", variant)
+    pg = open_as_host(browser, room, phone, "阿明")
+    checked: list[dict[str, Any]] = []
+
+    def each(seen: dict[str, Any]) -> None:
+        if seen["settlement"]:  # a hand without a claim for us: on to the next one
+            pg.click("[data-testid=settlement] .x", timeout=2000)
+        elif seen["window"] and any(a in CLAIMS for a in seen["acts"]):
+            g = pg.evaluate(GEOMETRY)
+            if not checked:
+                shot(pg, f"claim-prompt-{variant}-{phone}")
+            checked.append(g)
+            assert g["tiles"] and g["buttons"], g
+            for tile in g["tiles"]:
+                assert _inside(tile, g), ("a tile of the hand is off the screen", tile, g)
+                assert not _overlap(tile, g["bar"]), ("the claim bar covers a tile", tile, g)
+            for button in g["buttons"]:
+                assert _inside(button, g), ("a button is off the screen", button, g)
+
+    play_until(pg, lambda: len(checked) >= 2, timeout=90, each=each)
+    end_match(pg)
+
+
+def test_a_person_is_never_prompted_only_to_pass(browser: People, server: str) -> None:
+    """荆州 with two bots: the person answers their turns and the claim prompts they are
+    shown, never one whose only button is 过 (the server answers those), and is never put
+    on 托管 (a 5 s clock on every decision)."""
+    room = new_room(server, "阿明", "jingzhou", hands=1, clock=5)
+    pg = open_as_host(browser, room, "390x844", "阿明")
+    prompts: list[list[str]] = []
+
+    def each(seen: dict[str, Any]) -> None:
+        assert seen["acts"] != ["pass"], f"a prompt whose only button is 过 ({len(prompts)} " \
+            "real prompts before it)"
+        assert not seen["auto"], "the person was put on 托管"
+        if seen["window"] and seen["acts"]:
+            prompts.append(seen["acts"])
+
+    play_until(pg, lambda: settlement_shown(pg), each=each)
+    assert pg.locator(".banner.auto").count() == 0
