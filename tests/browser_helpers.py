@@ -176,8 +176,13 @@ def shot(pg: Page, name: str, selector: str | None = None, **kw: Any) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         path = str(Path(SHOTS) / f"{name}.png")
-        if selector:
+        if selector:  # a viewport as tall as the element, for the while of the shot
+            size = pg.viewport_size
+            assert size is not None
+            tall = pg.eval_on_selector(selector, "e => Math.ceil(e.scrollHeight) + 40")
+            pg.set_viewport_size({"width": size["width"], "height": max(tall, size["height"])})
             pg.locator(selector).screenshot(path=path, **kw)
+            pg.set_viewport_size(size)
         else:
             pg.screenshot(path=path, **kw)
 

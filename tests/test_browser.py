@@ -11,7 +11,12 @@ pages are opened on a phone viewport (360x740) and a desktop one (1280x800):
 * a finished match's replay steps forward and back to the end, from a seat's view and
   with all hands open;
 * the score-keeper settles a typed-in Jingzhou hand and a Taiwan hand exactly as
-  ``laizi score`` does, and names what is wrong with an impossible hand.
+  ``laizi score`` does, and names what is wrong with an impossible hand;
+* the watch itself: a page error or a console error in any page fails a test.
+
+Every page is opened through ``browser`` (browser_helpers.People): any page error or
+console error, and any error the server reports, fails the test. Groups of people on
+phones: tests/test_browser_group.py.
 
 Needs ``pip install playwright`` and Debian's ``chromium`` (+ ``fonts-noto-cjk``);
 ``playwright install`` is never needed. Without them the tests are skipped, except in CI
@@ -381,3 +386,22 @@ def test_score_keeper_settles_a_taiwan_hand(page: Page, server: str) -> None:
     _key(page, "3p")
     page.wait_for_selector("[data-testid=sk-record]")
     assert _nets(page) == _laizi_score(TAIWAN)
+
+
+# --------------------------------------------------------------------------- the watch
+
+
+def test_page_and_console_errors_are_caught(browser: People, server: str) -> None:
+    """The watch every test relies on: an uncaught exception and a console error, in a
+    page of its own and in a second page of the same context, are recorded."""
+    pg = browser.page(who="watched")
+    pg.goto(f"{server}/")
+    other = pg.context.new_page()
+    other.goto(f"{server}/")
+    pg.evaluate("setTimeout(() => { throw new Error('boom') }, 0)")
+    other.evaluate("console.error('bad thing')")
+    pg.wait_for_timeout(200)
+    assert len(browser.errors) == 2, browser.errors
+    assert any("boom" in e for e in browser.errors)
+    assert any("bad thing" in e for e in browser.errors)
+    browser.errors.clear()  # caused on purpose: this test passes

@@ -83,7 +83,7 @@ def test_every_variant_to_its_settlement(browser: People, server: str, variant: 
 
 # --------------------------------------------------------------------------- 晃晃, a group
 
-NAMES = ["房主", "小二", "阿三", "老四", "小五", "阿六", "七妹", "老八"]
+NAMES = ["大东", "小二", "阿三", "老四", "小五", "阿六", "七妹", "老八"]
 SPECTATOR = "看客"
 
 
