@@ -316,6 +316,39 @@ def play_until(pg: Page, done: Callable[[], bool], timeout: float = 120,
     return clicks
 
 
+GEOMETRY = """() => {
+    const box = e => { const b = e.getBoundingClientRect();
+                       return [b.left, b.top, b.right, b.bottom]; };
+    return {bar: box(document.querySelector('[data-testid=actionbar]')),
+            tiles: [...document.querySelectorAll('.myhand .tile')].map(box),
+            buttons: [...document.querySelectorAll('[data-testid=actionbar] [data-action]')]
+                .map(box),
+            width: innerWidth, height: innerHeight}}"""
+
+
+def overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def inside(box: list[float], g: dict[str, Any]) -> bool:
+    eps = 0.5
+    return (box[0] >= -eps and box[1] >= -eps and box[2] <= g["width"] + eps
+            and box[3] <= g["height"] + eps)
+
+
+def check_hand_visible(pg: Page) -> dict[str, Any]:
+    """While a prompt is up: every tile of the hand and every button is on the screen, and
+    the action bar covers none of the tiles; the measures."""
+    g: dict[str, Any] = pg.evaluate(GEOMETRY)
+    assert g["tiles"] and g["buttons"], g
+    for tile in g["tiles"]:
+        assert inside(tile, g), ("a tile of the hand is off the screen", tile, g)
+        assert not overlap(tile, g["bar"]), ("the claim bar covers a tile", tile, g)
+    for button in g["buttons"]:
+        assert inside(button, g), ("a button is off the screen", button, g)
+    return g
+
+
 def settlement_shown(pg: Page) -> bool:
     return pg.locator("[data-testid=settlement]").count() > 0
 
