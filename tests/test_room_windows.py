@@ -74,12 +74,12 @@ class Person:
         seen = 0
         deadline = time.monotonic() + timeout
         while not until():
-            for f in c.frames[seen:]:
-                self.autos.append(list(f["room"]["auto"]))
-                if f["deadline"] is not None:
-                    self.deadlines.append(f["deadline"])
-                if f["legal"] and _pass_only(f["legal"]):
-                    self.pass_only_prompts.append(f)
+            for shown in c.frames[seen:]:
+                self.autos.append(list(shown["room"]["auto"]))
+                if shown["deadline"] is not None:
+                    self.deadlines.append(shown["deadline"])
+                if shown["legal"] and _pass_only(shown["legal"]):
+                    self.pass_only_prompts.append(shown)
             seen = len(c.frames)
             f = c.latest
             if f is not None and f["legal"] and f["version"] != answered \
@@ -105,6 +105,17 @@ class Person:
             await c.wait(lambda n=n: len(c.frames) > n or until(), rest)  # type: ignore[misc]
 
 
+_ARRIVED = "_arrived"
+
+
+class _Stamped(list[dict[str, Any]]):
+    """A client's list of frames that notes when each arrived (``time.monotonic()``)."""
+
+    def append(self, frame: dict[str, Any]) -> None:
+        frame[_ARRIVED] = time.monotonic()
+        super().append(frame)
+
+
 def _server_passes(lines: tuple[str, ...], person: str, sent: list[dict[str, Any]]
                    ) -> int:
     """How many of the person's stored 过 the person did not send (the server's)."""
@@ -114,11 +125,11 @@ def _server_passes(lines: tuple[str, ...], person: str, sent: list[dict[str, Any
 
 def test_a_jingzhou_hand_without_one_pass_only_prompt(server: Server) -> None:
     """Done when (issue 38): a person in a 荆州 room with two bots who answers only their
-    own turns and real claim prompts plays a whole hand without one pass-only prompt and
-    is never put on 托管; the server answered their pass-only windows."""
+    own turns and real claim prompts plays whole hands (two) without one pass-only prompt
+    and is never put on 托管; the server answered their pass-only windows."""
     host = unique("ann")
     settings = {**FAST, "clock": 1.5, "claim_min": 0.05}
-    room = create_room(server, host, variant="jingzhou", hands=1, **settings)
+    room = create_room(server, host, variant="jingzhou", hands=2, **settings)
     code = room["code"]
 
     async def go() -> Person:
@@ -187,42 +198,36 @@ def test_a_server_pass_waits_for_claim_min(server: Server) -> None:
     room = create_room(server, host, variant="jingzhou", hands=1, **settings)
     code = room["code"]
 
-    async def go() -> tuple[Client, dict[int, float]]:
+    async def go() -> Client:
         c = Client(server, code, room["token"], host, seed=8)
-        arrived: dict[int, float] = {}
+        c.frames = _Stamped()
         await c.connect()
         assert (await c.request("start"))["op"] == "ack"
         p = Person(c)
-        seen = 0
 
-        def stamp() -> bool:
-            nonlocal seen
-            now = time.monotonic()
-            for f in c.frames[seen:]:
-                arrived[f["version"]] = now
-            seen = len(c.frames)
+        def enough() -> bool:
             return c.over or sum(
                 1 for f in c.frames for e in f["events"]
                 if e["type"] == "action" and e.get("answer")
                 and e["action"]["type"] == "pass") >= 3
 
-        await p.play(until=stamp)
+        await p.play(until=enough)
         await c.request("end")
         await c.wait(lambda: c.over)
         await c.close()
-        return c, arrived
+        return c
 
-    c, arrived = asyncio.run(go())
+    c = asyncio.run(go())
     checked = 0
     opened: float | None = None
     for f in c.frames:
-        at = arrived.get(f["version"])
+        at = f[_ARRIVED]
         for e in f["events"]:
             if e["type"] == "action" and e["action"]["type"] == "discard" \
                     and e["action"]["seat"] != c.seat:
                 opened = at
             elif e["type"] == "action" and e.get("answer") and opened is not None \
-                    and at is not None and e["action"]["type"] == "pass":
+                    and e["action"]["type"] == "pass":
                 assert at - opened >= 0.3, (at - opened, e)
                 checked += 1
                 opened = None

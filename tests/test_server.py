@@ -330,7 +330,7 @@ def test_match_records(records: Server) -> None:
     final = c.latest
     assert final is not None and final["room"]["over"] and final["room"]["hands"] == 2
     _ledger_sums_to_zero(final)
-    assert len(c.acked) > 10
+    assert len(c.acked) >= 2  # turns and real claims: the server answers pass-only windows
     ends = [e for f in c.frames for e in f["events"] if e["type"] == "hand_end"]
     assert [e["number"] for e in ends] == [0, 1]
 
@@ -854,7 +854,7 @@ def test_restart_after_sigkill(db_url: str, tmp_path: Path) -> None:
     srv = Server(db_url, tmp_path).start()
     try:
         host = unique("ann")
-        room = create_room(srv, host, variant="jingzhou", hands=2, **FAST)
+        room = create_room(srv, host, variant="jingzhou", hands=3, **FAST)
         code, token = room["code"], room["token"]
         sue = join(srv, code, unique("sue"), "spectator")
 
@@ -935,7 +935,7 @@ def test_restart_after_sigkill(db_url: str, tmp_path: Path) -> None:
         assert final[:len(quiet)] == quiet
         assert _actions_of(final, 0, db_url, code) == [a for _, a, _ in c3.acked]
         verdict = verify_text(HTTP.get(f"{srv.http}/api/rooms/{code}/log").text)
-        assert verdict.startswith("ok: jingzhou, 2 hand(s)")
+        assert verdict.startswith("ok: jingzhou, 3 hand(s)")
         _check_clean(srv)
     finally:
         srv.kill()
