@@ -151,6 +151,32 @@ def test_a_jingzhou_hand_without_one_pass_only_prompt(server: Server) -> None:
     assert _server_passes(lines, host, [a for _, a, _ in p.c.acked]) > 5
 
 
+@pytest.mark.parametrize("variant", ["huanghuang", "golden", "mcr", "taiwan"])
+def test_every_variants_windows_ask_only_real_choices(server: Server, variant: str) -> None:
+    """Every variant's windows (claim, rob, decide: Taiwan's 天听 window at every deal and
+    its 七抢一) follow the same rule, decided from the legal actions: a whole hand without
+    one pass-only prompt and without 托管."""
+    host = unique("eve")
+    settings = {**FAST, "clock": 2, "claim_min": 0.02}
+    room = create_room(server, host, variant=variant, hands=1, **settings)
+
+    async def go() -> Person:
+        c = Client(server, room["code"], room["token"], host, seed=11)
+        await c.connect()
+        assert (await c.request("start"))["op"] == "ack"
+        p = Person(c)
+        await p.play(until=lambda: c.over)
+        await c.close()
+        return p
+
+    p = asyncio.run(go())
+    assert p.pass_only_prompts == [], p.pass_only_prompts[0]
+    assert all(a == [] for a in p.autos)
+    assert all(0 <= d <= 2 for d in p.deadlines)
+    lines = stored_lines(server.db_url, room["code"])
+    assert _server_passes(lines, host, [a for _, a, _ in p.c.acked]) > 0
+
+
 def test_a_missed_real_claim_prompt_passes_without_tuoguan(server: Server) -> None:
     """A person who lets every real claim prompt run out: each is answered 过 at the
     clock, and the person is never put on 托管; a missed turn still is."""
