@@ -109,6 +109,35 @@ def test_connect_tells_every_move_and_how_each_hand_ended(tmp_path: Path) -> Non
         server.stop()
 
 
+def test_connect_tells_a_huanghuang_hand_with_horses_and_xiazhuo() -> None:
+    """A 晃晃 table of five (one waiting): the story of a hand as a seated person's frames
+    tell it names people (``you`` for oneself), and its end has the horses, the nets and
+    who leaves (下桌) — for the waiting person too."""
+    from rich.console import Console
+
+    from laizi.bots.registry import make_bot
+    from laizi.table.driver import BotController, play
+    from laizi.table.table import Table
+
+    table = Table("huanghuang", people=["阿明", "小红", "老王", "阿强", "阿丽"], seed=4)
+    play(table, lambda person: BotController(make_bot("greedy")), hands=1)
+    (end,) = [e for e in table.log if e["type"] == "hand_end"]
+    for me in ("阿明", "阿丽"):  # seated, waiting
+        out = io.StringIO()
+        story = connect._Story(Console(file=out, highlight=False, width=100), me)
+        frame = {"view": table.view_for(me), "snapshot": False,
+                 "events": table.events(me), "room": {"settings": {"variant": "huanghuang"}}}
+        story.show(frame)
+        text = out.getvalue()
+        nets = " · ".join(f"{'you' if p == me else p} {v:+d}" for p, v in end["net"].items())
+        assert f"hand 1 over: {nets}" in text, text[-2000:]
+        assert "your horse" in text and f"{me}'s horse" not in text
+        if end["left"]:
+            assert "下桌 leaves" in text
+        else:
+            assert "nobody leaves the table" in text
+
+
 def test_connect_gives_up_on_an_unknown_room(tmp_path: Path) -> None:
     server = Server(sqlite_url(tmp_path / "hall.db"), tmp_path).start()
     try:

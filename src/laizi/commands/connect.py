@@ -273,8 +273,15 @@ class _Story:
         if self.hand is not None and getattr(self.display, "room", False):
             hand = {**self.hand, "seats": self.names(list(self.hand["seats"])),
                     "waiting": self.names(list(self.hand["waiting"]))}
-            report = hand_report(hand, {**end, "horses": [
-                {**h, "person": self.person(h["person"])} for h in end["horses"]]})
+            named = self.person
+            report = hand_report(hand, {
+                **end,
+                "horses": [{**h, "person": named(h["person"])} for h in end["horses"]],
+                "payments": [{**p, "from": named(p["from"]), "to": named(p["to"])}
+                             for p in end["payments"]],
+                "net": {named(p): v for p, v in end["net"].items()},
+                "left": [[s, named(p)] for s, p in end["left"]],
+                "entered": [[s, named(p)] for s, p in end["entered"]]})
             for line in report:
                 self.console.print(line)
         nets = " · ".join(f"{self.person(p)} {v:+d}" for p, v in end["net"].items())
