@@ -108,6 +108,34 @@ def test_a_room_everybody_left_waits_for_people(server: Server) -> None:
     assert stored_table(server.db_url, code).number >= 2
 
 
+def test_spectators_are_told_at_once_when_the_last_player_leaves(server: Server) -> None:
+    """The last player leaves between hands (a long pause before the next deal): the
+    spectator is told at once that the room waits for people, not when the hand would
+    have been dealt."""
+    host = unique("fay")
+    room = create_room(server, host, variant="jingzhou", **{**FAST, "between": 60})
+    code = room["code"]
+    sue_name = unique("sue")
+    sue = join(server, code, sue_name, "spectator")
+
+    async def go() -> None:
+        c = Client(server, code, room["token"], host, seed=12)
+        s = Client(server, code, sue["token"], sue_name, spectator=True)
+        await c.connect()
+        await s.connect()
+        assert (await c.request("start"))["op"] == "ack"
+        await c.play(until=lambda c: c.latest is not None and c.latest["room"]["hands"] == 1
+                     and not c.latest["room"]["in_hand"])
+        assert s.latest is not None and not s.latest["room"]["idle"]
+        await c.close()
+        await s.wait(lambda: bool(s.latest and s.latest["room"]["idle"]), 3)
+        await s.close()
+
+    asyncio.run(go())
+    info = room_info(server, code)
+    assert info["idle"] and info["hands"] == 1
+
+
 def test_a_room_may_play_on_without_people(server: Server) -> None:
     """``pause_empty: false``: the bots play the room out with nobody connected."""
     host = unique("bo")

@@ -256,6 +256,7 @@ class Room:
         self._graces: dict[str, asyncio.Task[None]] = {}
         self._vote_task: asyncio.Task[None] | None = None
         self._resume: asyncio.Task[None] | None = None
+        self._emptied: asyncio.Task[None] | None = None
         self.closed = False
         self.gone = False
         """Stopped here (the server stops, or another process owns the room now)."""
@@ -771,6 +772,20 @@ class Room:
         if member.connections or member.role != "player" or self.closed or self.gone:
             return
         self._graces[member.name] = asyncio.create_task(self._grace(member))
+        if self.waits_for_people() and self._next_hand is not None:
+            # The last player left between hands: no next hand, and everybody still
+            # here (spectators) is told now, not when the hand would have been dealt.
+            self._emptied = asyncio.create_task(self._after_emptied())
+
+    async def _after_emptied(self) -> None:
+        try:
+            async with self.lock:
+                if self.waits_for_people():
+                    await self.advance()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self.hall.report(self, exc)
 
     async def _grace(self, member: Member) -> None:
         try:
@@ -836,7 +851,8 @@ class Room:
         their clients reconnect."""
         self.gone = True  # nothing more happens here, whoever holds the lock next
         self._cancel_tasks()
-        for task in [self._next_hand, self._vote_task, *self._graces.values()]:
+        for task in [self._next_hand, self._vote_task, self._emptied,
+                     *self._graces.values()]:
             if task is not None:
                 task.cancel()
         for m in self.members.values():
