@@ -165,12 +165,31 @@ def _play_group(pages: dict[str, Page], server: str, code: str, hands: int,
     return done
 
 
+def _an_earlier_hand(pg: Page, first: dict[str, Any]) -> None:
+    """During the match, the first hand's settlement is a tap away in the ledger, and its
+    replay (in a tab of its own) steps to that settlement."""
+    if settlement_shown(pg):  # the last hand's, still open
+        pg.click("[data-testid=settlement] .x")
+    pg.click(".tabs button:nth-child(2)")
+    pg.click(".ledger-hand[data-hand='0']")
+    pg.wait_for_selector("[data-testid=settlement] [data-hand='0']")
+    assert settlement(pg)["headline"] == first["headline"]
+    replay = pg.context.new_page()
+    replay.goto(pg.eval_on_selector("[data-testid=hand-replay]", "a => a.href"))
+    replay.click("[data-testid=last]")
+    replay.wait_for_selector("[data-testid=replay-settlement]")
+    assert first["headline"] in replay.inner_text("[data-testid=replay-settlement]")
+    replay.close()
+    pg.click("[data-testid=settlement] .x")
+
+
 @pytest.mark.parametrize(("n", "hands"), [(6, 3), (8, 2)])
 def test_huanghuang_group_with_waiting_people_and_a_spectator(browser: People, server: str,
                                                               n: int, hands: int) -> None:
     """晃晃 of ``n`` people who join by the room's link, and a spectator: at least ``hands``
     hands, until somebody has had to 下桌. Every page shows every hand's settlement, the
-    same on every page: payments, nets and 买马 horses by name, who 下桌 and who 上桌."""
+    same on every page: payments, nets and 买马 horses by name, who 下桌 and who 上桌; an
+    earlier hand's settlement and replay are a tap away during the match."""
     people = NAMES[:n]
     room = new_room(server, people[0], "huanghuang", hands=hands + 5)
     host = browser.page(PHONES["360x740"], who=people[0])
@@ -208,6 +227,7 @@ def test_huanghuang_group_with_waiting_people_and_a_spectator(browser: People, s
             for key in ("headline", "payments", "nets", "horses", "rotation"):
                 assert s[key] == first[key], (who, number, key)
         assert any(s["waiting"] for s in rec["shown"].values()), (number, "nobody waits")
+    _an_earlier_hand(pages[SPECTATOR], played[0]["shown"][SPECTATOR])
     if settlement_shown(host):
         host.click("[data-testid=settlement] .x")
     end_match(host)
