@@ -19,7 +19,9 @@
 ``records`` holds only what every member of the room has already been sent (the table's
 ``hand`` and ``hand_end`` lines, the finished hand's wall left out). Every reason of a
 payment carries its ``parts`` (:func:`laizi.reasons.with_parts`), so the page names the
-people of the seats.
+people of the seats, and every 买马 horse its ``seat``: the seat of the hand its tile
+landed on (:func:`laizi.table.horses.horse_seat`), so the page words the rule without
+knowing it. The logged lines themselves never change.
 
 A replay shows every concealed tile of one hand, so only a **finished** hand is
 replayed, while the match goes on: the hand in play and later hands are refused
@@ -80,15 +82,22 @@ def hand_records(log: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         elif kind == "hand_end" and hand is not None:
             out.append({"number": entry["number"], "seats": list(hand["seats"]),
                         "dealer": hand["dealer"], "context": hand.get("context", {}),
-                        "end": _public_end(entry)})
+                        "end": _public_end(entry, hand["dealer"])})
             hand = None
     return out
 
 
-def _public_end(entry: dict[str, Any]) -> dict[str, Any]:
-    """A ``hand_end`` line as the client reads it: no wall, reasons with their parts."""
+def _public_end(entry: dict[str, Any], dealer: int) -> dict[str, Any]:
+    """A ``hand_end`` line as the client reads it: no wall, reasons with their parts,
+    each horse with the seat it landed on (``dealer``: the hand's dealer)."""
+    from laizi import tiles
+    from laizi.table.horses import horse_seat
+
     end = {k: v for k, v in entry.items() if k != "wall"}
     end["payments"] = payments_with_parts(end.get("payments", []))
+    if end.get("horses"):
+        end["horses"] = [{**h, "seat": horse_seat(tiles.parse_tile(str(h["tile"])), dealer)}
+                         for h in end["horses"]]
     return end
 
 
@@ -154,7 +163,7 @@ def hand_replay(log: Sequence[dict[str, Any]], number: int, secret: bytes
         raise LogError(f"hand {number + 1} does not replay to the settlement its log holds")
     return {"number": number, "seats": list(hand["seats"]), "dealer": hand["dealer"],
             "context": hand.get("context", {}), "variant": variant.id,
-            "end": _public_end(log[end]), "deal": deal, "log": list(game.log)}
+            "end": _public_end(log[end], hand["dealer"]), "deal": deal, "log": list(game.log)}
 
 
 def _state(game: Game, events: Sequence[dict[str, Any]]) -> dict[str, Any]:

@@ -18,16 +18,37 @@ function person(x) {
   return x;
 }
 
+// "小二 胡 二条 · 阿三 点炮": how the hand was won is said once (who dealt in or whose
+// kong was robbed says it already).
 export function headline(record, names) {
   if (record.outcome !== "win") return t("draw_game");
   const who = record.winners.map((s) => party(s, names)).join(", ");
   const tile = parseTiles(record.tile)[0];
   let how = t(`how_${record.how}`);
+  if (record.how === "discard" && record.from !== undefined) how = t("from_seat", { name: party(record.from, names) });
+  if (record.how === "robbed_kong" && record.from !== undefined) how = t("robbed_from", { name: party(record.from, names) });
   if (record.after_kong) how += ` · ${t("after_kong")}`;
-  let from = "";
-  if (record.how === "discard" && record.from !== undefined) from = ` · ${t("from_seat", { name: party(record.from, names) })}`;
-  if (record.how === "robbed_kong" && record.from !== undefined) from = ` · ${t("robbed_from", { name: party(record.from, names) })}`;
-  return `${t("wins_on", { who, tile: tileName(tile) })} · ${how}${from}`;
+  return `${t("wins_on", { who, tile: tileName(tile) })} · ${how}`;
+}
+
+const signed = (v) => (v > 0 ? `+${v}` : `${v}`);
+const sign = (v) => (v > 0 ? "pos" : v < 0 ? "neg" : "");
+
+// A 买马 payment between people, worded from its horse reason (the engine's code and
+// parameters: the tile, the seat it landed on, the table payment it follows): whose
+// horse, which tile, on whose seat, and that its buyer pays or collects as that seat
+// does. The table payment's own items are listed with that payment, not again here.
+function horseText(p, r, names) {
+  const x = r.params || {};
+  const onPayee = x.seat === x.payee;
+  return t(onPayee ? "horse_collects" : "horse_pays", {
+    buyer: party(onPayee ? p.to : p.from, names),
+    tile: tileName(parseTiles(x.tile)[0]),
+    seat: party(x.seat, names),
+    payer: party(x.payer, names),
+    payee: party(x.payee, names),
+    amount: p.amount,
+  });
 }
 
 function RevealSeat({ record, s, names, n }) {
@@ -56,31 +77,50 @@ function RevealSeat({ record, s, names, n }) {
 }
 
 // end: {record, payments, net, horses?, left?, entered?}; names[seat] (the hand's people).
+// At the top, on a phone's first screen: the headline, who 下桌 / 上桌 and your own
+// result, every person's net, the horses (each buyer's tile and whose seat it landed on);
+// below: every hand revealed and the payments item by item.
 export function Settlement({ end, names, me }) {
   const record = end.record;
   const n = record.seats.length;
   const nets = Array.isArray(end.net)
-    ? end.net.map((v, i) => [party(i, names), v])
-    : Object.entries(end.net || {}).map(([p, v]) => [displayName(p), v]);
+    ? end.net.map((v, i) => [i, party(i, names), v])
+    : Object.entries(end.net || {}).map(([p, v]) => [p, displayName(p), v]);
+  const mine = me === undefined || me === null ? undefined
+    : Array.isArray(end.net) ? undefined : (end.net || {})[me];
+  const left = (end.left || []).map(person);
+  const entered = (end.entered || []).map(person);
+  const moves = left.length || entered.length;
   return html`<div class="settlement" data-outcome=${record.outcome}>
     <h3 class="headline">${headline(record, names)}</h3>
-    <div class="reveal">${record.seats.map((_, s) => html`<${RevealSeat} key=${s} record=${record} s=${s} names=${names} n=${n} />`)}</div>
-    ${(end.payments || []).length ? html`<ol class="payments">
-      ${end.payments.map((p, i) => html`<li key=${i} class="payment">
-        <div class="pay-line"><span>${t("pays", { a: party(p.from, names), b: party(p.to, names) })}</span>
-          <strong class="amount">${p.amount}</strong></div>
-        <ul class="reasons">${p.reasons.map((r, j) => html`<li key=${j} data-code=${r.code}>${reasonText(r, (seat) => party(seat, names))}</li>`)}</ul>
-      </li>`)}
-    </ol>` : ""}
+    ${moves || mine !== undefined ? html`<div class="summary" data-testid="settle-summary">
+      ${moves ? html`<span class="rotation">${[
+        ...left.map((x, i) => html`<span key=${`l${i}`} class="left">${displayName(x)} ${t("left_table")}</span>`),
+        ...entered.map((x, i) => html`<span key=${`e${i}`} class="entered">${displayName(x)} ${t("entered_table")}</span>`),
+      ].flatMap((x, i) => (i ? [html`<span key=${`s${i}`} class="sep"> · </span>`, x] : [x]))}</span>` : ""}
+      ${moves && mine !== undefined ? html`<span class="sep"> · </span>` : ""}
+      ${mine !== undefined ? html`<span class="my-net">${t("you")} <strong class=${sign(mine)}>${signed(mine)}</strong></span>` : ""}
+    </div>` : ""}
     <div class="nets" data-testid="nets"><span class="muted">${t("net")}</span>
-      ${nets.map(([p, v]) => html`<span key=${p} class=${`net ${me && p === displayName(me) ? "me" : ""}`}>${p}${" "}<strong class=${v > 0 ? "pos" : v < 0 ? "neg" : ""}>${v > 0 ? `+${v}` : v}</strong></span>`)}
+      ${nets.map(([k, p, v]) => html`<span key=${k} class=${`net ${me && k === me ? "me" : ""}`}>${p}${" "}<strong class=${sign(v)}>${signed(v)}</strong></span>`)}
     </div>
     ${(end.horses || []).length ? html`<div class="horses"><strong>${t("horses")}</strong>
-      ${end.horses.map((h, i) => html`<span key=${i} class="horse">${displayName(h.person)} <${Tile} t=${parseTiles(h.tile)[0]} size="tiny" /></span>`)}
+      ${end.horses.map((h, i) => html`<span key=${i} class=${`horse ${me && h.person === me ? "me" : ""}`}>${displayName(h.person)}
+        <${Tile} t=${parseTiles(h.tile)[0]} size="tiny" />${h.seat !== undefined ? html`<span class="landed">${t("horse_landed", { seat: party(h.seat, names) })}</span>` : ""}</span>`)}
     </div>` : ""}
-    ${(end.left || []).length || (end.entered || []).length ? html`<div class="rotation">
-      ${(end.left || []).map((x, i) => html`<span key=${`l${i}`} class="left">${displayName(person(x))} ${t("left_table")}</span> `)}
-      ${(end.entered || []).map((x, i) => html`<span key=${`e${i}`} class="entered">${displayName(person(x))} ${t("entered_table")}</span> `)}</div>` : ""}
+    <div class="reveal">${record.seats.map((_, s) => html`<${RevealSeat} key=${s} record=${record} s=${s} names=${names} n=${n} />`)}</div>
+    ${(end.payments || []).length ? html`<ol class="payments">
+      ${end.payments.map((p, i) => {
+        const horse = (p.reasons || []).find((r) => r.code === "horse");
+        return html`<li key=${i} class=${`payment ${horse ? "horse-payment" : ""}`}>
+        <div class="pay-line"><span>${t("pays", { a: party(p.from, names), b: party(p.to, names) })}</span>
+          <strong class="amount">${p.amount}</strong></div>
+        <ul class="reasons">${horse
+          ? html`<li data-code="horse">${horseText(p, horse, names)}</li>`
+          : p.reasons.map((r, j) => html`<li key=${j} data-code=${r.code}>${reasonText(r, (seat) => party(seat, names))}</li>`)}</ul>
+      </li>`;
+      })}
+    </ol>` : ""}
   </div>`;
 }
 

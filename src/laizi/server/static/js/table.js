@@ -13,7 +13,7 @@ import { Board, Meld } from "./board.js";
 import { LedgerTable, Settlement } from "./settle.js";
 import { parseTiles, Tile, tileName } from "./tiles.js";
 import { Modal, TopBar, copyText, useToast } from "./ui.js";
-import { actionLabel, actionVerb, displayName, errorText, eventLine, wildMark, wildcardWord } from "./words.js";
+import { actionLabel, actionVerb, displayName, errorText, eventLine, queueLine, wildMark, wildcardWord } from "./words.js";
 
 const WINDOWS = ["claim", "rob", "decide"];
 const LETTER = { win: "h", pung: "p", kong: "k", concealed_kong: "k", added_kong: "k",
@@ -333,9 +333,10 @@ function Table({ code, token }) {
       ${status !== "open" ? html`<div class="banner warn" role="status">${t(status === "reconnecting" ? "reconnecting" : "connecting")}</div>` : ""}
       ${spectator ? html`<div class="banner info">${t("spectating")}</div>` : ""}
       ${waitingMe ? html`<div class="banner info waitseat" role="status" data-testid="waiting-banner">
-        <strong>${t("waiting_seat")}</strong>
+        <strong data-testid="queue-place">${queueLine(table.waiting, myName)}</strong>
         ${variant === "huanghuang" ? html`<span class="horse-state">${buysHorse ? t("horse_on") : t("horse_off")}
-          ${myHorse ? html` · ${t("your_horse")} <${Tile} t=${parseTiles(myHorse.tile)[0]} size="tiny" />` : buysHorse ? html` · <span class="muted-light">${t("no_horse_yet")}</span>` : ""}</span>
+          ${myHorse ? html` · ${t("your_horse")} <${Tile} t=${parseTiles(myHorse.tile)[0]} size="tiny" />${myHorse.seat !== undefined
+            ? ` ${t("horse_landed", { seat: displayName(lastRecord.seats[myHorse.seat]) })}` : ""}` : buysHorse ? html` · <span class="muted-light">${t("no_horse_yet")}</span>` : ""}</span>
           ${!room.in_hand ? html`<button type="button" data-testid="horse-toggle" onClick=${() => send("horse", { buy: !buysHorse })}>${buysHorse ? t("horse_stop") : t("horse_change")}</button>` : ""}` : ""}
       </div>` : ""}
       ${autoMe ? html`<div class="banner auto" role="alert">${t("auto")} <button type="button" class="primary" data-testid="back" onClick=${() => send("back")}>${t("im_back")}</button></div>` : ""}

@@ -76,6 +76,16 @@ export function displayName(name) {
   return name;
 }
 
+// Where a waiting person stands (晃晃): their place in the room's queue (`waiting`, front
+// first, as the server sends it) and when they sit — the front of the queue takes the
+// seat of whoever 下桌, the others follow in queue order (docs/rules/huanghuang.md). How
+// many leave depends on how the hand ends; that stays the server's to decide.
+export function queueLine(waiting, person) {
+  const i = (waiting || []).indexOf(person);
+  if (i < 0) return null;
+  return i === 0 ? t("queue_front") : t("queue_place", { n: i + 1, ahead: i });
+}
+
 // One line of the log for an event as this person sees it (null: nothing to say).
 // `names[seat]` are the people of the hand; `me` the person's seat (or null).
 export function eventLine(ev, names, me, wildcard, variant) {
