@@ -19,6 +19,7 @@ Needs ``pip install playwright`` and Debian's ``chromium`` (+ ``fonts-noto-cjk``
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -351,6 +352,13 @@ def check_hand_visible(pg: Page) -> dict[str, Any]:
 
 def settlement_shown(pg: Page) -> bool:
     return pg.locator("[data-testid=settlement]").count() > 0
+
+
+def close_settlement(pg: Page) -> None:
+    """Close the settlement on show, as its reader does (× in its corner)."""
+    # Replaced under the click (a later hand's)? The next look sees it.
+    with contextlib.suppress(Exception):
+        pg.click("[data-testid=settlement] .x", timeout=2000)
 
 
 def settlement(pg: Page) -> dict[str, Any]:

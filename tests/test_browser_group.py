@@ -30,6 +30,7 @@ from browser_helpers import (
     bot_name,
     check_hand_visible,
     check_settlement,
+    close_settlement,
     decide,
     end_match,
     join_by_link,
@@ -147,7 +148,7 @@ def _play_group(pages: dict[str, Page], server: str, code: str, hands: int,
                         if any(h["end"].get("left") for h in ended):
                             done = ended
                 if not done or n < len(done):  # the reader closes it (the last one stays)
-                    pg.click("[data-testid=settlement] .x", timeout=2000)
+                    close_settlement(pg)
                 busy = True
                 continue
             if who == SPECTATOR:
@@ -169,7 +170,7 @@ def _an_earlier_hand(pg: Page, first: dict[str, Any]) -> None:
     """During the match, the first hand's settlement is a tap away in the ledger, and its
     replay (in a tab of its own) steps to that settlement."""
     if settlement_shown(pg):  # the last hand's, still open
-        pg.click("[data-testid=settlement] .x")
+        close_settlement(pg)
     pg.click(".tabs button:nth-child(2)")
     pg.click(".ledger-hand[data-hand='0']")
     pg.wait_for_selector("[data-testid=settlement] [data-hand='0']")
@@ -180,7 +181,7 @@ def _an_earlier_hand(pg: Page, first: dict[str, Any]) -> None:
     replay.wait_for_selector("[data-testid=replay-settlement]")
     assert first["headline"] in replay.inner_text("[data-testid=replay-settlement]")
     replay.close()
-    pg.click("[data-testid=settlement] .x")
+    close_settlement(pg)
 
 
 @pytest.mark.parametrize(("n", "hands"), [(6, 3), (8, 2)])
@@ -234,7 +235,7 @@ def test_huanghuang_group_with_waiting_people_and_a_spectator(browser: People, s
         assert any(s["waiting"] for s in rec["shown"].values()), (number, "nobody waits")
     _an_earlier_hand(pages[SPECTATOR], played[0]["shown"][SPECTATOR])
     if settlement_shown(host):
-        host.click("[data-testid=settlement] .x")
+        close_settlement(host)
     end_match(host)
     for pg in pages.values():  # the match is over on every page
         pg.wait_for_selector(".banner:has-text('牌局结束')")
@@ -254,7 +255,7 @@ def test_a_claim_prompt_leaves_the_hand_visible(browser: People, server: str, va
 
     def each(seen: dict[str, Any]) -> None:
         if seen["settlement"] and "2" not in seen["settlement"]:
-            pg.click("[data-testid=settlement] .x", timeout=2000)
+            close_settlement(pg)
         elif seen["window"] and any(a in CLAIMS for a in seen["acts"]):
             shot(pg, f"claim-prompt-{variant}-{phone}{'-late' if checked else ''}")
             checked.append(check_hand_visible(pg))
