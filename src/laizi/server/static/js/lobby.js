@@ -47,6 +47,7 @@ export function Lobby() {
   const [claimMin, setClaimMin] = useState("0.8");
   const [botDelay, setBotDelay] = useState("0.5");
   const [between, setBetween] = useState("8");
+  const [pauseEmpty, setPauseEmpty] = useState(true);
   const [roomName, setRoomName] = useState("");
   const [code, setCode] = useState("");
   const [role, setRole] = useState("player");
@@ -70,7 +71,8 @@ export function Lobby() {
     setBusy(true);
     const settings = { variant, options: changedOptions(v, options), bots,
       clock: clock === "none" ? null : Number(clock),
-      claim_min: Number(claimMin), bot_delay: Number(botDelay), between: Number(between) };
+      claim_min: Number(claimMin), bot_delay: Number(botDelay), between: Number(between),
+      pause_empty: pauseEmpty };
     if (hands) settings.hands = Number(hands);
     if (roomName.trim()) settings.name = roomName.trim();
     try {
@@ -134,6 +136,9 @@ export function Lobby() {
             <input id="hands" name="hands" type="number" min="1" max="1000" inputmode="numeric" placeholder=${t("hands_default")}
               value=${hands} onInput=${(e) => setHands(e.currentTarget.value)} /></label>
         </div>
+        <label class="check" for="pause_empty" title=${t("pause_empty_hint")}><input id="pause_empty" name="pause_empty" type="checkbox"
+          aria-describedby="pause_empty_hint" checked=${pauseEmpty} onChange=${(e) => setPauseEmpty(e.currentTarget.checked)} /> ${t("pause_empty")}</label>
+        <p class="muted small option-hint" id="pause_empty_hint">${t("pause_empty_hint")}</p>
         <details>
           <summary>${t("advanced")}</summary>
           <div class="row">

@@ -34,14 +34,23 @@ function takeToken(code) {
   return mine && mine.token ? mine.token : null;
 }
 
-function useNow(active, ms = 200) {
-  const [now, setNow] = useState(performance.now());
+// Renders again every `ms` while `active` (a running clock). The time left is read from
+// performance.now() at render time, never from a tick kept in state: a tick is stale when
+// a prompt arrives after a while without one (the countdown showed 22 on a 20 s clock).
+function useTicking(active, ms = 200) {
+  const [, setTick] = useState(0);
   useEffect(() => {
     if (!active) return undefined;
-    const id = setInterval(() => setNow(performance.now()), ms);
+    const id = setInterval(() => setTick((x) => x + 1), ms);
     return () => clearInterval(id);
   }, [active, ms]);
-  return now;
+}
+
+// Seconds left on the clock (null: none), never more than the room's clock.
+function secondsLeft(endAt, clock) {
+  if (endAt === null) return null;
+  const left = Math.max(0, (endAt - performance.now()) / 1000);
+  return typeof clock === "number" && clock > 0 ? Math.min(clock, left) : left;
 }
 
 // The join form of a room opened without a seat token.
@@ -187,8 +196,8 @@ function Table({ code, token }) {
   const phase = view ? view.phase : null;
   const myTurn = inHand && phase === "turn" && view.turn === mySeat && legal.length > 0;
   const windowOpen = inHand && WINDOWS.includes(phase) && legal.length > 0;
-  const now = useNow(endAt.current !== null && legal.length > 0);
-  const left = endAt.current === null ? null : Math.max(0, (endAt.current - now) / 1000);
+  useTicking(endAt.current !== null && legal.length > 0);
+  const left = secondsLeft(endAt.current, room && room.settings.clock);
 
   // The hand as shown: concealed (the drawn tile apart, at the end).
   const myTiles = useMemo(() => {
@@ -341,6 +350,7 @@ function Table({ code, token }) {
       </div>` : ""}
       ${autoMe ? html`<div class="banner auto" role="alert">${t("auto")} <button type="button" class="primary" data-testid="back" onClick=${() => send("back")}>${t("im_back")}</button></div>` : ""}
       ${room.paused ? html`<div class="banner warn">${t("paused")}</div>` : ""}
+      ${room.idle && !room.paused && !room.over ? html`<div class="banner warn" role="status" data-testid="idle-banner">${t("idle")}</div>` : ""}
       ${!room.started && !room.over ? html`<div class="banner info">${host ? t("not_started_host") : t("not_started")}
         ${host ? html` <button type="button" class="primary" data-testid="start" onClick=${() => send("start")}>${t("start")}</button>` : ""}</div>` : ""}
       ${room.over ? html`<div class="banner info">${t("match_over")} · <a href=${`/replay/${code}`}>${t("replay")}</a></div>` : ""}
