@@ -152,3 +152,52 @@ def test_connect_gives_up_on_an_unknown_room(tmp_path: Path) -> None:
 @pytest.fixture(autouse=True)
 def _quick(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(connect, "RECONNECT_FOR", 30.0)
+
+
+def test_connect_new_prints_the_link_the_hall_shares(tmp_path: Path) -> None:
+    """``--new`` on a hall typed as 127.0.0.1 that listens on 0.0.0.0 prints the link
+    the hall gives for sharing (``GET /api/share``: its LAN address), not the loopback
+    address friends cannot open (issue 38, item 4)."""
+    server = Server(sqlite_url(tmp_path / "hall.db"), tmp_path,
+                    extra_args=("--host", "0.0.0.0")).start()
+    try:
+        shared = HTTP.get(f"{server.http}/api/share").json()
+        base = shared["base"]
+        out = io.StringIO()
+        args = argparse.Namespace(url=server.http, new="jingzhou", name="阿明", watch=False,
+                                  bots="greedy", hands=1, clock=None, option=[])
+        assert connect.run(args, stdin=io.StringIO(""), stdout=out) == 0  # no Enter: leaves
+        text = out.getvalue()
+        (line,) = [x for x in text.splitlines() if "friends join with" in x]
+        code = line.split()[1].rstrip(":")
+        assert f"laizi connect {base}/r/{code} --name NAME" in line, (line, shared)
+        if shared["lan"]:  # a machine with a network: never the loopback address
+            assert "127.0.0.1" not in line and base == shared["lan"][0]
+        assert HTTP.get(f"{base}/api/rooms/{code}").status_code == 200
+    finally:
+        server.stop()
+
+
+def test_connect_new_keeps_the_typed_address_when_the_hall_does_not_say(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An older hall without ``GET /api/share`` (or an unreadable answer): the address
+    typed."""
+    import httpx
+
+    class Answer:
+        status_code = 404
+
+        def json(self) -> dict[str, str]:
+            return {"error": "not found"}
+
+    monkeypatch.setattr(httpx, "get", lambda *a, **k: Answer())
+    assert connect._share_base("http://192.168.1.5:8000") == "http://192.168.1.5:8000"
+
+    class Bad(Answer):
+        status_code = 200
+
+        def json(self) -> dict[str, str]:
+            raise ValueError("not JSON")
+
+    monkeypatch.setattr(httpx, "get", lambda *a, **k: Bad())
+    assert connect._share_base("http://h:1") == "http://h:1"

@@ -1,7 +1,9 @@
 """``laizi connect URL``: play a room of the hall at the terminal (extra ``server``).
 
 * ``laizi connect http://HOST:PORT --new jingzhou --name 阿明`` creates a room (bots in
-  the other seats), prints the link friends join with, and starts when you press Enter;
+  the other seats), prints the link friends join with (the address the hall gives for
+  sharing, ``GET /api/share``: its LAN address when you typed 127.0.0.1 and it listens on
+  0.0.0.0), and starts when you press Enter;
 * ``laizi connect 'http://HOST:PORT/r/123456?t=TOKEN'`` comes back to your seat (any
   device: the token is your seat);
 * ``laizi connect http://HOST:PORT/r/123456 --name 小红`` joins a room as a player (or a
@@ -67,6 +69,20 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def _share_base(base: str) -> str:
+    """The address friends open the hall at (``GET /api/share``): a LAN address when
+    ``base`` is this machine's loopback and the hall listens beyond it; ``base`` itself
+    when the hall does not say (an older hall, an error)."""
+    import httpx
+
+    try:
+        r = httpx.get(f"{base}/api/share", timeout=10)
+        shared = r.json().get("base") if r.status_code == 200 else None
+    except (httpx.HTTPError, ValueError, AttributeError):
+        return base
+    return shared.rstrip("/") if isinstance(shared, str) and shared.startswith("http") else base
+
+
 def run(args: argparse.Namespace, stdin: IO[str] | None = None,
         stdout: IO[str] | None = None) -> int:
     try:
@@ -93,8 +109,10 @@ def run(args: argparse.Namespace, stdin: IO[str] | None = None,
                 "variant": args.new, "options": options, "bots": args.bots,
                 "clock": args.clock, "hands": args.hands}})
             code, token, host = made["code"], made["token"], True
-            print(f"room {code}: friends join with  laizi connect {base}/r/{code} --name "
-                  f"NAME\nyour own link (keep it): {made['link']}", file=out)
+            shared = _share_base(base)
+            print(f"room {code}: friends join with  laizi connect {shared}/r/{code} --name "
+                  f"NAME (or open {shared}/r/{code} in a browser)\n"
+                  f"your own link (keep it): {shared}/r/{code}?t={token}", file=out)
         elif token is None:
             if code is None or not args.name:
                 return _fail("give a room link with its token, or a room and --name")
