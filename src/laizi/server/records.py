@@ -62,7 +62,8 @@ from laizi.reasons import payments_with_parts
 from laizi.records import record_to_json
 from laizi.table import deals
 
-__all__ = ["hand_deal", "hand_records", "hand_replay", "replay_steps", "routes"]
+__all__ = ["hand_deal", "hand_records", "hand_replay", "replay_steps", "routes",
+           "shown_ledger", "shown_ledgers"]
 
 _SHARED = ("phase", "turn", "dealer", "melds", "discards", "flowers", "hand_sizes",
            "indicators", "wildcard", "wall", "reserve", "last_discard", "robbing", "extra",
@@ -70,19 +71,45 @@ _SHARED = ("phase", "turn", "dealer", "melds", "discards", "flowers", "hand_size
 _WINDOWS = ("claim", "rob", "decide")
 
 
+def shown_ledger(ledger: dict[str, int], played: Iterable[str]) -> dict[str, int]:
+    """A ledger as people are shown it (:attr:`laizi.table.table.Table.standing`'s
+    rule): without those who have 0 and were never at a hand (``played``: everyone of
+    every hand so far, seated or waiting — the people of each ``hand_end`` line's
+    ``net``), such as a bot that gave its seat to a person before the first deal. The
+    logged and stored lines keep the whole ledger (a log replays byte for byte)."""
+    at_hands = set(played)
+    return {p: v for p, v in ledger.items() if v or p in at_hands}
+
+
+def shown_ledgers(ends: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``hand_end`` lines (in order, from the first hand) with their ``ledger`` as
+    :func:`shown_ledger` shows it at that hand; the lines given are not changed."""
+    played: set[str] = set()
+    out = []
+    for end in ends:
+        played.update(end.get("net", {}))
+        out.append({**end, "ledger": shown_ledger(end.get("ledger", {}), played)})
+    return out
+
+
 def hand_records(log: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every finished hand of a table log: ``{"number", "seats", "dealer", "context",
-    "end"}`` (``end``: the ``hand_end`` line without the wall)."""
+    "end"}`` (``end``: the ``hand_end`` line without the wall, its ledger as shown:
+    :func:`shown_ledger`)."""
     out: list[dict[str, Any]] = []
     hand: dict[str, Any] | None = None
+    played: set[str] = set()
     for entry in log:
         kind = entry.get("type")
         if kind == "hand":
             hand = entry
         elif kind == "hand_end" and hand is not None:
+            played.update(entry.get("net", {}))
+            end = _public_end(entry, hand["dealer"])
+            end["ledger"] = shown_ledger(end.get("ledger", {}), played)
             out.append({"number": entry["number"], "seats": list(hand["seats"]),
                         "dealer": hand["dealer"], "context": hand.get("context", {}),
-                        "end": _public_end(entry, hand["dealer"])})
+                        "end": end})
             hand = None
     return out
 

@@ -256,13 +256,21 @@ class Store:
             return [r for (r,) in rows]
 
     async def hands(self, code: str) -> list[dict[str, Any]]:
+        """Every finished hand's ``hand_end`` line (no wall), its ledger as people are
+        shown it (:func:`laizi.server.records.shown_ledger`: no 0 of a bot that left
+        before any hand); the stored lines keep the whole ledger."""
+        from laizi.server.records import shown_ledgers
+
         async with self.engine.connect() as conn:
             rows = await conn.execute(select(HandRow.end).where(HandRow.room == code)
                                       .order_by(HandRow.number))
-            return [json.loads(e) for (e,) in rows]
+            return shown_ledgers(json.loads(e) for (e,) in rows)
 
     async def history(self, name: str) -> list[dict[str, Any]]:
-        """战绩: the rooms ``name`` played in, newest first, with the ledger of each."""
+        """战绩: the rooms ``name`` played in, newest first, with the ledger of each as
+        people are shown it (:func:`laizi.server.records.shown_ledger`)."""
+        from laizi.server.records import shown_ledger
+
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
                 select(RoomRow.code, RoomRow.variant, RoomRow.status, RoomRow.updated)
@@ -274,8 +282,15 @@ class Store:
                 last = (await conn.execute(
                     select(HandRow.end).where(HandRow.room == code)
                     .order_by(HandRow.number.desc()).limit(1))).scalar()
-                ledger = json.loads(last)["ledger"] if last else {}
-                hands = json.loads(last)["number"] + 1 if last else 0
+                end = json.loads(last) if last else {}
+                ledger = end.get("ledger", {})
+                hands = end["number"] + 1 if last else 0
+                if any(not v and p not in end.get("net", {}) for p, v in ledger.items()):
+                    # A 0 of someone not at the last hand: were they at an earlier one?
+                    nets = (await conn.execute(
+                        select(HandRow.end).where(HandRow.room == code))).scalars().all()
+                    ledger = shown_ledger(ledger, (p for e in nets
+                                                   for p in json.loads(e).get("net", {})))
                 out.append({"room": code, "variant": variant, "status": status,
                             "updated": updated, "hands": hands, "ledger": ledger,
                             "score": ledger.get(name, 0)})
