@@ -268,8 +268,8 @@ def test_a_claim_prompt_leaves_the_hand_visible(browser: People, server: str, va
 def test_a_person_is_never_prompted_only_to_pass(browser: People, server: str) -> None:
     """荆州 with two bots: the person answers their turns and the claim prompts they are
     shown, never one whose only button is 过 (the server answers those), and is never put
-    on 托管 (a 5 s clock on every decision)."""
-    room = new_room(server, "阿明", "jingzhou", hands=1, clock=5)
+    on 托管 (a 10 s clock on every decision)."""
+    room = new_room(server, "阿明", "jingzhou", hands=1, clock=10)
     pg = open_as_host(browser, room, "390x844", "阿明")
     prompts: list[list[str]] = []
 
