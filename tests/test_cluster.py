@@ -216,7 +216,7 @@ def check_room(db: str, code: str, clients: Sequence[RoamingClient], via: Server
     assert sum(table.ledger.values()) == 0, table.ledger
     published = HTTP.get(f"{via.http}/api/rooms/{code}/hands").json()
     assert [h["number"] for h in published] == list(range(hands))
-    assert published[-1]["ledger"] == table.ledger
+    assert published[-1]["ledger"] == table.standing  # (as shown, like the room's)
     log = HTTP.get(f"{via.http}/api/rooms/{code}/log")
     assert log.status_code == 200, log.text
     assert log.text == "".join(line + "\n" for line in lines)

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -61,6 +61,9 @@ from laizi.errors import ErrorCode, LaiziError, TableError
 from laizi.reasons import payments_with_parts
 from laizi.records import record_to_json
 from laizi.table import deals
+
+if TYPE_CHECKING:
+    from laizi.server.rooms import Room
 
 __all__ = ["hand_deal", "hand_records", "hand_replay", "replay_steps", "routes",
            "shown_ledger", "shown_ledgers"]
@@ -88,7 +91,9 @@ def shown_ledgers(ends: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for end in ends:
         played.update(end.get("net", {}))
-        out.append({**end, "ledger": shown_ledger(end.get("ledger", {}), played)})
+        if "ledger" in end:
+            end = {**end, "ledger": shown_ledger(end["ledger"], played)}
+        out.append(end)
     return out
 
 
@@ -106,7 +111,8 @@ def hand_records(log: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         elif kind == "hand_end" and hand is not None:
             played.update(entry.get("net", {}))
             end = _public_end(entry, hand["dealer"])
-            end["ledger"] = shown_ledger(end.get("ledger", {}), played)
+            if "ledger" in end:
+                end["ledger"] = shown_ledger(end["ledger"], played)
             out.append({"number": entry["number"], "seats": list(hand["seats"]),
                         "dealer": hand["dealer"], "context": hand.get("context", {}),
                         "end": end})
@@ -240,13 +246,20 @@ def _error(exc: LaiziError) -> JSONResponse:
     return JSONResponse({"error": dict(exc.to_json())}, status_code=status)
 
 
+def _stored_log(room: Room) -> list[dict[str, Any]]:
+    """The room's log lines that are stored: a line is applied before it is stored, and
+    a line storage refused is taken back (``Room._reload``), so it is never served (nor
+    a wall of a hand that did not end, nor its replay cached)."""
+    return room.table.log[:room.stored]
+
+
 async def records(request: Request) -> Response:
     try:
         room = await request.app.state.hall.room(request.path_params["code"])
     except LaiziError as exc:
         return _error(exc)
     return JSONResponse({"code": room.code, "variant": room.table.variant.id,
-                         "hands": hand_records(room.table.log)})
+                         "hands": hand_records(_stored_log(room))})
 
 
 async def replay_index(request: Request) -> Response:
@@ -254,7 +267,7 @@ async def replay_index(request: Request) -> Response:
         room = await request.app.state.hall.room(request.path_params["code"])
     except LaiziError as exc:
         return _error(exc)
-    log = room.table.log
+    log = _stored_log(room)
     closing = log[-1] if log and log[-1].get("type") == "close" else None
     out: dict[str, Any] = {
         "code": room.code, "variant": room.table.variant.id, "over": closing is not None,
@@ -271,10 +284,11 @@ async def replay_hand(request: Request) -> Response:
     raw = request.path_params["number"]
     try:
         room = await request.app.state.hall.room(request.path_params["code"])
-        if not raw.isdigit() or len(raw) > 9:
-            raise TableError(f"no hand {raw!r} in room {room.code}", code=ErrorCode.NO_HAND)
+        if len(raw) > 9 or not (raw.isascii() and raw.isdigit()):  # not "²", not 10**6 digits
+            raise TableError(f"no hand {raw[:12]!r} in room {room.code}",
+                             code=ErrorCode.NO_HAND)
         number = int(raw)
-        log = room.table.log
+        log = _stored_log(room)
         key = (room.code, str(log[0].get("commitment")), number)
         got = _CACHE.get(key)
         if got is None:
