@@ -181,3 +181,61 @@ def _mid_match(base: str, stored: Any) -> None:
     assert later.status_code == 404 and later.json()["error"]["code"] == "no_hand"
     assert HTTP.get(f"{base}/replay/x").status_code == 404
     assert all(stored.secret not in text for text in served)
+
+
+# --------------------------------------------------------------------------- in process
+
+
+def _hall_room(tmp_path: Path) -> Any:
+    """A hall in this process (Starlette's TestClient) with one 荆州 room, not started:
+    nothing moves unless the test moves it."""
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from laizi.server.app import create_app
+
+    app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}", bot_processes=1)
+    return TestClient(app, base_url="http://127.0.0.1:8765", client=("127.0.0.1", 50000))
+
+
+def test_a_replay_of_a_hand_number_not_in_ascii_digits_is_refused(tmp_path: Path) -> None:
+    """``²`` is a digit to ``str.isdigit`` but not to ``int`` (it was a 500), ``٣`` is
+    one to both; a number of 60,000 digits is refused before it is read."""
+    with _hall_room(tmp_path) as client:
+        r = client.post("/api/rooms", json={"name": "阿明",
+                                            "settings": {"variant": "jingzhou"}})
+        code = r.json()["code"]
+        for raw in ("%C2%B2", "%D9%A3", "x", "-1", "1" * 10, "9" * 60_000):
+            r = client.get(f"/api/rooms/{code}/replay/{raw}")
+            assert r.status_code == 404, (raw[:12], r.status_code, r.text[:200])
+            assert r.json()["error"]["code"] == "no_hand"
+
+
+def test_a_hand_applied_but_not_stored_is_not_served(tmp_path: Path) -> None:
+    """A line is applied, then stored (``Room._apply`` awaits ``Room._store``); if storing
+    fails the room takes it back (``Room._reload``). Until it is stored, a finished hand
+    is not in the records, the replay index or a replay (its wall unpublished, nothing
+    cached); once stored, it is."""
+    with _hall_room(tmp_path) as client:
+        r = client.post("/api/rooms", json={"name": "阿明",
+                                            "settings": {"variant": "jingzhou"}})
+        code = r.json()["code"]
+        hall = client.app.state.hall  # type: ignore[attr-defined]
+        room = hall.rooms[code]
+        assert client.portal is not None
+        client.portal.call(_play_hand, room.table)  # on the hall's loop, nothing stored
+        assert room.stored < len(room.table.log)
+        assert any(e["type"] == "hand_end" for e in room.table.log)
+        base = f"/api/rooms/{code}"
+        assert client.get(f"{base}/records").json()["hands"] == []
+        assert client.get(f"{base}/replay").json()["hands"] == []
+        r = client.get(f"{base}/replay/0")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "no_hand", r.text
+        assert "wall" not in r.text
+        client.portal.call(room._store)  # stored now: served
+        assert [h["number"] for h in client.get(f"{base}/records").json()["hands"]] == [0]
+        assert [h["number"] for h in client.get(f"{base}/replay").json()["hands"]] == [0]
+        r = client.get(f"{base}/replay/0")
+        assert r.status_code == 200, r.text
+        end = next(e for e in room.table.log if e["type"] == "hand_end")
+        assert r.json()["deal"]["wall"] == end["wall"]
