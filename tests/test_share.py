@@ -3,10 +3,12 @@
 * ``laizi serve --host 0.0.0.0`` prints the LAN address(es) a phone can open, besides the
   loopback URL for this machine's browser (:func:`laizi.commands.serve.banner`, on
   addresses listed by :mod:`laizi.server.lan`);
-* ``GET /api/share`` gives the page opened on 127.0.0.1 a LAN base for its share link;
+* ``GET /api/share`` gives the page opened on 127.0.0.1 by this machine (the peer too is
+  loopback: a remote client naming ``Host: 127.0.0.1`` learns no address) a LAN base for
+  its share link; the LAN addresses are looked up in a thread, once a minute at most;
 * ``GET /api/qr?text=LINK`` is an SVG QR code (segno) of one of this hall's room links
-  only: a foreign host, a link with a token, an unknown room or an oversized text are
-  refused.
+  only: a foreign host (in the link or in the request's ``Host``), a link with a token,
+  an unknown room or an oversized text are refused.
 """
 
 from __future__ import annotations
@@ -18,15 +20,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import segno  # a server dependency: missing, the test fails (no skip)
+from starlette.testclient import TestClient
 
-pytest.importorskip("starlette")
-segno = pytest.importorskip("segno")
-
-from starlette.testclient import TestClient  # noqa: E402
-
-from laizi.commands.serve import banner  # noqa: E402
-from laizi.server import lan  # noqa: E402
-from laizi.server.app import create_app  # noqa: E402
+from laizi.commands.serve import banner
+from laizi.server import lan
+from laizi.server.app import create_app
 
 FOUND = [("lo", "127.0.0.1"), ("docker0", "172.17.0.1"), ("wlan0", "192.168.1.23"),
          ("", "192.168.1.23"), ("", "127.0.1.1"), ("eth1", "10.0.0.5"),
@@ -42,7 +41,9 @@ def test_lan_addresses_skip_loopback_and_rank_wifi_first() -> None:
 
 
 def test_lan_addresses_of_this_machine_are_real_non_loopback_ipv4() -> None:
-    for name, address in lan.lan_addresses():
+    found = lan.lan_addresses()
+    assert found, "no non-loopback IPv4 address found on this machine"
+    for name, address in found:
         ip = ipaddress.IPv4Address(address)
         assert not ip.is_loopback and not ip.is_link_local, (name, address)
 
@@ -82,8 +83,13 @@ def hall(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient
     monkeypatch.setattr(lan, "_SOURCES", (lambda: FOUND,))
     app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}", bot_processes=1,
                      listen_host="0.0.0.0")
-    with TestClient(app, base_url="http://127.0.0.1:8765") as client:
+    with TestClient(app, base_url="http://127.0.0.1:8765",
+                    client=("127.0.0.1", 50000)) as client:
         yield client
+
+
+REMOTE = ("203.0.113.9", 50000)
+"""A phone on the network (the peer address of its requests)."""
 
 
 def _room(client: TestClient) -> str:
@@ -105,7 +111,8 @@ def test_share_base_is_the_lan_address_when_opened_on_loopback(hall: TestClient)
 def test_share_of_a_hall_listening_on_loopback_only(tmp_path: Path) -> None:
     app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}", bot_processes=1,
                      listen_host="127.0.0.1")
-    with TestClient(app, base_url="http://127.0.0.1:8765") as client:
+    with TestClient(app, base_url="http://127.0.0.1:8765",
+                    client=("127.0.0.1", 50000)) as client:
         assert client.get("/api/share").json() == {
             "base": "http://127.0.0.1:8765", "lan": [], "local_only": True}
 
@@ -153,3 +160,56 @@ def test_qr_refuses_foreign_and_oversized_text(hall: TestClient) -> None:
     r = hall.get("/api/qr", params={"text": "http://192.168.1.23:8765/r/ZZZZZ"})
     assert r.status_code in (400, 404)
     assert "svg" not in r.headers["content-type"]
+
+
+def test_a_remote_client_naming_loopback_learns_no_lan_address(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A phone that sends ``Host: 127.0.0.1`` to a hall on 0.0.0.0 is not this machine:
+    it is told its own base and no LAN (or container) address, and gets no QR code of a
+    host that is not the hall's."""
+    monkeypatch.setattr(lan, "_SOURCES", (lambda: FOUND,))
+    app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}", bot_processes=1,
+                     listen_host="0.0.0.0")
+    with TestClient(app, base_url="http://127.0.0.1:8765", client=REMOTE) as phone:
+        got = phone.get("/api/share").json()
+        assert got == {"base": "http://127.0.0.1:8765", "lan": [], "local_only": False}
+        assert "172.17.0.1" not in phone.get("/api/share").text
+        code = _room(phone)
+        # The page's own host is the hall's (a LAN address): its QR code.
+        r = phone.get("/api/qr", params={"text": f"http://192.168.1.23:8765/r/{code}"},
+                      headers={"Host": "192.168.1.23:8765"})
+        assert r.status_code == 200, r.text
+        # Any host the client names is not: no QR code of it.
+        for host in ("evil.example:8765", "203.0.113.50:8765"):
+            r = phone.get("/api/qr", params={"text": f"http://{host}/r/{code}"},
+                          headers={"Host": host})
+            assert r.status_code == 400, (host, r.text)
+            assert r.json()["error"]["code"] == "malformed"
+
+
+def test_lan_addresses_are_looked_up_off_the_event_loop_and_cached(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lookup (a resolver may be slow) runs in a thread, once at start and then at
+    most once a minute, not on every ``/api/share`` or QR request."""
+    import threading
+
+    calls: list[str] = []
+
+    def slow() -> list[tuple[str, str]]:
+        calls.append(threading.current_thread().name)
+        return FOUND
+
+    monkeypatch.setattr(lan, "_SOURCES", (slow,))
+    app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}", bot_processes=1,
+                     listen_host="0.0.0.0")
+    with TestClient(app, base_url="http://127.0.0.1:8765",
+                    client=("127.0.0.1", 50000)) as client:
+        loop_thread = client.portal.call(lambda: threading.current_thread().name)  # type: ignore[union-attr]
+        assert len(calls) == 1  # at start
+        code = _room(client)
+        for _ in range(3):
+            assert client.get("/api/share").json()["lan"][0] == "http://192.168.1.23:8765"
+            assert client.get("/api/qr", params={
+                "text": f"http://192.168.1.23:8765/r/{code}"}).status_code == 200
+        assert len(calls) == 1
+        assert loop_thread not in calls

@@ -29,7 +29,7 @@ import contextlib
 import dataclasses
 import gc
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -87,20 +87,43 @@ def app_from_env() -> Starlette:
 QR_MAX = 300  # characters of a link the QR endpoint encodes
 
 
-def share_base(request: Request, listen_host: str | None) -> dict[str, Any]:
+def share_base(request: Request, listen_host: str | None,
+               found: Iterable[tuple[str, str]]) -> dict[str, Any]:
     """Where friends open this hall: the address the page was opened at, unless that is
     this machine only (127.0.0.1, localhost) and the hall listens beyond it, then the
-    first LAN address (same port). ``local_only``: the hall listens on loopback only."""
+    first LAN address (same port). ``local_only``: the hall listens on loopback only.
+    ``found``: this machine's LAN addresses (:class:`laizi.server.lan.Addresses`).
+
+    The LAN addresses are told only to a page of this machine: its host (the ``Host``
+    header, which the client writes) is loopback and so is the peer that sent the
+    request; a remote client naming ``Host: 127.0.0.1`` learns nothing."""
     from laizi.server import lan
 
     here = str(request.base_url).rstrip("/")
     port = request.url.port or (443 if request.url.scheme == "https" else 80)
-    if not lan.is_loopback(request.url.hostname):
+    peer = request.client.host if request.client is not None else None
+    if not (lan.is_loopback(request.url.hostname) and lan.is_loopback(peer)):
         return {"base": here, "lan": [], "local_only": False}
     if not lan.listens_beyond_loopback(listen_host):
         return {"base": here, "lan": [], "local_only": True}
-    reach = [url for _, url in lan.bases(listen_host or "0.0.0.0", port)]
+    reach = [url for _, url in lan.bases(listen_host or "0.0.0.0", port, found)]
     return {"base": reach[0] if reach else here, "lan": reach, "local_only": False}
+
+
+def own_host(request: Request, listen_host: str | None,
+             found: Iterable[tuple[str, str]]) -> bool:
+    """Whether the page's host (the ``Host`` header) is one of this hall's addresses:
+    loopback, a LAN address of this machine, the address it is bound to, or the local
+    address the connection arrived at. A name only a proxy knows (docs/deploy.md) is
+    not: the client writes ``Host``."""
+    from laizi.server import lan
+
+    host = request.url.hostname
+    if not host:
+        return False
+    server = request.scope.get("server")
+    ours = {a for _, a in found} | {listen_host} | {server[0] if server else None}
+    return lan.is_loopback(host) or host.strip("[]").lower() in ours
 
 
 def qr_svg(text: str) -> str:
@@ -122,13 +145,23 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
     ``redis_url``, one of several processes sharing the rooms (docs/deploy.md).
     ``listen_host``: the address it is bound to (``laizi serve --host``), which says
     whether friends can reach it from the network (None: unknown, taken as yes)."""
+    from laizi.server import lan
     from laizi.server.hall import BotPool
 
     hall = Hall(Store(db_url), BotPool(bot_processes), redis_url=redis_url)
+    addresses = lan.Addresses()
+
+    async def lan_found() -> list[tuple[str, str]]:
+        """This machine's LAN addresses when the hall listens on all of them (looked up
+        off the event loop, cached for a minute)."""
+        if listen_host not in (None, "0.0.0.0", "::", ""):
+            return []  # loopback only, or one address (``listen_host`` itself)
+        return await addresses.get()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hall.start()
+        await lan_found()  # looked up once before the first request needs it
         # Garbage collection: what was loaded at start (modules, tables, rooms) is never
         # collected again, and the young generation is collected every 20,000
         # allocations, not 700: a room's frames allocate thousands of short-lived
@@ -213,12 +246,13 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
         return JSONResponse(await hall.store.history(request.path_params["name"]))
 
     async def share(request: Request) -> Response:
-        return JSONResponse(share_base(request, listen_host),
+        return JSONResponse(share_base(request, listen_host, await lan_found()),
                             headers={"Cache-Control": "no-store"})
 
     async def qr(request: Request) -> Response:
         """The QR code of a room link of this hall only: ``{base}/r/{code}`` where base
-        is this page's address or one of the LAN addresses, and the room exists."""
+        is this page's address, when its host is one of the hall's own (:func:`own_host`),
+        or one of the LAN addresses, and the room exists."""
         from urllib.parse import urlsplit
 
         text = request.query_params.get("text", "")
@@ -226,7 +260,10 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
             return _error(TableError(f"text: a room link of at most {QR_MAX} characters",
                                      code=ErrorCode.MALFORMED))
         parts = urlsplit(text)
-        bases = {str(request.base_url).rstrip("/"), *share_base(request, listen_host)["lan"]}
+        found = await lan_found()
+        bases = set(share_base(request, listen_host, found)["lan"])
+        if own_host(request, listen_host, found):
+            bases.add(str(request.base_url).rstrip("/"))
         base = f"{parts.scheme}://{parts.netloc}"
         segs = parts.path.split("/")
         if (base not in bases or parts.query or parts.fragment or len(segs) != 3

@@ -10,13 +10,15 @@ the source address the system would use; UDP has no handshake).
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import socket
 import struct
 import sys
+import time
 from collections.abc import Callable, Iterable
 
-__all__ = ["bases", "is_loopback", "lan_addresses", "listens_beyond_loopback"]
+__all__ = ["Addresses", "bases", "is_loopback", "lan_addresses", "listens_beyond_loopback"]
 
 _SIOCGIFADDR = 0x8915  # Linux: an interface's (first) IPv4 address
 
@@ -92,6 +94,30 @@ def lan_addresses(found: Iterable[tuple[str, str]] | None = None) -> list[tuple[
             seen[address] = name
     ordered = sorted(seen, key=_rank)  # stable: the order found within a rank
     return [(seen[a], a) for a in ordered]
+
+
+class Addresses:
+    """:func:`lan_addresses`, looked up in a thread (never on the event loop: resolving
+    the host name may wait for a slow resolver) at most once every ``ttl`` seconds; a
+    lookup under way is shared by every request that waits for it."""
+
+    def __init__(self, ttl: float = 60.0) -> None:
+        self.ttl = ttl
+        self._found: list[tuple[str, str]] | None = None
+        self._at = 0.0
+        self._lock = asyncio.Lock()
+
+    def _fresh(self) -> bool:
+        return self._found is not None and time.monotonic() - self._at < self.ttl
+
+    async def get(self) -> list[tuple[str, str]]:
+        if not self._fresh():
+            async with self._lock:
+                if not self._fresh():
+                    self._found = await asyncio.to_thread(lan_addresses)
+                    self._at = time.monotonic()
+        assert self._found is not None
+        return list(self._found)
 
 
 def is_loopback(host: str | None) -> bool:
