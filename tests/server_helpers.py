@@ -39,11 +39,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-import websockets
 
-from laizi.errors import ErrorCode
+
+def in_ci() -> bool:
+    """CI (``CI=true``): a missing service or dependency fails a test instead of skipping
+    it."""
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+if not in_ci():  # elsewhere a hall's test module is skipped without the server extras
+    for _module in ("httpx", "websockets", "uvicorn", "starlette", "sqlalchemy", "aiosqlite"):
+        pytest.importorskip(_module)
+
+import httpx  # noqa: E402
+import websockets  # noqa: E402
+
+from laizi.errors import ErrorCode  # noqa: E402
 
 LAIZI = Path(sys.executable).with_name("laizi")
 class _PerThreadClient:
@@ -88,11 +100,6 @@ def sqlite_url(path: Path) -> str:
 def unique(prefix: str) -> str:
     """A person's name nobody used before (the PostgreSQL database outlives a test)."""
     return f"{prefix}-{uuid.uuid4().hex[:8]}"
-
-
-def in_ci() -> bool:
-    """CI (``CI=true``): a missing service fails a test instead of skipping it."""
-    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
 # --------------------------------------------------------------------------- the server
@@ -223,6 +230,18 @@ def room_info(server: Server, code: str) -> dict[str, Any]:
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
     return data
+
+
+def wait_for_info(server: Server, code: str, ok: Callable[[dict[str, Any]], bool],
+                  timeout: float = 30.0) -> dict[str, Any]:
+    """The room's public facts (:func:`room_info`) once ``ok`` holds of them."""
+    deadline = time.monotonic() + timeout
+    while True:
+        info = room_info(server, code)
+        if ok(info):
+            return info
+        assert time.monotonic() < deadline, info
+        time.sleep(0.05)
 
 
 # --------------------------------------------------------------------------- storage

@@ -26,16 +26,16 @@ import json
 import os
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-if os.environ.get("CI", "").lower() not in ("1", "true", "yes"):  # in CI: import errors fail
-    for _module in ("httpx", "websockets", "uvicorn", "starlette", "sqlalchemy", "aiosqlite",
-                    "alembic"):
-        pytest.importorskip(_module)
+from server_helpers import in_ci  # skips this module without the server extras (not in CI)
+
+if not in_ci():  # in CI: import errors fail
+    pytest.importorskip("alembic")
 
 import httpx
 
@@ -58,14 +58,11 @@ from server_helpers import (
     stored_secret,
     stored_table,
     unique,
+    wait_for_info,
 )
 
 VARIANTS = ["jingzhou", "huanghuang", "golden", "mcr", "taiwan"]
 BACKENDS = ["sqlite", "postgresql"]
-
-
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
 def run(coro: Any) -> Any:
@@ -80,11 +77,11 @@ def pg_url() -> Iterator[str]:
     """A fresh PostgreSQL database for this session (``LAIZI_TEST_PG_URL``)."""
     base = os.environ.get("LAIZI_TEST_PG_URL")
     if not base:
-        if _in_ci():
+        if in_ci():
             pytest.fail("CI must test the hall on PostgreSQL: set LAIZI_TEST_PG_URL "
                         "(.ci/run starts one)")
         pytest.skip("LAIZI_TEST_PG_URL is not set (PostgreSQL storage tests)")
-    if not _in_ci():
+    if not in_ci():
         pytest.importorskip("asyncpg")
     manager = pg_database(base)
     loop = asyncio.new_event_loop()
@@ -833,18 +830,6 @@ def test_no_leaks_any_variant(server: Server) -> None:
 # --------------------------------------------------------------------------- restart
 
 
-def _wait_for_info(srv: Server, code: str, ok: Callable[[dict[str, Any]], bool],
-                   timeout: float = 10.0) -> dict[str, Any]:
-    """The room's public facts once ``ok`` holds of them."""
-    deadline = time.monotonic() + timeout
-    while True:
-        info = room_info(srv, code)
-        if ok(info):
-            return info
-        assert time.monotonic() < deadline, info
-        time.sleep(0.05)
-
-
 def test_restart_after_sigkill(db_url: str, tmp_path: Path) -> None:
     """``laizi serve`` is killed (SIGKILL) twice mid-hand and started again on the same
     database: every acknowledged action is stored exactly once and in order, the client
@@ -969,7 +954,7 @@ def test_restart_between_hands(tmp_path: Path) -> None:
         srv.start()
         info = room_info(srv, code)
         assert info["started"] and not info["in_hand"] and not info["over"]
-        _wait_for_info(srv, code, lambda i: i["in_hand"])
+        wait_for_info(srv, code, lambda i: i["in_hand"], timeout=10)
 
         async def rest() -> None:
             (c,) = await _clients(srv, room, host, seed=32)
