@@ -10,18 +10,11 @@ A real ``laizi serve`` on SQLite, websocket clients of :mod:`server_helpers`.
 from __future__ import annotations
 
 import asyncio
-import os
-import time
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
 
-if os.environ.get("CI", "").lower() not in ("1", "true", "yes"):
-    for _module in ("httpx", "websockets", "uvicorn", "starlette", "sqlalchemy", "aiosqlite"):
-        pytest.importorskip(_module)
-
-from server_helpers import (
+from server_helpers import (  # skips this module without the server extras (not in CI)
     FAST,
     HTTP,
     Client,
@@ -34,6 +27,7 @@ from server_helpers import (
     stored_lines,
     stored_table,
     unique,
+    wait_for_info,
 )
 
 
@@ -47,17 +41,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         assert "Traceback" not in srv.stderr(), srv.stderr()
     finally:
         srv.kill()
-
-
-def _wait_for_info(srv: Server, code: str, ok: Callable[[dict[str, Any]], bool],
-                   timeout: float = 30.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        info = room_info(srv, code)
-        if ok(info):
-            return info
-        assert time.monotonic() < deadline, info
-        time.sleep(0.05)
 
 
 def test_a_room_everybody_left_waits_for_people(server: Server) -> None:
@@ -78,7 +61,7 @@ def test_a_room_everybody_left_waits_for_people(server: Server) -> None:
         await c.close()
 
     asyncio.run(first())
-    info = _wait_for_info(server, code, lambda i: i["idle"])
+    info = wait_for_info(server, code, lambda i: i["idle"])
     assert info["hands"] == 1 and not info["in_hand"] and info["started"]
     lines = settle(server.db_url, code, quiet=0.5)
     ledger = room_info(server, code)["ledger"]
@@ -136,6 +119,74 @@ def test_spectators_are_told_at_once_when_the_last_player_leaves(server: Server)
     assert info["idle"] and info["hands"] == 1
 
 
+def test_spectators_are_told_when_the_last_player_leaves_a_paused_room(
+        server: Server) -> None:
+    """The host pauses between hands and leaves: the room waits for people (``idle``)
+    and the spectator is told at once, though no next hand was coming."""
+    host = unique("hal")
+    room = create_room(server, host, variant="jingzhou", **{**FAST, "between": 3})
+    code = room["code"]
+    sue_name = unique("sue")
+    sue = join(server, code, sue_name, "spectator")
+
+    async def go() -> None:
+        c = Client(server, code, room["token"], host, seed=14)
+        s = Client(server, code, sue["token"], sue_name, spectator=True)
+        await c.connect()
+        await s.connect()
+        assert (await c.request("start"))["op"] == "ack"
+        await c.play(until=lambda c: c.latest is not None and c.latest["room"]["hands"] == 1
+                     and not c.latest["room"]["in_hand"])
+        assert (await c.request("pause"))["op"] == "ack"
+        await asyncio.sleep(3.5)  # the next deal's time came and went: paused, none dealt
+        assert s.latest is not None
+        assert s.latest["room"]["paused"] and not s.latest["room"]["in_hand"]
+        assert not s.latest["room"]["idle"] and s.latest["room"]["hands"] == 1
+        await c.close()
+        await s.wait(lambda: bool(s.latest and s.latest["room"]["idle"]), 3)
+        await s.close()
+
+    asyncio.run(go())
+    info = room_info(server, code)
+    assert info["idle"] and info["paused"] and info["hands"] == 1
+
+
+def test_a_person_back_in_an_idle_room_plays_the_next_hand_not_tuoguan(
+        server: Server) -> None:
+    """The host left mid-hand and was put on 托管 (``grace`` 0) while the bots finished
+    it; back in the idle room, the host plays the next hand: off 托管, asked for their
+    own turn, without tapping 我回来了."""
+    host = unique("gus")
+    room = create_room(server, host, variant="jingzhou", **{**FAST, "grace": 0})
+    code = room["code"]
+
+    async def first() -> None:
+        c = Client(server, code, room["token"], host, seed=21)
+        await c.connect()
+        assert (await c.request("start"))["op"] == "ack"
+        await c.play(until=lambda c: len(c.acked) >= 2)
+        await c.close()
+
+    asyncio.run(first())
+    info = wait_for_info(server, code, lambda i: i["idle"])
+    assert info["auto"] == [host] and info["hands"] == 1
+
+    async def back() -> None:
+        c = Client(server, code, room["token"], host, seed=22)
+        frame = await c.connect()
+        assert frame["room"]["auto"] == []
+        await c.wait(lambda: bool(c.latest and c.latest["room"]["hands"] >= 2))
+        assert c.latest is not None and c.latest["room"]["auto"] == []
+        await c.wait(lambda: bool(c.latest and c.latest["legal"]
+                                  and c.latest["view"]["phase"] == "turn"), 30)
+        assert c.latest["room"]["hands"] == 2 and c.latest["room"]["auto"] == []
+        assert (await c.request("end"))["op"] == "ack"
+        await c.wait(lambda: c.over)
+        await c.close()
+
+    asyncio.run(back())
+
+
 def test_a_room_may_play_on_without_people(server: Server) -> None:
     """``pause_empty: false``: the bots play the room out with nobody connected."""
     host = unique("bo")
@@ -151,7 +202,7 @@ def test_a_room_may_play_on_without_people(server: Server) -> None:
         await c.close()
 
     asyncio.run(first())
-    info = _wait_for_info(server, code, lambda i: i["over"], timeout=60)
+    info = wait_for_info(server, code, lambda i: i["over"], timeout=60)
     assert info["hands"] == 3 and info["idle"] is False
 
 

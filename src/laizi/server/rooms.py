@@ -244,7 +244,8 @@ class Room:
         self.started = any(e["type"] == "hand" for e in table.log)
         self.paused = False
         self.auto: set[str] = set()
-        """People whose seat a bot plays (托管) until they say they are back."""
+        """People whose seat a bot plays (托管) until they say they are back (``back``),
+        or connect between hands (:meth:`attach`)."""
         self.ready: set[str] = set()
         self.vote: dict[str, bool] | None = None
         self.vote_until = 0.0
@@ -257,6 +258,7 @@ class Room:
         self._vote_task: asyncio.Task[None] | None = None
         self._resume: asyncio.Task[None] | None = None
         self._emptied: asyncio.Task[None] | None = None
+        self._emptied_again = False
         self.closed = False
         self.gone = False
         """Stopped here (the server stops, or another process owns the room now)."""
@@ -752,11 +754,18 @@ class Room:
             waiting = self.waits_for_people()
             member.connections.add(conn)
             self.connected(member)
+            # Back between hands (an idle room resumes, or the next hand is coming): the
+            # person plays the next hand, not 托管 (during a hand they tap 我回来了).
+            back = not self.table.in_hand and member.name in self.auto
+            if back:
+                self.auto.discard(member.name)
             first = self._frame(member, conn)
             assert first is not None
             conn.put(first)
             if waiting and not self.waits_for_people():
                 await self.advance()  # a player is back: the room plays on
+            elif back:
+                self.broadcast()
 
     async def detach(self, member: Member, conn: Connection) -> None:
         member.connections.discard(conn)
@@ -772,16 +781,23 @@ class Room:
         if member.connections or member.role != "player" or self.closed or self.gone:
             return
         self._graces[member.name] = asyncio.create_task(self._grace(member))
-        if self.waits_for_people() and self._next_hand is not None:
-            # The last player left between hands: no next hand, and everybody still
-            # here (spectators) is told now, not when the hand would have been dealt.
-            self._emptied = asyncio.create_task(self._after_emptied())
+        if self.waits_for_people():
+            # The last player left between hands (a next hand coming, or the host's
+            # pause): no next hand, and everybody still here (spectators) is told now
+            # that the room waits for people, not when the hand would have been dealt.
+            # One task at a time, never cancelled here (it may be storing under the
+            # lock): a task still under way makes one more pass.
+            self._emptied_again = True
+            if self._emptied is None or self._emptied.done():
+                self._emptied = asyncio.create_task(self._after_emptied())
 
     async def _after_emptied(self) -> None:
         try:
-            async with self.lock:
-                if self.waits_for_people():
-                    await self.advance()
+            while self._emptied_again:
+                self._emptied_again = False
+                async with self.lock:
+                    if self.waits_for_people():
+                        await self.advance()
         except asyncio.CancelledError:
             raise
         except Exception as exc:
