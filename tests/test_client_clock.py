@@ -20,34 +20,20 @@ from __future__ import annotations
 import json
 import mimetypes
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+# Skips this module without playwright or chromium (not in CI): one rule, browser_helpers.
+from browser_helpers import CHROMIUM, Browser, Page, Route, sync_playwright
 from laizi.table.table import Table
 
-CHROMIUM = os.environ.get("LAIZI_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-_IN_CI = os.environ.get("CI") == "true"
 STATIC = Path(__file__).resolve().parents[1] / "src" / "laizi" / "server" / "static"
 ORIGIN = "http://laizi.test"
 CODE = "123456"
 TOKEN = "tok"
-
-try:
-    from playwright.sync_api import Browser, Page, Route, sync_playwright
-except ImportError:  # pragma: no cover - depends on the machine
-    if _IN_CI:
-        raise
-    pytest.skip("playwright is not installed (pip install 'laizi[dev]')",
-                allow_module_level=True)
-if not Path(CHROMIUM).exists():  # pragma: no cover - depends on the machine
-    if _IN_CI:
-        raise RuntimeError(f"chromium not found at {CHROMIUM}")
-    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium fonts-noto-cjk)",
-                allow_module_level=True)
 
 # A WebSocket the test drives: window.__push(frame) delivers a frame to the page.
 _FAKE_SOCKET = """

@@ -26,36 +26,21 @@ from __future__ import annotations
 import functools
 import json
 import mimetypes
-import os
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+# Skips this module without playwright or chromium (not in CI): one rule, browser_helpers.
+from browser_helpers import CHROMIUM, Browser, Page, Route, sync_playwright
 from laizi.bots.registry import make_bot
 from laizi.table.table import Table
 
-CHROMIUM = os.environ.get("LAIZI_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-_IN_CI = os.environ.get("CI") == "true"
 STATIC = Path(__file__).resolve().parents[1] / "src" / "laizi" / "server" / "static"
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 ORIGIN = "http://laizi.test"
-
-try:
-    from playwright.sync_api import Browser, Page, Route, sync_playwright
-except ImportError:  # pragma: no cover - depends on the machine
-    if _IN_CI:
-        raise
-    pytest.skip("playwright is not installed (pip install 'laizi[dev]')",
-                allow_module_level=True)
-if not Path(CHROMIUM).exists():  # pragma: no cover - depends on the machine
-    if _IN_CI:
-        raise RuntimeError(f"chromium not found at {CHROMIUM}")
-    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium fonts-noto-cjk)",
-                allow_module_level=True)
 
 _PAGE = """<!doctype html><html><head><meta charset="utf-8">
 <script type="importmap">{"imports": {
@@ -420,3 +405,33 @@ def test_score_keeper_settlement_names_the_players(browser: Browser) -> None:
         assert f"{names[doubling['params']['seat']]}翻倍" in text, text
     finally:
         page.context.close()
+
+
+def test_a_reason_without_its_parts_never_shows_a_0_based_seat(browser: Browser) -> None:
+    """A reason's text without its ``parts`` (an older record, another client's) names
+    seats by their 0-based number: the page writes the person there, or, with no name,
+    the seat counted from 1 as the settlement does elsewhere — never ``0号位``."""
+    from laizi.server.scorekeeper import settle_record
+
+    answer = settle_record(json.loads((EXAMPLES / "jingzhou-hand.json").read_text()))
+    for p in answer["payments"]:
+        for r in p["reasons"]:
+            r.pop("parts", None)
+    doubling = next(r for p in answer["payments"] for r in p["reasons"]
+                    if r["code"] == "doublings" and not r["params"]["winner"])
+    seat = doubling["params"]["seat"]
+    assert f"{seat}号位" in doubling["zh"]  # what the server's text says
+    names = ["东东", "南南", "西西"]
+    for shown, lang in ((names, "zh"), ([], "zh"), (names, "en")):
+        page, errors = render(browser, _SETTLEMENT, {"end": answer, "names": shown}, lang=lang)
+        try:
+            assert not errors, errors
+            text = page.inner_text(".payments")
+            if shown:
+                assert "号位" not in text and "seat " not in text, text
+                assert names[seat] in text, text
+            else:  # no names: every seat counted from 1, the same way everywhere
+                assert f"{seat + 1}号位翻倍" in text, text
+                assert "0号位" not in text, text
+        finally:
+            page.context.close()

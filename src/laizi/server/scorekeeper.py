@@ -12,6 +12,11 @@ the very code that settles a hand played online (the hand record, docs/hand-reco
                                                 hand is ``400 {"error": {"code":
                                                 "invalid_record", "message",
                                                 "refusal"}}``
+``POST /api/score/check``                       the same question, the verdict as data
+                                                (what the page asks): ``200 {"ok": true,
+                                                "settlement"}`` or ``200 {"ok": false,
+                                                "error": {"code": "invalid_record",
+                                                "message", "refusal"}}``
 ``GET /api/score/variants/{id}``                the variant's tiles, seats, hand size
 ``GET /api/score/wildcard``                     ``?variant&indicator`` → the wildcard
 ``POST /api/score/sessions``                    ``{"variant", "options", "names"}`` → a
@@ -28,6 +33,11 @@ texts cut where they name a seat, so the page writes the person's name there, ne
 0-based seat number. A refusal's ``message`` is English (what ``laizi score`` prints);
 its ``refusal`` (:class:`laizi.reasons.Refusal`: ``code``, ``params``, ``zh``, ``en``,
 ``parts``) is what the page shows, in its language, with the names.
+
+The page settles a hand at every change with ``POST /api/score/check``: an impossible hand
+is an answer the page shows, not a failed request (a browser logs every 4xx as a console
+error). A body that is not ``{"record"}`` is still ``400``. API clients keep ``POST
+/api/score`` and its ``400``.
 
 Sessions live in the hall's database (tables ``score_sessions`` and ``score_hands``,
 migration ``0002_scorekeeper``).
@@ -161,6 +171,21 @@ async def score(request: Request) -> Response:
         return JSONResponse(_settle(data.get("record")))
     except _Invalid as exc:
         return _fail(INVALID, str(exc), refusal=exc.refusal)
+    except LaiziError as exc:
+        return _fail(exc.code, exc.message)
+
+
+async def check(request: Request) -> Response:
+    """``POST /api/score/check``: the verdict on a hand as data, ``200`` either way."""
+    try:
+        data = await _body(request)
+        if set(data) - {"record"}:
+            raise ScoreError("the body is {\"record\": {...}}")
+        return JSONResponse({"ok": True, "settlement": _settle(data.get("record"))})
+    except _Invalid as exc:
+        return JSONResponse({"ok": False, "error": {
+            "code": INVALID, "message": str(exc), "seat": None, "phase": None,
+            "refusal": exc.refusal.to_json()}})
     except LaiziError as exc:
         return _fail(exc.code, exc.message)
 
@@ -347,6 +372,7 @@ _INDICATOR = frozenset({"jingzhou", "huanghuang", "golden"})
 def routes() -> list[Route]:
     return [
         Route("/api/score", score, methods=["POST"]),
+        Route("/api/score/check", check, methods=["POST"]),
         Route("/api/score/variants/{id}", variant_info),
         Route("/api/score/wildcard", wildcard),
         Route("/api/score/sessions", create_session, methods=["POST"]),

@@ -198,7 +198,6 @@ const S = {
   deal_check: ["牌墙校验", "Checking the wall"],
   deal_check_text: ["这局的牌墙 = shuffle(排好序的牌, 本局密钥)。密钥 = HMAC-SHA256(桌面秘密, 局号 + 熵)；桌面秘密在牌局结束时公布，可核对每局的密钥 (见 docs/deals.md)。", "This hand's wall = shuffle(the sorted tiles, this hand's key). The key = HMAC-SHA256(table secret, hand number + entropy); the secret is revealed when the match ends and confirms every hand's key (docs/deals.md)."],
   deal_key: ["本局密钥", "Hand key"],
-  replay_not_ready: ["牌局结束后才能回放 (回放会亮出所有人的牌)。", "A replay is published when the match is over (it shows every hand)."],
   view_from: ["视角", "View"],
   all_open: ["全部明牌", "All hands open"],
   step: ["第 {i} / {n} 步", "Step {i} / {n}"],
@@ -307,7 +306,11 @@ export function reasonText(r, seatName) {
   if (seatName && Array.isArray(parts)) {
     return parts.map((p) => (typeof p === "string" ? p : seatName(p.seat))).join("");
   }
-  return (lang === "zh" ? r.zh : r.en) || r.zh || r.code;
+  const text = (lang === "zh" ? r.zh : r.en) || r.zh || r.code;
+  // A text without its parts names seats by their 0-based number (0号位 / seat 0): the
+  // person is written there (or, without seatName, the seat counted from 1), never it.
+  const name = seatName || ((s) => t("seat_n", { n: s + 1 }));
+  return String(text).replace(/(\d+)号位|\bseat (\d+)/g, (_, zh, en) => name(Number(zh ?? en)));
 }
 
 // Variant names: the server's name is Chinese; English here.

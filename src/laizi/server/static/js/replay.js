@@ -94,7 +94,7 @@ export function ReplayPage({ code }) {
   const title = t("replay_title", { code });
   if (err) {
     return html`<div class="page"><${TopBar} title=${title} /><main class="cards"><section class="card">
-      <p>${err.code === "table_over" ? t("replay_not_ready") : err.code === "unknown_room" ? t("err_unknown_room")
+      <p>${err.code === "unknown_room" ? t("err_unknown_room")
         : err.code === "hand_in_progress" ? t("replay_in_progress") : err.code === "no_hand" ? t("replay_no_hand") : err.message}</p>
       <a href=${`/r/${code}`}>${t("room")} ${code}</a> · <a href="/">${t("back_lobby")}</a></section></main></div>`;
   }

@@ -1,6 +1,7 @@
 // The score-keeper of a physical table (/score): pick the game and the players, tap in
 // each hand (melds, the winner's tiles, how it was won) on a tile keyboard; the hall
-// settles it at once with the very code that settles online play (POST /api/score), and
+// settles it at once with the very code that settles online play (POST /api/score/check,
+// the form of POST /api/score that answers an impossible hand with 200 and its verdict), and
 // keeps the session's running ledger in its database (exportable as JSON).
 import { html } from "htm/preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
@@ -11,7 +12,7 @@ import { LedgerTable, Settlement } from "./settle.js";
 import { formatTiles, mpsz, Tile, tileName } from "./tiles.js";
 import { TopBar, useToast } from "./ui.js";
 import { sortVariants, useVariants } from "./lobby.js";
-import { displayName, meldWord, seatWind, wildcardWord } from "./words.js";
+import { displayName, meldWord, seatName, seatWind, wildcardWord } from "./words.js";
 
 const KEY = "laizi.score.session";
 
@@ -19,7 +20,7 @@ const KEY = "laizi.score.session";
 // refusal comes as data; its English message only when it has none).
 function refusalText(e, names) {
   const refusal = e.detail && e.detail.refusal;
-  return refusal ? reasonText(refusal, (s) => displayName(names[s])) : e.message;
+  return refusal ? reasonText(refusal, (s) => seatName(s, names)) : e.message;
 }
 const KINDS = ["chow", "pung", "kong", "added_kong", "concealed_kong"];
 const CLAIMED = new Set(["chow", "pung", "kong", "added_kong"]);
@@ -210,8 +211,11 @@ function KeeperForm({ session, setSession, onNew, info }) {
     clearTimeout(timer.current);
     if (missing.length) { setPreview({ missing }); return undefined; }
     timer.current = setTimeout(() => {
-      api("/api/score", { method: "POST", body: { record: rec } })
-        .then((r) => setPreview({ ok: r, rec }))
+      // The checking form answers 200 either way: an impossible hand is a verdict to show,
+      // not a failed request (which the browser would log as an error).
+      api("/api/score/check", { method: "POST", body: { record: rec } })
+        .then((r) => setPreview(r.ok ? { ok: r.settlement, rec }
+          : { error: refusalText({ message: r.error.message, detail: r.error }, names), code: r.error.code }))
         .catch((e) => setPreview({ error: refusalText(e, names), code: e.code }));
     }, 250);
     return () => clearTimeout(timer.current);

@@ -4,11 +4,12 @@
 import { html } from "htm/preact";
 import { reasonText, t } from "./i18n.js";
 import { parseTiles, Tile, tileName } from "./tiles.js";
-import { displayName, meldWord, relative, seatWind, wildMark } from "./words.js";
+import { displayName, meldWord, relative, seatName, seatWind, wildMark } from "./words.js";
 
 function party(x, names) {
-  // A seat without a name is counted from 1 for people (the server's seats are 0-based).
-  if (typeof x === "number") return names && names[x] !== undefined ? displayName(names[x]) : t("seat_n", { n: x + 1 });
+  // A seat without a name is counted from 1 for people (the server's seats are 0-based),
+  // as reasonText writes a seat of a text without its parts (seatName).
+  if (typeof x === "number") return seatName(x, names);
   return displayName(x);
 }
 

@@ -13,7 +13,7 @@ import { Board, Meld } from "./board.js";
 import { LedgerTable, Settlement } from "./settle.js";
 import { parseTiles, Tile, tileName } from "./tiles.js";
 import { Modal, TopBar, copyText, useToast } from "./ui.js";
-import { actionLabel, actionVerb, displayName, errorText, eventLine, queueLine, wildMark, wildcardWord } from "./words.js";
+import { actionLabel, actionVerb, displayName, errorText, eventLine, queueLine, seatWind, wildMark, wildcardWord } from "./words.js";
 
 const WINDOWS = ["claim", "rob", "decide"];
 const LETTER = { win: "h", pung: "p", kong: "k", concealed_kong: "k", added_kong: "k",
@@ -108,6 +108,7 @@ function Table({ code, token }) {
   const [toast, show] = useToast();
   const conn = useRef(null);
   const endAt = useRef(null);
+  const dockRef = useRef(null);
   const lang = getLang();
 
   const loadRecords = () => api(`/api/rooms/${encodeURIComponent(code)}/records`).then((r) => { setRecords(r.hands); setLoaded(true); }).catch(() => {});
@@ -253,6 +254,17 @@ function Table({ code, token }) {
   });
   useEffect(() => { setSel(null); }, [view && view.version]);
 
+  // The dock's height (--dock-h): the space a settlement open over the table leaves free
+  // for the dock while the person has something to do.
+  useEffect(() => {
+    const el = dockRef.current;
+    if (!el || typeof ResizeObserver !== "function") return undefined;
+    const page = el.closest(".table-page");
+    const ro = new ResizeObserver(() => { if (page) page.style.setProperty("--dock-h", `${Math.ceil(el.getBoundingClientRect().height)}px`); });
+    ro.observe(el);
+    return () => ro.disconnect();
+  });
+
   useEffect(() => {
     if (view) document.title = `${t("room")} ${code} · ${variantName(view.table.variant)}`;
   });
@@ -275,16 +287,15 @@ function Table({ code, token }) {
   const seated = myName && table.seats.includes(myName);
   const wild = view.wildcard;
 
-  // A tap on a greyed-out tile says why it cannot be discarded (its title says it too).
-  const explain = (e) => {
-    const b = e.target && e.target.closest && e.target.closest("button.tile[disabled][data-reason]");
-    if (!b) return;
-    setHint(b.dataset.reason);
+  // A tap on a greyed-out tile says why it cannot be discarded (its title says it too). The
+  // tile is aria-disabled, not disabled: a disabled button gets no click in every browser.
+  const explain = (why) => {
+    setHint(why);
     clearTimeout(hintTimer.current);
     hintTimer.current = setTimeout(() => setHint(""), 4000);
   };
   const mine = mySeat !== null && inHand ? html`<div class="myhand" role="group" aria-label=${t("hand_of", { name: t("you") })}
-      style=${`--n:${Math.max(myTiles.tiles.length, 14)}`} onPointerUp=${explain}>
+      style=${`--n:${Math.max(myTiles.tiles.length, 14)}`}>
       ${myTiles.tiles.map((x, i) => {
         const can = myTurn && discardable.has(x) && !pending;
         const key = can ? JSON.stringify(discardable.get(x)) : null;
@@ -292,8 +303,8 @@ function Table({ code, token }) {
         return html`<${Tile} key=${`${i}-${x}`} t=${x} size="big" wild=${x === wild} wildMark=${wildMark(variant)}
           cls=${i === myTiles.drawnAt ? "drawn" : ""} selected=${sel === i}
           pending=${pending !== null && pending === key} dim=${myTurn && !discardable.has(x)}
-          onClick=${myTurn ? () => { if (can) act(discardable.get(x)); } : undefined}
-          disabled=${myTurn ? !can : undefined} reason=${why}
+          onClick=${myTurn ? () => { if (can) act(discardable.get(x)); else if (why) explain(why); } : undefined}
+          unavailable=${myTurn ? !can : undefined} reason=${why}
           label=${why || (myTurn ? `${t("a_discard")} ${tileName(x)}` : undefined)} />`;
       })}
     </div>` : null;
@@ -320,8 +331,18 @@ function Table({ code, token }) {
   </div>`;
   // Your hand and your buttons, kept together at the bottom of the screen: a claim
   // prompt never covers the hand it is about.
+  // Its head says who you are at this table (wind, 庄, score): your seat's own header is
+  // on the board, under the dock until the page is scrolled to its end.
   const myMelds = mine ? view.melds[mySeat] || [] : [];
-  const dock = mine ? html`<div class="dock" data-testid="dock">
+  const myScore = mine && board ? board.scores[mySeat] : undefined;
+  const dock = mine ? html`<div class="dock" data-testid="dock" ref=${dockRef}>
+    <div class="dock-head" data-testid="dock-head">
+      <span class="wind" title=${seatWind(mySeat, view.dealer, view.seats, true)}>${seatWind(mySeat, view.dealer, view.seats)}</span>
+      <span class="who">${displayName(handNames[mySeat])} <em>(${t("you")})</em></span>
+      ${mySeat === view.dealer ? html`<span class="tag dealer" title=${t("dealer_long")}>${t("dealer")}</span>` : ""}
+      ${autoMe ? html`<span class="tag auto">${t("auto_short")}</span>` : ""}
+      <span class="score" data-testid="dock-score">${myScore === undefined ? "" : myScore > 0 ? `+${myScore}` : myScore}</span>
+    </div>
     ${hint && myTurn ? html`<div class="hint" role="status" data-testid="tile-hint">${hint}</div>` : ""}
     <div class="dock-hand">${mine}${myMelds.length ? html`<div class="mymelds" aria-label=${t("melds")}>
       ${myMelds.map((m, i) => html`<${Meld} key=${i} m=${m} owner=${mySeat} n=${view.seats} names=${handNames} wild=${wild} size="tiny" />`)}</div>` : ""}</div>
@@ -333,7 +354,11 @@ function Table({ code, token }) {
   const peopleOrder = [...new Set([...table.seats.filter(Boolean), ...table.waiting, ...Object.keys(room.ledger)])];
   const ledgerRows = records.map((r) => ({ number: r.number, label: t("hand_no", { n: r.number + 1 }), values: r.end.net }));
 
-  return html`<div class="page table-page" data-phase=${phase} data-version=${frame.version}>
+  // A settlement stays open until its reader closes it, the next hand going on behind it:
+  // while they have something to do (a turn, a claim, 胡) the dock (hand, buttons, clock)
+  // comes above it, so nobody misses a turn or a claim for reading.
+  const acting = shownRecord !== null && dock !== null && legal.length > 0;
+  return html`<div class=${`page table-page ${acting ? "acting" : ""}`} data-phase=${phase} data-version=${frame.version}>
     <${TopBar} title=${html`<span class="title-variant" data-testid="room-variant">${variantName(variant)}</span>
       <span class="title-room">${t("room")} <span data-testid="room-code">${code}</span></span>`}>
       ${table.hands ? html`<span class="pill">${t("hand_no", { n: table.hands })}</span>` : ""}
@@ -456,7 +481,9 @@ function useShareInfo() {
 }
 
 // The invitation: the room's link (always shown, selectable), its QR code, the system
-// share sheet where there is one, and a copy button that works over plain http.
+// share sheet where there is one, and a copy button that works over plain http. A hall
+// that listens on loopback only (`local_only`) shows no QR code — a friend's phone could
+// not open its link — but says how to start it for phones.
 function ShareBox({ code, variant, testid }) {
   const info = useShareInfo();
   const [copied, setCopied] = useState("");
@@ -474,7 +501,7 @@ function ShareBox({ code, variant, testid }) {
       .catch(() => {});  // closed by the person, or refused: nothing to say
   }
   return html`<div class="sharebox" data-testid=${testid || "sharebox"}>
-    ${info ? html`<img class="qr" src=${`/api/qr?text=${encodeURIComponent(link)}`} alt=${t("qr_alt")} title=${link} data-testid="share-qr" width="148" height="148" />` : html`<div class="qr"></div>`}
+    ${!info ? html`<div class="qr"></div>` : info.local_only ? "" : html`<img class="qr" src=${`/api/qr?text=${encodeURIComponent(link)}`} alt=${t("qr_alt")} title=${link} data-testid="share-qr" width="148" height="148" />`}
     <div class="share-main">
       <p class="muted small">${t("share_hint")}</p>
       <textarea class="share-link" readonly rows="2" ref=${ref} aria-label=${t("share")} data-testid="share-link"
@@ -484,7 +511,7 @@ function ShareBox({ code, variant, testid }) {
         <button type="button" data-testid="copy-share" onClick=${copy}>${t("copy")}</button>
         <span class="copied" role="status" aria-live="polite">${copied === "ok" ? t("copied") : copied === "manual" ? t("copy_manual") : ""}</span>
       </div>
-      ${info && info.local_only ? html`<p class="note-warn small">${t("share_local_only")}</p>` : ""}
+      ${info && info.local_only ? html`<p class="note-warn small" data-testid="share-local-only">${t("share_local_only")}</p>` : ""}
     </div>
   </div>`;
 }

@@ -83,7 +83,9 @@ export function formatTiles(ts) {
 // One tile. `t` null/undefined: the back. Options: wild (the wildcard), ind (an
 // indicator), small / tiny / big, onClick (a button), selected, pending, dim, rot
 // (a claimed tile, turned), last (the latest discard), label (the accessible name when
-// clickable, e.g. "打 五筒"), reason (why a disabled one cannot be played: data-reason).
+// clickable, e.g. "打 五筒"), reason (why a disabled one cannot be played: data-reason),
+// unavailable (aria-disabled: it cannot be played, but a tap still reaches onClick, which
+// says why — a `disabled` button gets no click or pointerup in Firefox / Safari).
 export function Tile(props) {
   const { t, onClick, label } = props;
   const back = t === null || t === undefined;
@@ -96,7 +98,7 @@ export function Tile(props) {
   const badge = props.wild ? html`<span class="badge" aria-hidden="true">${props.wildMark || "赖"}</span>` : null;
   if (onClick) {
     return html`<button type="button" class=${cls} data-tile=${back ? null : t}
-      data-reason=${props.reason || null}
+      data-reason=${props.reason || null} aria-disabled=${props.unavailable ? "true" : null}
       aria-label=${label || name} title=${label || name} onClick=${onClick}
       disabled=${props.disabled}><img src=${src} alt="" draggable=${false} />${badge}</button>`;
   }

@@ -69,6 +69,13 @@ export function relative(owner, from, n) {
   return t("rel_across");
 }
 
+// The person of a hand's seat (0-based, as the server counts): their name, else the seat
+// counted from 1 ("1号位"), never the server's 0-based number.
+export function seatName(seat, names) {
+  const name = names ? names[seat] : undefined;
+  return name === undefined || name === null || name === "" ? t("seat_n", { n: seat + 1 }) : displayName(name);
+}
+
 export function displayName(name) {
   if (name === null || name === undefined || name === "") return "—";
   if (typeof name !== "string") return String(name);
