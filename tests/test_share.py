@@ -7,8 +7,9 @@
   loopback: a remote client naming ``Host: 127.0.0.1`` learns no address) a LAN base for
   its share link; the LAN addresses are looked up in a thread, once a minute at most;
 * ``GET /api/qr?text=LINK`` is an SVG QR code (segno) of one of this hall's room links
-  only: a foreign host (in the link or in the request's ``Host``), a link with a token,
-  an unknown room or an oversized text are refused.
+  only (the page's own address, whatever name the browser used, or a LAN address): a
+  link to another host, a link with a token, an unknown room or an oversized text are
+  refused.
 """
 
 from __future__ import annotations
@@ -139,6 +140,20 @@ def test_qr_of_a_room_link(hall: TestClient) -> None:
         assert ET.fromstring(r.text).find("{http://www.w3.org/2000/svg}title").text == link
 
 
+def test_qr_of_a_room_link_at_the_name_a_proxy_serves(hall: TestClient) -> None:
+    """Behind a reverse proxy (docs/deploy.md) the page's address is the proxy's name:
+    its room links draw, and a link to any other host does not."""
+    code = _room(hall)
+    proxied = {"host": "mahjong.example.org"}
+    r = hall.get("/api/qr", params={"text": f"http://mahjong.example.org/r/{code}"},
+                 headers=proxied)
+    assert r.status_code == 200, r.text
+    assert r.headers["content-type"].startswith("image/svg+xml")
+    r = hall.get("/api/qr", params={"text": f"http://evil.example/r/{code}"},
+                 headers=proxied)
+    assert r.status_code == 400, r.text
+
+
 def test_qr_refuses_foreign_and_oversized_text(hall: TestClient) -> None:
     code = _room(hall)
     refused = [
@@ -165,8 +180,8 @@ def test_qr_refuses_foreign_and_oversized_text(hall: TestClient) -> None:
 def test_a_remote_client_naming_loopback_learns_no_lan_address(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A phone that sends ``Host: 127.0.0.1`` to a hall on 0.0.0.0 is not this machine:
-    it is told its own base and no LAN (or container) address, and gets no QR code of a
-    host that is not the hall's."""
+    it is told its own base and no LAN (or container) address, and gets a QR code only
+    of the link at the host it named itself (the image goes back to it alone)."""
     monkeypatch.setattr(lan, "_SOURCES", (lambda: FOUND,))
     app = create_app(f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}", bot_processes=1,
                      listen_host="0.0.0.0")
@@ -179,10 +194,10 @@ def test_a_remote_client_naming_loopback_learns_no_lan_address(
         r = phone.get("/api/qr", params={"text": f"http://192.168.1.23:8765/r/{code}"},
                       headers={"Host": "192.168.1.23:8765"})
         assert r.status_code == 200, r.text
-        # Any host the client names is not: no QR code of it.
+        # A link at another host than the one it named: no QR code of it.
         for host in ("evil.example:8765", "203.0.113.50:8765"):
             r = phone.get("/api/qr", params={"text": f"http://{host}/r/{code}"},
-                          headers={"Host": host})
+                          headers={"Host": "192.168.1.23:8765"})
             assert r.status_code == 400, (host, r.text)
             assert r.json()["error"]["code"] == "malformed"
 

@@ -110,22 +110,6 @@ def share_base(request: Request, listen_host: str | None,
     return {"base": reach[0] if reach else here, "lan": reach, "local_only": False}
 
 
-def own_host(request: Request, listen_host: str | None,
-             found: Iterable[tuple[str, str]]) -> bool:
-    """Whether the page's host (the ``Host`` header) is one of this hall's addresses:
-    loopback, a LAN address of this machine, the address it is bound to, or the local
-    address the connection arrived at. A name only a proxy knows (docs/deploy.md) is
-    not: the client writes ``Host``."""
-    from laizi.server import lan
-
-    host = request.url.hostname
-    if not host:
-        return False
-    server = request.scope.get("server")
-    ours = {a for _, a in found} | {listen_host} | {server[0] if server else None}
-    return lan.is_loopback(host) or host.strip("[]").lower() in ours
-
-
 def qr_svg(text: str) -> str:
     """An SVG QR code of ``text`` (segno; error correction M, a quiet zone of 4)."""
     import io
@@ -251,8 +235,10 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
 
     async def qr(request: Request) -> Response:
         """The QR code of a room link of this hall only: ``{base}/r/{code}`` where base
-        is this page's address, when its host is one of the hall's own (:func:`own_host`),
-        or one of the LAN addresses, and the room exists."""
+        is this page's address or one of the LAN addresses, and the room exists. The
+        page's address is whatever ``Host`` the browser sent (a proxy's name too,
+        docs/deploy.md): the image goes back to that client alone, so a forged ``Host``
+        only draws the forger a code of its own link."""
         from urllib.parse import urlsplit
 
         text = request.query_params.get("text", "")
@@ -262,8 +248,7 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
         parts = urlsplit(text)
         found = await lan_found()
         bases = set(share_base(request, listen_host, found)["lan"])
-        if own_host(request, listen_host, found):
-            bases.add(str(request.base_url).rstrip("/"))
+        bases.add(str(request.base_url).rstrip("/"))
         base = f"{parts.scheme}://{parts.netloc}"
         segs = parts.path.split("/")
         if (base not in bases or parts.query or parts.fragment or len(segs) != 3
