@@ -119,6 +119,8 @@ def test_an_open_settlement_never_keeps_its_reader_from_acting(browser: Browser,
         page.wait_for_selector(".clock")
         page.wait_for_timeout(300)  # the dock's height is measured
         assert page.locator("[data-testid=settlement]").count() == 1  # still open
+        # ... and not modal to a screen reader while the dock is usable beside it.
+        assert page.get_attribute("[data-testid=settlement]", "aria-modal") == "false"
         targets = ["[data-testid=actionbar] [data-action]", ".myhand .tile", ".clock"]
         if prompt == "turn":
             targets[1] = ".myhand button.tile:not([aria-disabled])"

@@ -403,7 +403,7 @@ function Table({ code, token }) {
       </aside>
     </div>
     <${Modal} open=${shownRecord !== null} title=${`${t("settlement")} · ${t("hand_no", { n: shownRecord ? shownRecord.number + 1 : 0 })}`}
-      onClose=${() => setShown(null)} testid="settlement">
+      onClose=${() => setShown(null)} testid="settlement" blocking=${!acting}>
       ${shownRecord ? html`<div data-hand=${shownRecord.number}><${Settlement} end=${shownRecord.end} names=${shownRecord.seats} me=${myName} />
         <${LedgerTable} people=${peopleOrder} rows=${[]} totals=${shownRecord.end.ledger} />
         <div class="row buttons">

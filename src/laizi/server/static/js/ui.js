@@ -34,10 +34,11 @@ export function useToast() {
   return [html`<${Toast} msg=${state.msg} kind=${state.kind} />`, show];
 }
 
-export function Modal({ open, onClose, title, children, testid }) {
+// blocking=false: the page around it stays usable (the table's dock while a prompt is up).
+export function Modal({ open, onClose, title, children, testid, blocking = true }) {
   if (!open) return null;
   return html`<div class="modal-back" onClick=${(e) => { if (e.target === e.currentTarget && onClose) onClose(); }}>
-    <div class="modal" role="dialog" aria-modal="true" aria-label=${title} data-testid=${testid}>
+    <div class="modal" role="dialog" aria-modal=${blocking ? "true" : "false"} aria-label=${title} data-testid=${testid}>
       <header class="modal-head"><h2>${title}</h2>${onClose ? html`<button type="button" class="x" aria-label=${t("close")} onClick=${onClose}>×</button>` : ""}</header>
       <div class="modal-body">${children}</div>
     </div>
