@@ -330,3 +330,21 @@ def test_answers_to_a_discard_are_secret_until_resolved() -> None:
     seen_by_1 = [redact(e, 1) for e in g.log]
     claims = [e for e in seen_by_1 if e and e["type"] == "claim"]
     assert claims and claims[0]["seat"] == 2  # the resolution is public
+
+
+def test_a_finished_games_view_is_a_copy_of_its_result() -> None:
+    # issue 42: view(seat)["result"] was the game's own log entry, so editing a view
+    # rewrote the log.
+    g = random_game(11)
+    before = dumps(g.log)
+    for seat in range(g.n):
+        view = g.view(seat)
+        result = view["result"]
+        assert result == g.log[-1] and result is not g.log[-1]
+        result["record"]["winners"] = [9]
+        result["payments"].append({"x": 1})
+        result["net"][0] = 10**9
+        result["type"] = "edited"
+    assert dumps(g.log) == before
+    again = replay(loads(before))
+    assert dumps(again.log) == before and state_json(again) == state_json(g)

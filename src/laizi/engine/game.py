@@ -1120,5 +1120,5 @@ class Game:
         if shown:
             out["extra"] = shown
         if self.phase == OVER and self.record is not None and self.keep_log:
-            out["result"] = self.log[-1]
+            out["result"] = copy_json(self.log[-1])  # the caller's own: the log stays as is
         return out
