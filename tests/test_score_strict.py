@@ -284,3 +284,56 @@ def test_variants_are_not_mixed_in_one_ledger(monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = score([example("golden"), example("mcr")], monkeypatch, capsys)
     assert code == 2 and "records of different variants (golden, mcr)" in err
+
+
+def _huge(variant: str, where: tuple[str, ...], value: int | str) -> str:
+    """The example's JSON with the number at ``where`` written as ``value``'s digits."""
+    data = example(variant)
+    at = data
+    for k in where[:-1]:
+        at = at.setdefault(k, {})
+    at[where[-1]] = "@@"
+    return json.dumps(data, ensure_ascii=False).replace('"@@"', str(value))
+
+
+# issue 42: a record with a 5,001-digit number printed a traceback (Python's limit on
+# int-string conversion), and a 4,300-digit one went through to settle payments that
+# could not be printed.
+HUGE = [
+    ("5001 digits", _huge("jingzhou", ("dealer",), "1" * 5001)),
+    ("5001 digits, negative", _huge("jingzhou", ("dealer",), "-" + "7" * 5001)),
+    ("5001 digits, second of JSON lines",
+     json.dumps(example("jingzhou")) + "\n" + _huge("jingzhou", ("dealer",), "1" * 5001)),
+    ("4300-digit base", _huge("huanghuang", ("options", "base"), "9" * 4300)),
+    ("4300-digit dealer streak", _huge("taiwan", ("taiwan", "dealer_streak"), "9" * 4300)),
+    ("2**64 base", _huge("jingzhou", ("options", "base"), 2**64)),
+]
+
+
+@pytest.mark.parametrize("text", [t for _, t in HUGE], ids=[i for i, _ in HUGE])
+def test_a_huge_number_is_one_line(text: str, monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = score(text, monkeypatch, capsys)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1, err
+    assert err.startswith("laizi score: stdin") and "number" in err and "Traceback" not in err
+
+
+def test_a_huge_number_from_the_command_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = tmp_path / "huge.json"
+    path.write_text(HUGE[0][1], encoding="utf-8")
+    laizi = Path(sys.executable).with_name("laizi")
+    run = subprocess.run([str(laizi), "score", str(path)], capture_output=True, text=True,
+                         timeout=60, check=False)
+    assert run.returncode == 2 and run.stdout == "", run.stderr
+    assert len(run.stderr.splitlines()) == 1 and "Traceback" not in run.stderr
+    assert "more than 4300 digits" in run.stderr
+
+
+def test_a_64_bit_number_is_still_read(monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = score(_huge("jingzhou", ("options", "base"), 2**63), monkeypatch, capsys,
+                           "--json")
+    assert code == 0 and err == "" and json.loads(out)["payments"]

@@ -82,6 +82,33 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+NUMBER_LIMIT = 2**64
+"""A record's whole numbers lie strictly between -2**64 and 2**64 (a hand's 64-bit seed
+the largest): anything beyond is refused before it is settled, so no payment grows past
+what Python prints (4300 digits)."""
+
+
+def _too_big(value: Any) -> bool:
+    """Whether JSON data holds a whole number beyond :data:`NUMBER_LIMIT`."""
+    if isinstance(value, int):
+        return not -NUMBER_LIMIT < value < NUMBER_LIMIT
+    if isinstance(value, dict):
+        return any(_too_big(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_too_big(v) for v in value)
+    return False
+
+
+def _checked(where: str, data: Any) -> tuple[str, Any]:
+    if _too_big(data):
+        raise _Failure(f"{where}: a number beyond 64 bits; a hand record's numbers are "
+                       "smaller")
+    return where, data
+
+
+_HUGE = "a number of more than 4300 digits; a hand record's numbers are smaller"
+
+
 def _documents(name: str, text: str) -> list[tuple[str, Any]]:
     """The records a file holds, each with where it is: one object, a list, or JSON
     lines."""
@@ -99,19 +126,23 @@ def _documents(name: str, text: str) -> list[tuple[str, Any]]:
             if not line.strip():
                 continue
             try:
-                out.append((f"{shown} line {i}", json.loads(line)))
+                out.append(_checked(f"{shown} line {i}", json.loads(line)))
             except json.JSONDecodeError as line_exc:
                 raise _Failure(f"{shown} line {i}: not JSON (column {line_exc.colno}: "
                                f"{line_exc.msg}); a file of several records holds one "
                                "per line") from None
             except RecursionError:
                 raise _Failure(f"{shown} line {i}: JSON nested too deeply") from None
+            except ValueError:  # Python reads no whole number of more than 4300 digits
+                raise _Failure(f"{shown} line {i}: {_HUGE}") from None
         return out
+    except ValueError:
+        raise _Failure(f"{shown}: {_HUGE}") from None
     if isinstance(data, list):
         if not data:
             raise _Failure(f"{shown}: an empty list holds no hand record")
-        return [(f"{shown}[{i}]", item) for i, item in enumerate(data)]
-    return [(shown, data)]
+        return [_checked(f"{shown}[{i}]", item) for i, item in enumerate(data)]
+    return [_checked(shown, data)]
 
 
 def read_records(names: list[str], read_stdin: Callable[[], str] | None = None
