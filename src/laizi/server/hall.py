@@ -15,6 +15,7 @@ import os
 import secrets
 import sys
 import traceback
+import unicodedata
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
@@ -30,15 +31,36 @@ from laizi.table.table import Table, canonical
 if TYPE_CHECKING:
     from laizi.server.cluster import Cluster
 
-__all__ = ["BotPool", "Hall"]
+__all__ = ["BotPool", "Hall", "check_name", "name_skeleton"]
 
 _NAME_MAX = 24
 
 
+_BOT_MARK = BOT_PREFIX.strip()
+_UNSEEN = frozenset(("Cc", "Cf", "Cn", "Co", "Cs", "Mn", "Mc", "Me", "Zl", "Zp", "Zs"))
+"""Unicode categories a reader does not see as a character of their own: controls,
+format characters (U+200B, U+2060, tags), marks (U+FE0F variation selectors, combining
+accents) and spaces."""
+
+
+def name_skeleton(name: str) -> str:
+    """What a reader sees of a name: NFKC, without the characters of :data:`_UNSEEN` (so
+    ``" \ufe0f🤖 7"`` is ``"🤖7"``)."""
+    return "".join(ch for ch in unicodedata.normalize("NFKC", name)
+                   if unicodedata.category(ch) not in _UNSEEN and not ch.isspace())
+
+
 def check_name(name: object) -> str:
+    """A person's name, trimmed: 1-24 printable characters, something visible among them,
+    and no bot's 🤖 anywhere once normalised (:func:`name_skeleton`), so nobody sits as
+    a bot or passes for one."""
     if not isinstance(name, str) or not name.strip() or len(name) > _NAME_MAX \
-            or not name.isprintable() or name.startswith(BOT_PREFIX.strip()):
+            or not name.isprintable():
         raise TableError(f"a name is 1-{_NAME_MAX} printable characters (not a bot's), "
+                         f"got {name!r}", code=ErrorCode.MALFORMED)
+    seen = name_skeleton(name)
+    if not seen or _BOT_MARK in seen:
+        raise TableError(f"a name has a visible character and is not a bot's ({_BOT_MARK}), "
                          f"got {name!r}", code=ErrorCode.MALFORMED)
     return name.strip()
 
