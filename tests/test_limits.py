@@ -14,7 +14,15 @@ directory), except the name checks, which are the hall's function itself.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
+import select
+import socket
+import time
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,14 +31,17 @@ from server_helpers import in_ci  # skips this module without the server extras 
 if not in_ci():
     pytest.importorskip("alembic")
 
+import websockets
 
 from laizi.errors import ErrorCode, TableError
 from laizi.server.hall import check_name
 from server_helpers import (
     FAST,
     HTTP,
+    Client,
     Server,
     create_room,
+    redis_for_tests,
     sqlite_url,
     unique,
 )
@@ -100,3 +111,175 @@ def test_the_hall_refuses_a_bot_name_on_create_and_join(server: Server) -> None:
     assert set(info["ledger"]) == {info["host"], "🤖 1", "🤖 2"}, info  # nobody else
     assert info["seats"][1:] == ["🤖 1", "🤖 2"] and not info["waiting"], info
     assert not info["spectators"], info
+
+
+# --------------------------------------------------------------------------- sizes
+
+
+def _rss_kib(pid: int, field: str = "VmRSS") -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise AssertionError(f"no {field} for process {pid}")
+
+
+def test_a_frame_over_the_limit_closes_the_socket(server: Server) -> None:
+    room = create_room(server, unique("host"), variant="jingzhou", **FAST)
+
+    async def go() -> None:
+        c = Client(server, room["code"], room["token"], "host")
+        await c.connect()
+        # Within the frame limit but over a message's: a typed error, the socket open.
+        await c.send_raw(json.dumps({"op": "ping", "seq": 1, "pad": "x" * 20_000}))
+        answer = await c.answer()
+        assert answer["op"] == "error" and answer["error"]["code"] == "malformed"
+        assert (await c.request("ping"))["op"] == "ack"
+        # 1 MiB: refused by its header, the socket closed with 1009 (message too big).
+        await c.send_raw("x" * MIB)
+        await asyncio.wait_for(c.closed.wait(), 10)
+        assert c.ws.close_code == 1009, c.ws.close_code
+        assert c.answers.empty()
+
+    asyncio.run(go())
+    assert server.health()["ok"]
+
+
+def test_a_binary_frame_over_the_limit_closes_the_socket_too(server: Server) -> None:
+    room = create_room(server, unique("host"), variant="jingzhou", **FAST)
+
+    async def go() -> None:
+        url = f"{server.ws}/ws/{room['code']}?token={room['token']}"
+        async with websockets.connect(url, max_size=None) as ws:
+            await ws.recv()  # the first state frame
+            await ws.send(b"\0" * (2 * MIB))
+            with pytest.raises(websockets.ConnectionClosed) as info:
+                while True:
+                    await asyncio.wait_for(ws.recv(), 10)
+            assert info.value.rcvd is not None and info.value.rcvd.code == 1009
+
+    asyncio.run(go())
+
+
+def _post_streamed(port: int, path: str, total: int, *, chunked: bool,
+                   piece: int = 256 * 1024, timeout: float = 20.0
+                   ) -> tuple[int, dict[str, Any], int, float]:
+    """POST about ``total`` bytes to ``path`` (whole pieces of ``piece`` bytes), chunked
+    or under a ``Content-Length``, until the server answers or closes: (status, JSON
+    body, bytes sent, seconds to the answer)."""
+    pieces = -(-total // piece)
+    start = time.monotonic()
+    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    try:
+        head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                "Content-Type: application/json\r\n"
+                + ("Transfer-Encoding: chunked\r\n" if chunked
+                   else f"Content-Length: {pieces * piece}\r\n") + "\r\n")
+        sock.sendall(head.encode())
+        block = (b"[" + b"1," * piece)[:piece]
+        if chunked:
+            block = f"{len(block):x}\r\n".encode() + block + b"\r\n"
+        sent = 0
+        left = memoryview(b"")
+        sock.setblocking(False)
+        deadline = start + timeout
+        while (pieces > 0 or left) and time.monotonic() < deadline:
+            readable, writable, _ = select.select([sock], [sock], [], 1)
+            if readable:
+                break  # the answer (or the close) comes before the body is all sent
+            if not writable:
+                continue
+            if not left:
+                pieces -= 1
+                left = memoryview(block + (b"0\r\n\r\n" if chunked and not pieces else b""))
+            try:
+                n = sock.send(left)
+            except BlockingIOError:
+                continue
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            sent += n
+            left = left[n:]
+        sock.setblocking(True)
+        sock.settimeout(max(1.0, deadline - time.monotonic()))
+        raw = b""
+        with contextlib.suppress(ConnectionResetError, TimeoutError):
+            while b"\r\n\r\n" not in raw or len(raw) < _length(raw):
+                more = sock.recv(65536)
+                if not more:
+                    break
+                raw += more
+        elapsed = time.monotonic() - start
+    finally:
+        sock.close()
+    head_text, _, body = raw.partition(b"\r\n\r\n")
+    assert head_text, "no answer"
+    status = int(head_text.split(b" ", 2)[1])
+    return status, json.loads(body[:_length(raw) - len(head_text) - 4]), sent, elapsed
+
+
+def _length(raw: bytes) -> int:
+    """The length of the whole answer in ``raw`` (head and body), once its head is in."""
+    head, sep, _ = raw.partition(b"\r\n\r\n")
+    if not sep:
+        return 1 << 62
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return len(head) + 4 + int(value)
+    return 1 << 62
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
+@pytest.mark.parametrize("path", ["/api/rooms", "/api/score", "/api/rooms/123456/join"])
+def test_a_50_mb_body_is_refused_before_it_is_read(server: Server, path: str,
+                                                   chunked: bool) -> None:
+    assert server.proc is not None
+    pid = server.proc.pid
+    _post_streamed(server.port, "/api/rooms", 1000, chunked=chunked)  # warm up
+    before = _rss_kib(pid)
+    status, body, sent, elapsed = _post_streamed(server.port, path, 50 * 1000 * 1000,
+                                                 chunked=chunked)
+    grown = _rss_kib(pid) - before
+    assert status == 413, (status, body)
+    assert body["error"]["code"] == "too_large", body
+    assert set(body["error"]) >= {"code", "message", "seat", "phase"}
+    assert elapsed < 5, elapsed
+    assert sent < 50 * 1000 * 1000, sent  # not even sent whole: refused on the way
+    assert grown < 4 * 1024, f"RSS grew by {grown} KiB"
+    assert server.health()["ok"]
+
+
+def test_bodies_under_the_limit_are_read(server: Server) -> None:
+    r = HTTP.post(f"{server.http}/api/rooms",
+                  json={"name": unique("ann"), "settings": FAST, "pad": "x" * 30_000})
+    assert r.status_code == 413 and r.json()["error"]["code"] == "too_large", r.text
+    r = HTTP.post(f"{server.http}/api/score", json={"record": {"variant": "x" * 40_000}})
+    assert r.status_code == 400, r.text  # read, and refused for what it says
+    room = create_room(server, unique("host"), variant="jingzhou", **FAST)
+    assert room["code"]
+
+
+def test_the_limits_hold_with_workers(tmp_path: Path) -> None:
+    """``laizi serve --workers 2`` (uvicorn started from an import string): the same
+    frame and body limits in every worker."""
+    with redis_for_tests(tmp_path) as url:
+        srv = Server(sqlite_url(tmp_path / "hall.db"), tmp_path, redis_url=url,
+                     extra_args=("--workers", "2")).start()
+        try:
+            for _ in range(4):  # whichever worker takes each connection
+                status, body, _, _ = _post_streamed(srv.port, "/api/rooms", 10 * MIB,
+                                                    chunked=True)
+                assert status == 413 and body["error"]["code"] == "too_large", body
+            room = create_room(srv, unique("host"), variant="jingzhou", **FAST)
+
+            async def go() -> None:
+                for _ in range(4):
+                    c = Client(srv, room["code"], room["token"], "host")
+                    await c.connect()
+                    await c.send_raw("x" * MIB)
+                    await asyncio.wait_for(c.closed.wait(), 10)
+                    assert c.ws.close_code == 1009, c.ws.close_code
+
+            asyncio.run(go())
+        finally:
+            srv.kill()

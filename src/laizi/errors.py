@@ -63,6 +63,11 @@ class ErrorCode(StrEnum):
     """The hall could not store the action; nothing was applied."""
     BAD_OPTION = "bad_option"
     """A table option that the variant does not have, or a value it refuses."""
+    TOO_LARGE = "too_large"
+    """The hall: a request body (HTTP 413) or message over the hall's size limit."""
+    RATE_LIMITED = "rate_limited"
+    """The hall: more of something than one person may send (e.g. entropy strings
+    between two hands); nothing was applied."""
 
 
 class ErrorJSON(TypedDict):

@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from laizi.server.app import create_app
+        from laizi.server.limits import MAX_FRAME
         from laizi.server.storage import default_url
         from laizi.server.websocket import HallWebSocketProtocol
     except ImportError as exc:
@@ -86,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
     common: dict[str, Any] = {"host": args.host, "port": args.port,
                               "ws": HallWebSocketProtocol, "ws_per_message_deflate": False,
+                              # a longer frame closes the socket (1009) from its header
+                              "ws_max_size": MAX_FRAME,
                               "log_level": "warning", "lifespan": "on"}
     where = f"database {url}" + (f", redis {args.redis}" if args.redis else "") + \
         (f", {args.workers} processes" if args.workers > 1 else "")

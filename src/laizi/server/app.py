@@ -20,7 +20,8 @@
 :mod:`laizi.server.scorekeeper`.
 
 Every refusal is ``{"error": {"code", "message", "seat", "phase"}}`` with an HTTP status
-(400 a bad request, 404 unknown, 409 not now).
+(400 a bad request, 404 unknown, 409 not now, 413 a body over the limit:
+:mod:`laizi.server.limits`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -43,6 +45,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from laizi.errors import ErrorCode, LaiziError, TableError
 from laizi.server import records, scorekeeper
 from laizi.server.hall import Hall
+from laizi.server.limits import BodyLimit
 from laizi.server.rooms import MAX_MESSAGE, Connection, Room, RoomSettings, parse_client_text
 from laizi.server.storage import Store
 
@@ -52,7 +55,8 @@ STATIC = Path(__file__).parent / "static"
 
 _STATUS = {ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.UNKNOWN_TOKEN: 404,
            ErrorCode.TABLE_OVER: 409, ErrorCode.HAND_IN_PROGRESS: 409,
-           ErrorCode.NOT_HOST: 403, ErrorCode.STORAGE: 503}
+           ErrorCode.NOT_HOST: 403, ErrorCode.STORAGE: 503, ErrorCode.TOO_LARGE: 413,
+           ErrorCode.RATE_LIMITED: 429}
 
 
 def _error(exc: LaiziError) -> JSONResponse:
@@ -62,7 +66,8 @@ def _error(exc: LaiziError) -> JSONResponse:
 async def _body(request: Request) -> dict[str, Any]:
     raw = await request.body()
     if len(raw) > MAX_MESSAGE:
-        raise TableError("request too large", code=ErrorCode.MALFORMED)
+        raise TableError(f"a request body is at most {MAX_MESSAGE} bytes here",
+                         code=ErrorCode.TOO_LARGE)
     try:
         data = json.loads(raw or b"{}")
     except (ValueError, RecursionError):  # not JSON, not UTF-8, 5000-digit ints, deep nesting
@@ -351,6 +356,7 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
     ]
     if STATIC.exists():
         routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    # Request bodies over limits.MAX_BODY: 413 before they are read (docs/hall.md).
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(BodyLimit)])
     app.state.hall = hall
     return app
