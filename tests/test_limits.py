@@ -41,8 +41,10 @@ from server_helpers import (
     Client,
     Server,
     create_room,
+    join,
     redis_for_tests,
     sqlite_url,
+    stored_lines,
     unique,
 )
 
@@ -283,3 +285,52 @@ def test_the_limits_hold_with_workers(tmp_path: Path) -> None:
             asyncio.run(go())
         finally:
             srv.kill()
+
+
+# --------------------------------------------------------------------------- entropy
+
+ENTROPY_PER_HAND = 4
+
+
+def test_entropy_is_capped_per_person_between_hands(server: Server) -> None:
+    host = unique("host")
+    room = create_room(server, host, variant="jingzhou", hands=2, **{**FAST, "between": 30})
+    code = room["code"]
+    guest = unique("guest")
+    joined = join(server, code, guest, "player")
+
+    async def go() -> None:
+        c = Client(server, code, room["token"], host)
+        g = Client(server, code, joined["token"], guest)
+        await c.connect()
+        await g.connect()
+        for i in range(ENTROPY_PER_HAND):
+            assert (await c.request("entropy", value=f"mine {i}"))["op"] == "ack"
+        lines = stored_lines(server.db_url, code)
+        for _ in range(3):
+            refused = await c.request("entropy", value="one more")
+            assert refused["op"] == "error", refused
+            assert refused["error"]["code"] == "rate_limited", refused
+        assert stored_lines(server.db_url, code) == lines  # nothing stored
+        # Somebody else's own allowance is untouched.
+        answer = await g.request("entropy", value="the guest's")
+        assert answer["op"] == "ack", answer
+        # The next hand gives a new allowance once the hand is over.
+        assert (await c.request("start"))["op"] == "ack"
+
+        def between(cl: Client) -> bool:
+            return cl.latest is not None and not cl.latest["room"]["in_hand"] and any(
+                e["type"] == "hand_end" for f in cl.frames for e in f["events"])
+
+        await asyncio.gather(c.play(until=between, timeout=60),
+                             g.play(until=between, timeout=60))
+        assert (await c.request("entropy", value="after hand 1"))["op"] == "ack"
+        await c.request("end")
+        await g.close()
+        await c.close()
+
+    asyncio.run(go())
+    entropy = [json.loads(line) for line in stored_lines(server.db_url, code)]
+    values = [e["value"] for e in entropy if e["type"] == "entropy"]
+    assert values == [*(f"mine {i}" for i in range(ENTROPY_PER_HAND)), "the guest's",
+                      "after hand 1"]

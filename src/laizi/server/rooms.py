@@ -45,7 +45,11 @@ BOT_PREFIX = "🤖 "
 
 BOT_LEVELS = ("greedy", "search", "random")
 MAX_MESSAGE = 16 * 1024
-"""The largest websocket message a client may send (bytes)."""
+"""The largest websocket message a client may send (characters; a longer one within the
+frame limit, :data:`laizi.server.limits.MAX_FRAME`, is answered ``malformed``)."""
+ENTROPY_PER_HAND = 4
+"""The most entropy strings one person adds between two hands (before the first hand, or
+after a hand's end): one more is refused ``rate_limited`` (docs/deals.md)."""
 SNAPSHOT_GAP = 400
 """A client more than this many events behind gets a fresh view instead of the events."""
 
@@ -69,6 +73,19 @@ def _refusal(message: str) -> dict[str, Any]:
 def pass_only(actions: Sequence[Action]) -> bool:
     """Whether ``pass`` is the only legal answer (a window the server answers itself)."""
     return len(actions) == 1 and actions[0].type == "pass"
+
+
+def _entropy_since_hand(log: Sequence[Entry], person: str) -> int:
+    """How many entropy lines ``person`` added since the last hand started or ended (or
+    the table began): the log read back to that line only."""
+    n = 0
+    for entry in reversed(log):
+        kind = entry.get("type")
+        if kind in ("hand", "hand_end", "table"):
+            break
+        if kind == "entropy" and entry.get("person") == person:
+            n += 1
+    return n
 
 
 def parse_client_text(text: str | None) -> tuple[object, dict[str, Any] | None]:
@@ -503,6 +520,9 @@ class Room:
             t.buy_horse(member.name, msg.get("buy"))  # type: ignore[arg-type]
             await self._store()
         elif op == "entropy":
+            if _entropy_since_hand(t.log, member.name) >= ENTROPY_PER_HAND:
+                raise TableError(f"at most {ENTROPY_PER_HAND} entropy strings a person "
+                                 "between two hands", code=ErrorCode.RATE_LIMITED)
             t.add_entropy(member.name, msg.get("value"))  # type: ignore[arg-type]
             await self._store()
         elif op == "dismiss":
