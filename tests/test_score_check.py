@@ -73,3 +73,16 @@ def test_check_answers_an_impossible_hand_with_200_and_the_refusal() -> None:
 def test_check_refuses_a_body_that_is_not_a_record_with_400() -> None:
     assert post("/api/score/check", {"hand": {}}).status_code == 400
     assert post("/api/score/check", [1, 2]).status_code == 400
+
+
+def test_a_record_with_a_huge_number_is_refused_not_a_500() -> None:
+    # issue 42: a 4,300-digit base was read (Python reads that many digits) and settled
+    # into payments no JSON answer could print: a 500.
+    record: dict[str, Any] = json.loads((EXAMPLES / "huanghuang-hand.json").read_text())
+    record.setdefault("options", {})["base"] = int("9" * 4300)
+    plain = post("/api/score", {"record": record})
+    assert plain.status_code == 400, plain.text
+    error = plain.json()["error"]
+    assert error["code"] == "invalid_record" and "64 bits" in error["message"], error
+    checked = post("/api/score/check", {"record": record})
+    assert checked.status_code == 200 and checked.json()["ok"] is False, checked.text

@@ -37,8 +37,9 @@ if TYPE_CHECKING:
     from laizi.engine.variant import Variant
     from laizi.settlement import Payment
 
-__all__ = ["SECTIONS", "HandRecord", "RecordError", "SeatRecord", "not_won", "record_from_json",
-           "record_to_json", "settle", "validate"]
+__all__ = ["BEYOND", "NUMBER_LIMIT", "SECTIONS", "HandRecord", "RecordError", "SeatRecord",
+           "beyond_limit", "not_won", "record_from_json", "record_to_json", "settle",
+           "validate"]
 
 WIN, DRAW = "win", "draw"
 _HOW_ALIASES = {
@@ -395,6 +396,24 @@ def _read_seat(raw: Any, where: str, n: int) -> SeatRecord:
     return SeatRecord(concealed, melds, flowers)
 
 
+NUMBER_LIMIT = 2**64
+"""A record's whole numbers lie strictly between -2**64 and 2**64 (a hand's 64-bit seed
+the largest): anything beyond is refused before it is read, so no payment grows past what
+Python prints (4300 digits)."""
+BEYOND = "a number beyond 64 bits; a hand record's numbers are smaller"
+
+
+def beyond_limit(value: Any) -> bool:
+    """Whether JSON data holds a whole number beyond :data:`NUMBER_LIMIT`."""
+    if isinstance(value, int):
+        return not -NUMBER_LIMIT < value < NUMBER_LIMIT
+    if isinstance(value, dict):
+        return any(beyond_limit(v) for v in value.values())
+    if isinstance(value, list):
+        return any(beyond_limit(v) for v in value)
+    return False
+
+
 def record_from_json(data: Any) -> HandRecord:
     """Read and validate a record strictly; :class:`RecordError` says what is wrong.
 
@@ -405,6 +424,8 @@ def record_from_json(data: Any) -> HandRecord:
 
     if not isinstance(data, dict):
         raise RecordError("a hand record must be a JSON object")
+    if beyond_limit(data):
+        raise RecordError(BEYOND)
     vid = _read_text(_need(data, "variant", "record"), "variant")
     try:
         variant = get(vid)

@@ -23,7 +23,14 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from laizi.reasons import LANGS, Lang
-from laizi.records import HandRecord, RecordError, record_from_json, settle
+from laizi.records import (
+    BEYOND,
+    HandRecord,
+    RecordError,
+    beyond_limit,
+    record_from_json,
+    settle,
+)
 from laizi.settlement import Payment, net, payments_json
 
 __all__ = ["Settled", "read_records", "register", "run"]
@@ -82,27 +89,11 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-NUMBER_LIMIT = 2**64
-"""A record's whole numbers lie strictly between -2**64 and 2**64 (a hand's 64-bit seed
-the largest): anything beyond is refused before it is settled, so no payment grows past
-what Python prints (4300 digits)."""
-
-
-def _too_big(value: Any) -> bool:
-    """Whether JSON data holds a whole number beyond :data:`NUMBER_LIMIT`."""
-    if isinstance(value, int):
-        return not -NUMBER_LIMIT < value < NUMBER_LIMIT
-    if isinstance(value, dict):
-        return any(_too_big(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_too_big(v) for v in value)
-    return False
-
-
 def _checked(where: str, data: Any) -> tuple[str, Any]:
-    if _too_big(data):
-        raise _Failure(f"{where}: a number beyond 64 bits; a hand record's numbers are "
-                       "smaller")
+    """A record with where it is, refused at once (naming where) with a number beyond
+    :data:`laizi.records.NUMBER_LIMIT`, which ``record_from_json`` refuses too."""
+    if beyond_limit(data):
+        raise _Failure(f"{where}: {BEYOND}")
     return where, data
 
 
