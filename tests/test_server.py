@@ -63,6 +63,7 @@ from server_helpers import (
 
 VARIANTS = ["jingzhou", "huanghuang", "golden", "mcr", "taiwan"]
 BACKENDS = ["sqlite", "postgresql"]
+JSON = {"Content-Type": "application/json"}  # a body sent as bytes says it is JSON (else 415)
 
 
 def run(coro: Any) -> Any:
@@ -238,7 +239,8 @@ def test_lobby_http(records: Server) -> None:
         r = HTTP.post(f"{http}/api/rooms", json={"name": "ann", "settings": settings})
         _error_json(r, 400, code)
     for body in (b"not json", b"[1, 2]", b'"room"', b"{" * 5000, b"1" * 5000, b"\xff\xfe"):
-        _error_json(HTTP.post(f"{http}/api/rooms", content=body), 400, "malformed")
+        _error_json(HTTP.post(f"{http}/api/rooms", content=body, headers=JSON), 400,
+                    "malformed")
     for body in ({"name": "ann", "settings": {"variant": "mcr"}, "extra": 1},
                  {"name": "", "settings": {"variant": "mcr"}},
                  {"name": 7, "settings": {"variant": "mcr"}},
@@ -294,8 +296,8 @@ def test_lobby_http(records: Server) -> None:
                            json={"name": unique("x"), "role": "dealer"}), 400, "malformed")
     _error_json(HTTP.post(f"{http}/api/rooms/{code}/join",
                            json={"name": unique("x"), "seat": 2}), 400, "malformed")
-    _error_json(HTTP.post(f"{http}/api/rooms/{code}/join", content=b"[]"), 400,
-                "malformed")
+    _error_json(HTTP.post(f"{http}/api/rooms/{code}/join", content=b"[]", headers=JSON),
+                400, "malformed")
     # The table fills up: then a player becomes a spectator.
     late = [join(records, code, unique(f"p{i}")) for i in range(3)]
     assert [x["role"] for x in late] == ["player", "player", "spectator"]

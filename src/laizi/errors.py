@@ -68,6 +68,13 @@ class ErrorCode(StrEnum):
     RATE_LIMITED = "rate_limited"
     """The hall: more of something than one person may send (e.g. entropy strings
     between two hands); nothing was applied."""
+    FORBIDDEN_ORIGIN = "forbidden_origin"
+    """The hall: a browser request from a page of another site (its ``Origin`` or
+    ``Referer`` is neither the hall's own address nor an allowed one; HTTP 403, or a
+    websocket closed with 4403); nothing was applied."""
+    NOT_JSON = "not_json"
+    """The hall: a request that changes something must say ``Content-Type:
+    application/json`` (HTTP 415); nothing was read."""
 
 
 class ErrorJSON(TypedDict):

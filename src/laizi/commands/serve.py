@@ -58,6 +58,10 @@ def register(subparsers: Any) -> None:
                         "processes on the same Redis and database (docs/deploy.md)")
     p.add_argument("--workers", type=int, default=1, metavar="N",
                    help="server processes on this port (needs --redis; default 1)")
+    p.add_argument("--allow-origin", action="append", default=[], metavar="URL",
+                   help="a site (https://host[:port]) whose pages may call the hall "
+                        "besides its own address; repeatable; also LAIZI_ALLOW_ORIGINS "
+                        "(comma-separated)")
     p.set_defaults(func=run)
 
 
@@ -66,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from laizi.server.app import create_app
+        from laizi.server.headers import ENV, allowed_from_env, normalize_origin
         from laizi.server.limits import MAX_FRAME
         from laizi.server.storage import default_url
         from laizi.server.websocket import HallWebSocketProtocol
@@ -74,6 +79,11 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     url = args.db or default_url("laizi-hall.db")
+    try:
+        origins = [*allowed_from_env(), *(normalize_origin(o) for o in args.allow_origin)]
+    except ValueError as exc:
+        print(f"laizi serve: --allow-origin / {ENV}: {exc}", file=sys.stderr)
+        return 2
     if args.workers < 1 or (args.workers > 1 and not args.redis):
         print("laizi serve: --workers N (N > 1) needs --redis URL: the processes share "
               "the rooms through Redis", file=sys.stderr)
@@ -100,12 +110,13 @@ def run(args: argparse.Namespace) -> int:
         os.environ["LAIZI_HALL_DB"] = url
         os.environ["LAIZI_HALL_HOST"] = args.host
         os.environ["LAIZI_HALL_REDIS"] = args.redis
+        os.environ[ENV] = ",".join(origins)
         if args.bot_processes is not None:
             os.environ["LAIZI_HALL_BOT_PROCESSES"] = str(args.bot_processes)
         uvicorn.run("laizi.server.app:app_from_env", factory=True, workers=args.workers,
                     **common)
         return 0
     app = create_app(url, bot_processes=args.bot_processes, redis_url=args.redis,
-                     listen_host=args.host)
+                     listen_host=args.host, allowed_origins=origins)
     uvicorn.Server(uvicorn.Config(app, **common)).run()
     return 0

@@ -21,7 +21,8 @@
 
 Every refusal is ``{"error": {"code", "message", "seat", "phase"}}`` with an HTTP status
 (400 a bad request, 404 unknown, 409 not now, 413 a body over the limit:
-:mod:`laizi.server.limits`).
+:mod:`laizi.server.limits`; 403 a page of another site, 415 a body that is not JSON:
+:mod:`laizi.server.headers`).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from laizi.errors import ErrorCode, LaiziError, TableError
 from laizi.server import records, scorekeeper
 from laizi.server.hall import Hall
+from laizi.server.headers import BrowserSafety, allowed_from_env
 from laizi.server.limits import BodyLimit
 from laizi.server.rooms import MAX_MESSAGE, Connection, Room, RoomSettings, parse_client_text
 from laizi.server.storage import Store
@@ -56,7 +58,8 @@ STATIC = Path(__file__).parent / "static"
 _STATUS = {ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.UNKNOWN_TOKEN: 404,
            ErrorCode.TABLE_OVER: 409, ErrorCode.HAND_IN_PROGRESS: 409,
            ErrorCode.NOT_HOST: 403, ErrorCode.STORAGE: 503, ErrorCode.TOO_LARGE: 413,
-           ErrorCode.RATE_LIMITED: 429}
+           ErrorCode.RATE_LIMITED: 429, ErrorCode.FORBIDDEN_ORIGIN: 403,
+           ErrorCode.NOT_JSON: 415}
 
 
 def _error(exc: LaiziError) -> JSONResponse:
@@ -79,14 +82,16 @@ async def _body(request: Request) -> dict[str, Any]:
 
 def app_from_env() -> Starlette:
     """The hall of ``laizi serve --workers N``: each worker process builds its own app
-    from ``LAIZI_HALL_DB``, ``LAIZI_HALL_REDIS`` and ``LAIZI_HALL_BOT_PROCESSES``."""
+    from ``LAIZI_HALL_DB``, ``LAIZI_HALL_REDIS``, ``LAIZI_HALL_BOT_PROCESSES`` and
+    ``LAIZI_ALLOW_ORIGINS``."""
     import os
 
     procs = os.environ.get("LAIZI_HALL_BOT_PROCESSES")
     return create_app(os.environ["LAIZI_HALL_DB"],
                       bot_processes=int(procs) if procs else None,
                       redis_url=os.environ.get("LAIZI_HALL_REDIS") or None,
-                      listen_host=os.environ.get("LAIZI_HALL_HOST") or None)
+                      listen_host=os.environ.get("LAIZI_HALL_HOST") or None,
+                      allowed_origins=allowed_from_env())
 
 
 QR_MAX = 300  # characters of a link the QR endpoint encodes
@@ -129,11 +134,14 @@ def qr_svg(text: str) -> str:
 
 
 def create_app(db_url: str, *, bot_processes: int | None = None,
-               redis_url: str | None = None, listen_host: str | None = None) -> Starlette:
+               redis_url: str | None = None, listen_host: str | None = None,
+               allowed_origins: Iterable[str] = ()) -> Starlette:
     """The hall on the database at ``db_url`` (a SQLAlchemy async URL); with
     ``redis_url``, one of several processes sharing the rooms (docs/deploy.md).
     ``listen_host``: the address it is bound to (``laizi serve --host``), which says
-    whether friends can reach it from the network (None: unknown, taken as yes)."""
+    whether friends can reach it from the network (None: unknown, taken as yes).
+    ``allowed_origins``: pages of other sites that may call it besides its own
+    (``--allow-origin``; :mod:`laizi.server.headers`)."""
     from laizi.server import lan
     from laizi.server.hall import BotPool
 
@@ -356,7 +364,10 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
     ]
     if STATIC.exists():
         routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
-    # Request bodies over limits.MAX_BODY: 413 before they are read (docs/hall.md).
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(BodyLimit)])
+    # The origin rule, JSON-only bodies and the security headers (headers.py), then
+    # request bodies over limits.MAX_BODY: 413 before they are read (docs/hall.md).
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[
+        Middleware(BrowserSafety, allowed_origins=list(allowed_origins)),
+        Middleware(BodyLimit)])
     app.state.hall = hall
     return app
