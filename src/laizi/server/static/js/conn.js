@@ -43,7 +43,7 @@ export class Conn {
         this.version = f.version;
         this.onFrame(f);
       } else if (f.op === "ack" || f.op === "error") {
-        if (f.op === "error" && f.seq === null && ["unknown_room", "unknown_token"].includes(f.error?.code)) {
+        if (f.op === "error" && f.seq === null && ["unknown_room", "unknown_token", "forbidden_origin"].includes(f.error?.code)) {
           this.fatal = f.error;
         }
         const w = this.waiting.get(f.seq);
@@ -55,7 +55,7 @@ export class Conn {
       for (const [, w] of this.waiting) w({ op: "error", error: { code: "disconnected", message: "disconnected" } });
       this.waiting.clear();
       if (this.closed) return;
-      if (e.code === 4404 || this.fatal) {
+      if (e.code === 4404 || e.code === 4403 || this.fatal) {
         this.onStatus("gone", this.fatal);
         return;
       }

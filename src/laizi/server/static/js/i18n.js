@@ -286,6 +286,10 @@ const S = {
   err_paused: ["牌局已暂停", "The match is paused"],
   err_unknown_room: ["没有这个房间", "There is no such room"],
   err_unknown_token: ["这个链接的座位不在这个房间", "This link's seat is not in this room"],
+  err_too_large: ["内容太长了，大厅不收", "Too long: the hall does not take that much"],
+  err_rate_limited: ["太快了，请稍后再试", "Too many at once: try again a little later"],
+  err_forbidden_origin: ["这个网页不是牌馆自己的，不能在这里操作", "This page is not the hall's own: it may not act here"],
+  err_not_json: ["请求格式不对（须为 JSON）", "The request must be JSON"],
 };
 
 export function t(key, params) {

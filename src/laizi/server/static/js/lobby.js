@@ -6,7 +6,7 @@ import { getLang, t, variantName } from "./i18n.js";
 import { api, getName, myRooms, rememberRoom, setName } from "./api.js";
 import { changedOptions, OptionsForm } from "./options.js";
 import { TopBar, useToast } from "./ui.js";
-import { displayName } from "./words.js";
+import { displayName, errorText } from "./words.js";
 
 export function useVariants() {
   const [variants, setVariants] = useState(null);
@@ -80,7 +80,7 @@ export function Lobby() {
       rememberRoom(r.code, { token: r.token, name: name.trim(), role: "player", variant });
       location.href = `/r/${r.code}?t=${encodeURIComponent(r.token)}`;
     } catch (err) {
-      setMsg(err.message);
+      setMsg(errorText(err));
       setBusy(false);
     }
   }
@@ -96,7 +96,7 @@ export function Lobby() {
       rememberRoom(r.code, { token: r.token, name: name.trim(), role: r.role });
       location.href = `/r/${r.code}?t=${encodeURIComponent(r.token)}`;
     } catch (err) {
-      setMsg(err.code === "unknown_room" ? t("err_unknown_room") : err.message);
+      setMsg(errorText(err));
       setBusy(false);
     }
   }

@@ -8,7 +8,7 @@ import { api } from "./api.js";
 import { Board } from "./board.js";
 import { Settlement } from "./settle.js";
 import { TopBar } from "./ui.js";
-import { displayName, eventLine } from "./words.js";
+import { displayName, errorText, eventLine } from "./words.js";
 
 const WIND_INDEX = { E: 0, S: 1, W: 2, N: 3 };
 
@@ -95,7 +95,7 @@ export function ReplayPage({ code }) {
   if (err) {
     return html`<div class="page"><${TopBar} title=${title} /><main class="cards"><section class="card">
       <p>${err.code === "unknown_room" ? t("err_unknown_room")
-        : err.code === "hand_in_progress" ? t("replay_in_progress") : err.code === "no_hand" ? t("replay_no_hand") : err.message}</p>
+        : err.code === "hand_in_progress" ? t("replay_in_progress") : err.code === "no_hand" ? t("replay_no_hand") : errorText(err)}</p>
       <a href=${`/r/${code}`}>${t("room")} ${code}</a> · <a href="/">${t("back_lobby")}</a></section></main></div>`;
   }
   if (!index) return html`<div class="page"><${TopBar} title=${title} /><p class="loading">${t("loading")}</p></div>`;

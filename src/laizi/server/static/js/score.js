@@ -12,7 +12,7 @@ import { LedgerTable, Settlement } from "./settle.js";
 import { formatTiles, mpsz, Tile, tileName } from "./tiles.js";
 import { TopBar, useToast } from "./ui.js";
 import { sortVariants, useVariants } from "./lobby.js";
-import { displayName, meldWord, seatName, seatWind, wildcardWord } from "./words.js";
+import { displayName, errorText, meldWord, seatName, seatWind, wildcardWord } from "./words.js";
 
 const KEY = "laizi.score.session";
 
@@ -20,7 +20,7 @@ const KEY = "laizi.score.session";
 // refusal comes as data; its English message only when it has none).
 function refusalText(e, names) {
   const refusal = e.detail && e.detail.refusal;
-  return refusal ? reasonText(refusal, (s) => seatName(s, names)) : e.message;
+  return refusal ? reasonText(refusal, (s) => seatName(s, names)) : errorText(e);
 }
 const KINDS = ["chow", "pung", "kong", "added_kong", "concealed_kong"];
 const CLAIMED = new Set(["chow", "pung", "kong", "added_kong"]);
@@ -138,7 +138,7 @@ function Setup({ onStarted }) {
     try {
       const s = await api("/api/score/sessions", { method: "POST", body: { variant, options: changedOptions(v, options), names: filled } });
       onStarted(s);
-    } catch (err) { show(err.message); }
+    } catch (err) { show(errorText(err)); }
   }
   return html`<form class="card" onSubmit=${start} data-testid="sk-setup">
     <p class="muted">${t("sk_intro")}</p>
@@ -299,7 +299,7 @@ function KeeperForm({ session, setSession, onNew, info }) {
     } catch (e) { show(refusalText(e, names)); }
   }
   async function undo() {
-    try { setSession(await api(`/api/score/sessions/${session.id}/hands/last`, { method: "DELETE" })); } catch (e) { show(e.message); }
+    try { setSession(await api(`/api/score/sessions/${session.id}/hands/last`, { method: "DELETE" })); } catch (e) { show(errorText(e)); }
   }
 
   const w = hand.winner;

@@ -58,7 +58,7 @@ function JoinHere({ code, onJoined }) {
   const [name, setN] = useState(getName());
   const [info, setInfo] = useState(null);
   const [toast, show] = useToast();
-  useEffect(() => { api(`/api/rooms/${encodeURIComponent(code)}`).then(setInfo).catch((e) => show(e.code === "unknown_room" ? t("err_unknown_room") : e.message)); }, [code]);
+  useEffect(() => { api(`/api/rooms/${encodeURIComponent(code)}`).then(setInfo).catch((e) => show(errorText(e))); }, [code]);
   async function go(role) {
     if (!name.trim()) { show(t("name_needed")); return; }
     try {
@@ -66,7 +66,7 @@ function JoinHere({ code, onJoined }) {
       const r = await api(`/api/rooms/${encodeURIComponent(code)}/join`, { method: "POST", body: { name: name.trim(), role } });
       rememberRoom(r.code, { token: r.token, name: name.trim(), role: r.role, variant: info && info.settings.variant });
       onJoined(r.token);
-    } catch (e) { show(e.message); }
+    } catch (e) { show(errorText(e)); }
   }
   return html`<div class="page">
     <${TopBar} title=${`${t("room")} ${code}`} />
