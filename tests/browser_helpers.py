@@ -106,14 +106,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         err.close()
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
+@contextlib.contextmanager
+def launched() -> Iterator[Browser]:
+    """Debian's chromium, started by Playwright (never a browser of its own)."""
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    with launched() as b:
+        yield b
 
 
 class People:

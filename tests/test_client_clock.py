@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 # Skips this module without playwright or chromium (not in CI): one rule, browser_helpers.
-from browser_helpers import CHROMIUM, Browser, Page, Route, sync_playwright
+from browser_helpers import Browser, Page, Route, launched
 from laizi.table.table import Table
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "laizi" / "server" / "static"
@@ -62,12 +62,8 @@ window.__push = (frame) => {
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield b
-        finally:
-            b.close()
+    with launched() as b:
+        yield b
 
 
 class Hall:

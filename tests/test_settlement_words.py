@@ -34,7 +34,7 @@ from typing import Any
 import pytest
 
 # Skips this module without playwright or chromium (not in CI): one rule, browser_helpers.
-from browser_helpers import CHROMIUM, Browser, Page, Route, sync_playwright
+from browser_helpers import Browser, Page, Route, launched
 from laizi.bots.registry import make_bot
 from laizi.table.table import Table
 
@@ -57,12 +57,8 @@ _PAGE = """<!doctype html><html><head><meta charset="utf-8">
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield b
-        finally:
-            b.close()
+    with launched() as b:
+        yield b
 
 
 def _serve(script: str) -> Any:

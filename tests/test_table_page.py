@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 # Skips this module without playwright or chromium (not in CI): one rule, browser_helpers.
-from browser_helpers import CHROMIUM, Browser, Page, sync_playwright
+from browser_helpers import Browser, Page, launched
 from laizi.bots.registry import make_bot
 from laizi.server.records import hand_records
 from laizi.table.table import Table
@@ -35,12 +35,8 @@ ME = "阿明"
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield b
-        finally:
-            b.close()
+    with launched() as b:
+        yield b
 
 
 def play_until(variant: str, people: list[str], stop: Callable[[Table, int], bool],
