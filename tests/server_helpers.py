@@ -200,6 +200,26 @@ class Server:
         return data
 
 
+def check_clean(server: Server) -> None:
+    """The server reported no error of its own (bot, clock or storage failures)."""
+    if server.alive:
+        assert server.health()["errors"] == 0, server.stderr()
+    assert "Traceback" not in server.stderr(), server.stderr()
+
+
+@contextlib.contextmanager
+def sqlite_hall(tmp_path_factory: Any, name: str, **options: Any) -> Iterator[Server]:
+    """A test module's hall on its own SQLite file (``options``: :class:`Server`'s), found
+    clean (:func:`check_clean`) when the module is done with it."""
+    directory = tmp_path_factory.mktemp(name)
+    server = Server(sqlite_url(directory / "hall.db"), directory, **options).start()
+    try:
+        yield server
+        check_clean(server)
+    finally:
+        server.kill()
+
+
 @contextlib.contextmanager
 def running(db_url: str, log_dir: Path) -> Iterator[Server]:
     server = Server(db_url, log_dir).start()

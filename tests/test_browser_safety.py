@@ -28,7 +28,17 @@ import websockets
 from websockets.typing import Origin
 
 from laizi.server.headers import BrowserSafety, csp, inline_script_hashes, normalize_origin
-from server_helpers import FAST, HTTP, LAIZI, Client, Server, create_room, sqlite_url, unique
+from server_helpers import (
+    FAST,
+    HTTP,
+    LAIZI,
+    Client,
+    Server,
+    create_room,
+    sqlite_hall,
+    sqlite_url,
+    unique,
+)
 
 FLAG_ORIGIN = "https://friends.example"
 ENV_ORIGINS = "http://other.example:9000, https://third.example"
@@ -37,17 +47,10 @@ FOREIGN = "https://evil.example"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    directory = tmp_path_factory.mktemp("browser-safety")
-    srv = Server(sqlite_url(directory / "hall.db"), directory,
-                 extra_args=("--allow-origin", FLAG_ORIGIN),
-                 env={"LAIZI_ALLOW_ORIGINS": ENV_ORIGINS}).start()
-    try:
+    with sqlite_hall(tmp_path_factory, "browser-safety",
+                     extra_args=("--allow-origin", FLAG_ORIGIN),
+                     env={"LAIZI_ALLOW_ORIGINS": ENV_ORIGINS}) as srv:
         yield srv
-        if srv.alive:
-            assert srv.health()["errors"] == 0, srv.stderr()
-        assert "Traceback" not in srv.stderr(), srv.stderr()
-    finally:
-        srv.kill()
 
 
 def _own(server: Server) -> str:

@@ -43,6 +43,7 @@ from server_helpers import (
     create_room,
     join,
     redis_for_tests,
+    sqlite_hall,
     sqlite_url,
     stored_lines,
     unique,
@@ -53,15 +54,8 @@ MIB = 1024 * 1024
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    directory = tmp_path_factory.mktemp("limits")
-    srv = Server(sqlite_url(directory / "hall.db"), directory).start()
-    try:
+    with sqlite_hall(tmp_path_factory, "limits") as srv:
         yield srv
-        if srv.alive:
-            assert srv.health()["errors"] == 0, srv.stderr()
-        assert "Traceback" not in srv.stderr(), srv.stderr()
-    finally:
-        srv.kill()
 
 
 # --------------------------------------------------------------------------- names

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from server_helpers import (  # skips this module without the server extras (not in CI)
+from server_helpers import (
     FAST,
     HTTP,
     Client,
@@ -23,7 +23,7 @@ from server_helpers import (  # skips this module without the server extras (not
     join,
     room_info,
     settle,
-    sqlite_url,
+    sqlite_hall,  # skips this module without the server extras (not in CI)
     stored_lines,
     stored_table,
     unique,
@@ -33,14 +33,8 @@ from server_helpers import (  # skips this module without the server extras (not
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    directory = tmp_path_factory.mktemp("idle")
-    srv = Server(sqlite_url(directory / "hall.db"), directory).start()
-    try:
+    with sqlite_hall(tmp_path_factory, "idle") as srv:
         yield srv
-        assert srv.health()["errors"] == 0, srv.stderr()
-        assert "Traceback" not in srv.stderr(), srv.stderr()
-    finally:
-        srv.kill()
 
 
 def test_a_room_everybody_left_waits_for_people(server: Server) -> None:

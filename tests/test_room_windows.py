@@ -17,14 +17,14 @@ from typing import Any
 
 import pytest
 
-from server_helpers import (  # skips this module without the server extras (not in CI)
+from server_helpers import (
     FAST,
     Client,
     Server,
     create_room,
     person_actions,
     room_info,
-    sqlite_url,
+    sqlite_hall,  # skips this module without the server extras (not in CI)
     stored_lines,
     unique,
 )
@@ -37,14 +37,8 @@ long enough for a stalled, loaded machine."""
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    directory = tmp_path_factory.mktemp("windows")
-    srv = Server(sqlite_url(directory / "hall.db"), directory).start()
-    try:
+    with sqlite_hall(tmp_path_factory, "windows") as srv:
         yield srv
-        assert srv.health()["errors"] == 0, srv.stderr()
-        assert "Traceback" not in srv.stderr(), srv.stderr()
-    finally:
-        srv.kill()
 
 
 def _pass_only(legal: list[dict[str, Any]]) -> bool:

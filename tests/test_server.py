@@ -47,12 +47,14 @@ from server_helpers import (
     HTTP,
     Client,
     Server,
+    check_clean,
     create_room,
     join,
     pass_only_answers,
     pg_database,
     room_info,
     settle,
+    sqlite_hall,
     sqlite_url,
     stored_lines,
     stored_secret,
@@ -100,23 +102,11 @@ def _db_url(request: pytest.FixtureRequest, directory: Path, backend: str) -> st
     return sqlite_url(directory / "hall.db")
 
 
-def _check_clean(server: Server) -> None:
-    """The server reported no error of its own (bot, clock or storage failures)."""
-    if server.proc is not None and server.proc.poll() is None:
-        assert server.health()["errors"] == 0, server.stderr()
-    assert "Traceback" not in server.stderr(), server.stderr()
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server on SQLite for the websocket tests."""
-    directory = tmp_path_factory.mktemp("hall")
-    srv = Server(sqlite_url(directory / "hall.db"), directory).start()
-    try:
+    with sqlite_hall(tmp_path_factory, "hall") as srv:
         yield srv
-        _check_clean(srv)
-    finally:
-        srv.kill()
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -127,7 +117,7 @@ def records(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     srv = Server(_db_url(request, directory, request.param), directory).start()
     try:
         yield srv
-        _check_clean(srv)
+        check_clean(srv)
     finally:
         srv.kill()
 
@@ -926,7 +916,7 @@ def test_restart_after_sigkill(db_url: str, tmp_path: Path) -> None:
         assert _actions_of(final, 0, db_url, code) == [a for _, a, _ in c3.acked]
         verdict = verify_text(HTTP.get(f"{srv.http}/api/rooms/{code}/log").text)
         assert verdict.startswith("ok: jingzhou, 3 hand(s)")
-        _check_clean(srv)
+        check_clean(srv)
     finally:
         srv.kill()
 
@@ -968,7 +958,7 @@ def test_restart_between_hands(tmp_path: Path) -> None:
 
         run(rest())
         assert room_info(srv, code)["over"] is True
-        _check_clean(srv)
+        check_clean(srv)
     finally:
         srv.kill()
 
@@ -1007,7 +997,7 @@ def test_restart_keeps_host_and_pause(tmp_path: Path) -> None:
 
         run(resume())
         assert room_info(srv, code)["over"] is True
-        _check_clean(srv)
+        check_clean(srv)
     finally:
         srv.kill()
 
