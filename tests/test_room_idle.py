@@ -56,7 +56,8 @@ def test_a_room_everybody_left_waits_for_people(server: Server) -> None:
 
     asyncio.run(first())
     info = wait_for_info(server, code, lambda i: i["idle"])
-    assert info["hands"] == 1 and not info["in_hand"] and info["started"]
+    left = info["hands"]  # 1, or more when a bot won before the host's answers were in
+    assert left >= 1 and not info["in_hand"] and info["started"]
     lines = settle(server.db_url, code, quiet=0.5)
     ledger = room_info(server, code)["ledger"]
 
@@ -70,19 +71,19 @@ def test_a_room_everybody_left_waits_for_people(server: Server) -> None:
     asyncio.run(watch())
     assert stored_lines(server.db_url, code) == lines
     info = room_info(server, code)
-    assert info["idle"] and info["hands"] == 1 and info["ledger"] == ledger
+    assert info["idle"] and info["hands"] == left and info["ledger"] == ledger
 
     async def back() -> None:
         c = Client(server, code, room["token"], host, seed=4)
         await c.connect()
-        await c.wait(lambda: bool(c.latest and c.latest["room"]["hands"] >= 2))
+        await c.wait(lambda: bool(c.latest and c.latest["room"]["hands"] > left))
         assert c.latest is not None and c.latest["room"]["idle"] is False
         assert (await c.request("end"))["op"] == "ack"
         await c.wait(lambda: c.over)
         await c.close()
 
     asyncio.run(back())
-    assert stored_table(server.db_url, code).number >= 2
+    assert stored_table(server.db_url, code).number > left
 
 
 def test_spectators_are_told_at_once_when_the_last_player_leaves(server: Server) -> None:
@@ -163,19 +164,20 @@ def test_a_person_back_in_an_idle_room_plays_the_next_hand_not_tuoguan(
 
     asyncio.run(first())
     info = wait_for_info(server, code, lambda i: i["idle"])
-    assert info["auto"] == [host] and info["hands"] == 1
+    left = info["hands"]  # 1, or more when a bot won before the host's answers were in
+    assert info["auto"] == [host] and left >= 1
 
     async def back() -> None:
         c = Client(server, code, room["token"], host, seed=22)
         frame = await c.connect()
         assert frame["room"]["auto"] == []
-        await c.wait(lambda: bool(c.latest and c.latest["room"]["hands"] >= 2))
+        await c.wait(lambda: bool(c.latest and c.latest["room"]["hands"] > left))
         assert c.latest is not None and c.latest["room"]["auto"] == []
         # Asked (a turn, or a real claim prompt that came first): not played by a bot.
         await c.wait(lambda: bool(c.latest and c.latest["legal"]), 30)
-        # (hand 2, or a later one when a bot won hand 2 before the host's first turn: the
-        # host is here, so the next is dealt at once)
-        assert c.latest["room"]["hands"] >= 2 and c.latest["room"]["auto"] == []
+        # (the next hand, or a later one when a bot won it before the host was asked:
+        # the host is here, so another is dealt at once)
+        assert c.latest["room"]["hands"] > left and c.latest["room"]["auto"] == []
         assert (await c.request("end"))["op"] == "ack"
         await c.wait(lambda: c.over)
         await c.close()
