@@ -446,12 +446,13 @@ def test_a_room_waiting_for_people_still_waits_on_another_process(
         while not (info := room_info(a, code))["idle"]:
             assert time.monotonic() < deadline, info
             time.sleep(0.05)
-        assert info["hands"] == 1 and not info["in_hand"]
+        left = info["hands"]  # 1, or more when a bot won before the host's answers were in
+        assert left >= 1 and not info["in_hand"]
         lines = stored_lines(db, code)
         held.stop()  # its leases given up: the other process takes the room
         watch_takeover(db, redis, [code], other, TAKEOVER_BOUND)
         info = room_info(other, code)
-        assert info["idle"] and info["hands"] == 1
+        assert info["idle"] and info["hands"] == left
         time.sleep(0.5)  # between = 0: a hand would have been dealt by now
         assert stored_lines(db, code) == lines
         assert room_info(other, code)["ledger"] == info["ledger"]
@@ -459,7 +460,7 @@ def test_a_room_waiting_for_people_still_waits_on_another_process(
         async def back() -> None:
             c = Client(other, code, room["token"], host, seed=10)
             await c.connect()
-            await c.wait(lambda: bool(c.latest and c.latest["room"]["hands"] >= 2))
+            await c.wait(lambda: bool(c.latest and c.latest["room"]["hands"] > left))
             assert (await c.request("end"))["op"] == "ack"
             await c.wait(lambda: c.over)
             await c.close()
