@@ -40,6 +40,7 @@ from laizi.engine.game import CLAIM, DECIDE, OVER, ROB, TURN, Game, interned
 from laizi.engine.melds import Meld
 from laizi.engine.walls import arrange_wall
 from laizi.variants import get as get_variant
+from laizi.vocab import TurnStart
 
 __all__ = ["DeterminizeError", "clone_world", "sample_world", "template"]
 
@@ -225,7 +226,8 @@ def sample_world(view: View, rng: random.Random, *, enter: bool = True,
         condition(g, rng)
     if phase == TURN:
         g.phase = TURN
-        g.turn_kind = "drawn" if view["drawn"] is not None or g.turn != me else "claimed"
+        g.turn_kind = (TurnStart.DRAWN if view["drawn"] is not None or g.turn != me
+                       else TurnStart.CLAIMED)
         g.last_tile = view["drawn"] if view["drawn"] is not None else None
         if g.last_tile is None and g.turn_kind != "claimed":
             g.last_tile = next((t for t in range(T.NUM_KINDS) if hands[g.turn][t]), 0)
@@ -255,7 +257,7 @@ def sample_world(view: View, rng: random.Random, *, enter: bool = True,
 def _reenter(g: Game, seat: int, action: Action, enter: bool) -> None:
     g.phase = TURN
     g.turn = seat
-    g.turn_kind = "drawn"
+    g.turn_kind = TurnStart.DRAWN
     g.last_tile = action.tile
     if enter:
         g._legal = [None] * g.n

@@ -51,6 +51,7 @@ from laizi.engine.actions import (
 )
 from laizi.engine.game import TURN, Game
 from laizi.engine.variant import SELF_DRAW
+from laizi.vocab import TurnStart
 
 __all__ = ["GreedyBot", "HandContext", "posed_self_draws"]
 
@@ -122,7 +123,7 @@ def posed_self_draws(g: Game, seat: int) -> Iterator[Callable[[list[int], int], 
         g.hands[seat] = hand
         g.sizes[seat] = sum(hand)
         g.turn, g.phase, g.turn_kind, g.last_tile, g.after_kong = (
-            seat, TURN, "drawn", tile, False)
+            seat, TURN, TurnStart.DRAWN, tile, False)
         return g.variant.win_refusal(g, seat, tile, SELF_DRAW)
 
     try:

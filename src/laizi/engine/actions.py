@@ -21,6 +21,7 @@ from typing import Any
 
 from laizi.errors import ErrorCode, IllegalActionError, MalformedActionError
 from laizi.tiles import NUM_TILE_IDS
+from laizi.vocab import ActionType
 
 __all__ = [
     "ADDED_KONG",
@@ -50,22 +51,22 @@ __all__ = [
     "short_repr",
 ]
 
-DISCARD = "discard"  # 打牌
-WIN = "win"  # 胡: self-drawn (自摸), on a discard (点炮) or robbing an added kong (抢杠)
-CONCEALED_KONG = "concealed_kong"  # 暗杠
-ADDED_KONG = "added_kong"  # 补杠 / 蓄杠: the fourth tile added to one's own exposed pung
-SPECIAL_KONG = "special_kong"  # variant kongs of one tile (红中杠, 赖子杠); see Variant
-CHOW = "chow"  # 吃
-PUNG = "pung"  # 碰
-KONG = "kong"  # 明杠 on a discard (直杠)
-PASS = "pass"  # 过
+DISCARD = ActionType.DISCARD  # 打牌
+WIN = ActionType.WIN  # 胡: self-drawn (自摸), on a discard (点炮) or robbing an added kong
+CONCEALED_KONG = ActionType.CONCEALED_KONG  # 暗杠
+ADDED_KONG = ActionType.ADDED_KONG  # 补杠 / 蓄杠
+SPECIAL_KONG = ActionType.SPECIAL_KONG  # variant kongs of one tile (红中杠, 赖子杠)
+CHOW = ActionType.CHOW  # 吃
+PUNG = ActionType.PUNG  # 碰
+KONG = ActionType.KONG  # 明杠 on a discard (直杠)
+PASS = ActionType.PASS  # 过
 
 TYPES = (DISCARD, WIN, CONCEALED_KONG, ADDED_KONG, SPECIAL_KONG, CHOW, PUNG, KONG, PASS)
 CLAIM_TYPES = frozenset({CHOW, PUNG, KONG})
 
-DECLARE = "declare"  # 宣告听牌 (Taiwan 天听 / 地听): ready, and the hand is locked from then on
-FLOWER_WIN = "flower_win"  # 花胡 八仙过海 (Taiwan): all eight flowers, in the turn they came
-ROB_FLOWER = "rob_flower"  # 花胡 七抢一 (Taiwan): seven flowers rob the eighth just drawn
+DECLARE = ActionType.DECLARE  # 宣告听牌 (Taiwan 天听 / 地听)
+FLOWER_WIN = ActionType.FLOWER_WIN  # 花胡 八仙过海 (Taiwan)
+ROB_FLOWER = ActionType.ROB_FLOWER  # 花胡 七抢一 (Taiwan)
 
 VARIANT_TYPES: dict[str, frozenset[str]] = {
     "taiwan": frozenset({DECLARE, FLOWER_WIN, ROB_FLOWER}),
@@ -163,7 +164,7 @@ class Action:
                 f"malformed action {short_repr(data)}: seat must be an int 0-{MAX_SEATS - 1}, "
                 f"not {short_repr(seat)}")
         kind = data["type"]
-        if type(kind) is not str:
+        if type(kind) is not str and type(kind) is not ActionType:
             raise MalformedActionError(
                 f"malformed action {short_repr(data)}: type must be a string, "
                 f"not {short_repr(kind)}", seat=seat)
@@ -217,7 +218,7 @@ def check_action(action: object, types: frozenset[str] = KNOWN_TYPES,
                                  code=ErrorCode.NO_SUCH_SEAT,
                                  seat=seat if -2**63 <= seat < 2**63 else None, phase=phase)
     kind = action.type
-    if type(kind) is not str:
+    if type(kind) is not str and type(kind) is not ActionType:
         raise MalformedActionError(f"malformed action: type must be a string, not "
                                    f"{short_repr(kind)}", seat=seat, phase=phase)
     if kind not in types:

@@ -48,6 +48,7 @@ from laizi.engine.melds import Meld
 from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
 from laizi.errors import ErrorCode, LaiziError, MalformedActionError
 from laizi.settlement import Payment, net
+from laizi.vocab import Phase, TurnStart
 
 if TYPE_CHECKING:
     from laizi.records import HandRecord
@@ -62,10 +63,11 @@ field existed (claim windows that asked only the seats with an option); 2 asks e
 in every window; 3 scores golden (黄金麻将) hands with the 明暗杠 option and 和绝张 read for
 the golden tile's stand-in (docs/rules/golden.md, decision 16)."""
 
-TURN, CLAIM, ROB, OVER = "turn", "claim", "rob", "over"
-DECIDE = "decide"  # a variant's own decision phase (Variant.resolve ends it)
+TURN, CLAIM, ROB, OVER = Phase.TURN, Phase.CLAIM, Phase.ROB, Phase.OVER
+DECIDE = Phase.DECIDE  # a variant's own decision phase (Variant.resolve ends it)
 # How the current turn began: it decides whether a self-drawn win or a kong is possible.
-DEALT, DRAWN, REPLACED, CLAIMED = "dealt", "drawn", "replaced", "claimed"
+DEALT, DRAWN = TurnStart.DEALT, TurnStart.DRAWN
+REPLACED, CLAIMED = TurnStart.REPLACED, TurnStart.CLAIMED
 
 _ACTIONS: dict[tuple[str, int, int | None, tuple[int, ...]], Action] = {}
 
@@ -92,7 +94,7 @@ _act = interned
 _CORE_TURN = frozenset({DISCARD, WIN, CONCEALED_KONG, ADDED_KONG, SPECIAL_KONG})
 _CORE_TYPES = frozenset(TYPES)
 _ANSWER_TYPES = frozenset({CHOW, PUNG, KONG})
-_MELD_SIZE = {CHOW: 3, PUNG: 3, KONG: 4}
+_MELD_SIZE: dict[str, int] = {CHOW: 3, PUNG: 3, KONG: 4}
 
 _DISCARDS = [[_act(DISCARD, s, t) for t in range(T.NUM_KINDS)] for s in range(8)]
 _PASS_ONLY = [(_act(PASS, s),) for s in range(8)]

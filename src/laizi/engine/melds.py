@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from laizi.copying import rebuild_from_fields
+from laizi.vocab import MeldKind
 
 __all__ = [
     "ADDED_KONG",
@@ -18,11 +19,11 @@ __all__ = [
     "Meld",
 ]
 
-CHOW = "chow"  # 吃
-PUNG = "pung"  # 碰
-KONG = "kong"  # 明杠 on a discard (直杠)
-ADDED_KONG = "added_kong"  # 补杠: a claimed pung turned kong by the owner's own tile (明杠)
-CONCEALED_KONG = "concealed_kong"  # 暗杠
+CHOW = MeldKind.CHOW  # 吃
+PUNG = MeldKind.PUNG  # 碰
+KONG = MeldKind.KONG  # 明杠 on a discard (直杠)
+ADDED_KONG = MeldKind.ADDED_KONG  # 补杠 (明杠)
+CONCEALED_KONG = MeldKind.CONCEALED_KONG  # 暗杠
 
 OPEN_KINDS = frozenset({CHOW, PUNG, KONG, ADDED_KONG})
 """Melds built on a claimed discard (开口 / 倒铺)."""

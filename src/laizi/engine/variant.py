@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from mypy_extensions import mypyc_attr
 
 from laizi.settlement import Payment
+from laizi.vocab import WinHow
 
 if TYPE_CHECKING:
     from laizi.engine.actions import Action
@@ -30,9 +31,9 @@ if TYPE_CHECKING:
 
 __all__ = ["DISCARD_WIN", "HOW", "ROBBED_KONG", "SELF_DRAW", "Variant"]
 
-SELF_DRAW = "self_draw"  # 自摸 (杠开 is a self-draw with ``after_kong``)
-DISCARD_WIN = "discard"  # 点炮 / 放炮
-ROBBED_KONG = "robbed_kong"  # 抢杠
+SELF_DRAW = WinHow.SELF_DRAW  # 自摸 (杠开 is a self-draw with ``after_kong``)
+DISCARD_WIN = WinHow.DISCARD  # 点炮 / 放炮
+ROBBED_KONG = WinHow.ROBBED_KONG  # 抢杠
 HOW = (SELF_DRAW, DISCARD_WIN, ROBBED_KONG)
 
 

@@ -94,8 +94,8 @@ DECLARE = "declare"
 FLOWER_WIN = "flower_win"
 ROB_FLOWER = "rob_flower"
 
-_BLOCKS = {DISCARD: 0, CONCEALED_KONG: 34, ADDED_KONG: 68, SPECIAL_KONG: 102, PUNG: 136,
-           KONG: 170}
+_BLOCKS: dict[str, int] = {DISCARD: 0, CONCEALED_KONG: 34, ADDED_KONG: 68, SPECIAL_KONG: 102,
+                           PUNG: 136, KONG: 170}
 _CHOW_BASE = 204
 WIN_INDEX = 306
 PASS_INDEX = 307
@@ -106,7 +106,7 @@ NUM_ACTIONS = ROB_FLOWER_BASE + NUM_FLOWERS
 OBS_SHAPE = (18, 34)
 _MAX_SEATS = 4
 _OPEN = frozenset({"chow", "pung", "kong", "added_kong"})
-_NO_TILE = {WIN: WIN_INDEX, PASS: PASS_INDEX, DECLARE: DECLARE_INDEX,
+_NO_TILE: dict[str, int] = {WIN: WIN_INDEX, PASS: PASS_INDEX, DECLARE: DECLARE_INDEX,
             FLOWER_WIN: FLOWER_WIN_INDEX}
 """Kinds with one index each (a seat never has two of them with different tiles)."""
 

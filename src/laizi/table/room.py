@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
+
+from laizi.vocab import HandEnd
 
 __all__ = [
     "MAX_PEOPLE",
@@ -46,15 +47,6 @@ MAX_PEOPLE = 8
 
 class RoomError(ValueError):
     """An operation broke a rule of the room (names the rule)."""
-
-
-class HandEnd(StrEnum):
-    """How a hand ended, as far as 下桌 is concerned."""
-
-    DISCARD = "discard"  # 放胡: won on a discard
-    ROB_KONG = "rob_kong"  # 抢杠: won by robbing an added kong
-    SELF_DRAW = "self_draw"  # 自摸, 杠上开花 included
-    DRAWN = "drawn"  # 黄庄 / 流局: no winner
 
 
 @dataclass(frozen=True, slots=True)

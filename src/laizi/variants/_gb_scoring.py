@@ -44,7 +44,7 @@ BASE = 8
 MCR_RULES = WinRules(pair_tiles=None, seven_pairs=True, thirteen_orphans=True, knitted=True)
 """Every MCR shape: four sets and a pair, 七对, 十三幺, 全不靠/七星不靠, 组合龙."""
 
-_MCR_KIND = {CHOW: "chow", PUNG: "pung", KONG: "kong", ADDED_KONG: "kong",
+_MCR_KIND: dict[str, str] = {CHOW: "chow", PUNG: "pung", KONG: "kong", ADDED_KONG: "kong",
              CONCEALED_KONG: "concealed_kong"}
 
 

@@ -421,8 +421,9 @@ class GBVariant(Variant):
         if record.outcome != "win":
             return "黄庄 (exhaustive draw): no winner, no payments"
         w = record.winners[0]
-        how = {SELF_DRAW: "自摸 self-drawn", DISCARD_WIN: f"点炮 on seat {record.source}'s "
-               "discard", ROBBED_KONG: f"抢杠 robbing seat {record.source}'s kong"}
+        how: dict[str, str] = {
+            SELF_DRAW: "自摸 self-drawn", DISCARD_WIN: f"点炮 on seat {record.source}'s discard",
+            ROBBED_KONG: f"抢杠 robbing seat {record.source}'s kong"}
         parts = [f"seat {w} wins {how[record.how or SELF_DRAW]}",
                  f"门风 {T.name(seat_wind(w, record.dealer))}",
                  f"圈风 {T.name(wind_tile(record.options.prevalent_wind))}"]

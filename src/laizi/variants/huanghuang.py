@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 
-_MELD_KINDS = {
+_MELD_KINDS: dict[str, MeldKind] = {
     CHOW: MeldKind.CHOW,
     PUNG: MeldKind.PUNG,
     KONG: MeldKind.KONG,

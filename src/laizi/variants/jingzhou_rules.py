@@ -14,6 +14,7 @@ from laizi.analysis import WinRules, is_win
 from laizi.copying import rebuild_from_fields
 from laizi.engine.melds import CHOW, OPEN_KINDS, STANDARD_KINDS, Meld
 from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
+from laizi.vocab import MeldKind
 
 __all__ = [
     "BIG_HANDS",
@@ -29,8 +30,8 @@ __all__ = [
 ]
 
 RED = T.RED  # 中
-RED_KONG = "red_dragon_kong"  # 红中杠
-LAIZI_KONG = "laizi_kong"  # 赖子杠
+RED_KONG = MeldKind.RED_DRAGON_KONG  # 红中杠
+LAIZI_KONG = MeldKind.LAIZI_KONG  # 赖子杠
 
 TILE_KINDS: tuple[int, ...] = (*range(9, 27), T.SOUTH, T.WEST, T.NORTH, T.WHITE, T.GREEN, T.RED)
 """筒 1-9, 条 1-9, 南 西 北 白 发 中 (no 万, no 东, no flowers): 24 kinds × 4 = 96 tiles."""

@@ -116,7 +116,8 @@ def _doublings_reason(seat: int, winner: bool, melds: Sequence[Meld], *, kou_kou
     return reason, exp
 
 
-_WIN_BONUS_HOW = {DISCARD_WIN: "discard", SELF_DRAW: "self_draw", ROBBED_KONG: "robbed_kong"}
+_WIN_BONUS_HOW: dict[str, str] = {DISCARD_WIN: "discard", SELF_DRAW: "self_draw",
+                                  ROBBED_KONG: "robbed_kong"}
 
 
 def _lines(record: HandRecord, winner: int, reading: Reading

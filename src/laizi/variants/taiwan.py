@@ -267,12 +267,13 @@ class Taiwan(Variant):
                 return "locked hand (天听/地听): discard the tile you drew, or win"
         if action.type in (DECLARE, FLOWER_WIN, ROB_FLOWER) and action not in \
                 game.legal_actions(seat):
-            return {DECLARE: "cannot declare now: 天听 is declared right after the deal by a "
-                             "ready non-dealer, 地听 in one's first turn with a concealed "
-                             "hand that stays ready",
-                    FLOWER_WIN: "八仙过海 needs all eight flowers, in the turn they came",
-                    ROB_FLOWER: "七抢一 needs seven flowers and the eighth just out"}[
-                action.type]
+            refusals: dict[str, str] = {
+                DECLARE: "cannot declare now: 天听 is declared right after the deal by a "
+                         "ready non-dealer, 地听 in one's first turn with a concealed "
+                         "hand that stays ready",
+                FLOWER_WIN: "八仙过海 needs all eight flowers, in the turn they came",
+                ROB_FLOWER: "七抢一 needs seven flowers and the eighth just out"}
+            return refusals[action.type]
         return None
 
     def on_action(self, game: Game, action: Action) -> None:

@@ -273,8 +273,10 @@ def describe(record: HandRecord) -> str:
         return "流局 (drawn hand)"
     w = record.winners[0]
     result = result_of(record)
-    how = {SELF_DRAW: "self-draw (自摸)", DISCARD_WIN: f"seat {record.source}'s discard",
-           ROBBED_KONG: f"robbing seat {record.source}'s kong (抢杠)"}[record.how or SELF_DRAW]
+    hows: dict[str, str] = {
+        SELF_DRAW: "self-draw (自摸)", DISCARD_WIN: f"seat {record.source}'s discard",
+        ROBBED_KONG: f"robbing seat {record.source}'s kong (抢杠)"}
+    how = hows[record.how or SELF_DRAW]
     items = [*result.flower_items, *result.items]
     text = ", ".join(i.reason() for i in items) or "no 台"
     total = result.flower_tai + result.tai
