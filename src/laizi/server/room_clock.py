@@ -60,7 +60,9 @@ class FakeClock:
 
     async def advance(self, seconds: float) -> None:
         """Move time on by ``seconds``, waking every sleeper whose time comes, in order
-        (each gets the event loop before the next is woken)."""
+        (each gets the event loop before the next is woken). Tasks ready to run go first,
+        so a sleep a task is about to begin counts from before the move."""
+        await _settle()
         target = self._now + seconds
         while self._sleepers and self._sleepers[0][0] <= target:
             when, _, future = heapq.heappop(self._sleepers)
