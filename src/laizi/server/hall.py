@@ -17,10 +17,11 @@ import secrets
 import sys
 import traceback
 import unicodedata
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
+from laizi.bots.base import Bot
 from laizi.bots.registry import make_bot
 from laizi.engine.actions import Action
 from laizi.errors import ErrorCode, TableError
@@ -29,7 +30,7 @@ from laizi.server.room_ports import BotRoom, RoomPorts, RoomRef
 from laizi.server.rooms import BOT_PREFIX, Member, Room, RoomSettings
 from laizi.server.storage import Store, StoredRoom
 from laizi.table import deals
-from laizi.table.table import Table, canonical
+from laizi.table.table import Entry, Table, canonical
 
 __all__ = ["BotPool", "ClusterFactory", "Hall", "HallCluster", "check_name",
            "name_skeleton"]
@@ -70,11 +71,10 @@ def _search_worker_init() -> None:
     os.environ["LAIZI_SEARCH_PROCS"] = "1"  # one process per pool worker, no nested pools
 
 
-_WORKER_BOTS: dict[tuple[str, str], Any] = {}
+_WORKER_BOTS: dict[tuple[str, str], Bot] = {}
 
 
-def _decide(spec: str, key: str, view: dict[str, Any], legal: list[dict[str, Any]]
-            ) -> dict[str, Any]:
+def _decide(spec: str, key: str, view: Entry, legal: list[Entry]) -> Entry:
     """In a pool worker: one bot decision (the bot is kept per room and seat)."""
     bot = _WORKER_BOTS.get((spec, key))
     if bot is None:
@@ -91,9 +91,9 @@ class BotPool:
     def __init__(self, processes: int | None = None) -> None:
         self.processes = processes or max(1, min(2, os.cpu_count() or 1))
         self._pool: ProcessPoolExecutor | None = None
-        self._bots: dict[tuple[str, str], Any] = {}
+        self._bots: dict[tuple[str, str], Bot] = {}
 
-    async def choose(self, room: BotRoom, person: str, view: dict[str, Any],
+    async def choose(self, room: BotRoom, person: str, view: Entry,
                      legal: Sequence[Action]) -> Action:
         """The bot's own answer, legal or not: the room checks it (an illegal one is a
         reported error, and the table's default action is played)."""
@@ -123,6 +123,17 @@ class BotPool:
             self._pool = None
 
 
+class Health(TypedDict):
+    """``GET /healthz``: the rooms of this process, the errors it reported, and its id in
+    a cluster."""
+
+    ok: bool
+    rooms: int
+    owned: int
+    errors: int
+    process: str | None
+
+
 class HallCluster(Protocol):
     """What the hall asks of the processes it shares its rooms with
     (:class:`laizi.server.cluster.Cluster`)."""
@@ -143,7 +154,8 @@ class HallCluster(Protocol):
 
     async def locate(self, code: str) -> Room | str: ...
 
-    async def call(self, owner: str, code: str, op: str, **fields: Any) -> dict[str, Any]: ...
+    async def call(self, owner: str, code: str, op: str, **fields: object
+                   ) -> Mapping[str, object]: ...
 
     async def proxy(self, owner: str, code: str, token: str, version: int,
                     receive: Callable[[], Awaitable[str | dict[str, Any] | None]],
@@ -218,7 +230,7 @@ class Hall:
         self.bots.close()
         await self.store.close()
 
-    def health(self) -> dict[str, Any]:
+    def health(self) -> Health:
         owned = len(self.cluster.owned) if self.cluster is not None else \
             sum(1 for r in self.rooms.values() if not r.closed)
         return {"ok": True, "rooms": len(self.rooms), "owned": owned, "errors": self.errors,
@@ -308,7 +320,7 @@ class Hall:
             return await self.load(code)
         return await self.cluster.locate(code)
 
-    async def info(self, code: str) -> dict[str, Any]:
+    async def info(self, code: str) -> Mapping[str, object]:
         where = await self.locate(code)
         if isinstance(where, Room):
             return where.info()

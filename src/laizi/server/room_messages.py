@@ -158,7 +158,7 @@ class Envelope:
     message: ClientMessage | Refused
 
 
-def _build(op: ClientOp, msg: dict[str, Any]) -> ClientMessage:
+def _build(op: ClientOp, msg: dict[str, object]) -> ClientMessage:
     match op:
         case ClientOp.ACT:
             return Act(msg.get("action"), msg.get("version"))
@@ -186,7 +186,7 @@ def _build(op: ClientOp, msg: dict[str, Any]) -> ClientMessage:
             return Sit()
 
 
-def _message(op: object, msg: dict[str, Any]) -> ClientMessage | Refused:
+def _message(op: object, msg: dict[str, object]) -> ClientMessage | Refused:
     if not isinstance(op, str) or op not in _FIELDS:
         return Refused(op, MalformedActionError(
             f"unknown op {op!r}; ops: {', '.join(_FIELDS)}"))

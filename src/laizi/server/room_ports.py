@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from laizi.engine.actions import Action
 from laizi.server.room_clock import Clock
 from laizi.server.room_settings import RoomSettings
+from laizi.table.table import Entry
 
 __all__ = ["BotChooser", "BotRoom", "Reporter", "RoomPorts", "RoomRef", "RoomStore",
            "StoredLog"]
@@ -31,7 +32,7 @@ class RoomStore(Protocol):
 
     async def append(self, room: str, first: int, lines: Sequence[str],
                      hands: Sequence[tuple[int, str]] = (), status: str | None = None,
-                     settings: dict[str, Any] | None = None) -> None: ...
+                     settings: dict[str, object] | None = None) -> None: ...
 
     async def room(self, code: str) -> StoredLog | None: ...
 
@@ -60,7 +61,7 @@ class BotChooser(Protocol):
     """Who decides for a room's bots (:class:`laizi.server.hall.BotPool`): the bot's own
     answer, legal or not (the room checks it)."""
 
-    async def choose(self, room: BotRoom, person: str, view: dict[str, Any],
+    async def choose(self, room: BotRoom, person: str, view: Entry,
                      legal: Sequence[Action]) -> Action: ...
 
 

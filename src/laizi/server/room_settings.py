@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
 
 from laizi.errors import ErrorCode, TableError
 from laizi.table.table import Table
@@ -29,7 +28,8 @@ def _number(data: dict[str, object], key: str, default: float | None, lo: float,
     return float(value)
 
 
-def _checked(data: dict[str, object]) -> tuple[str, dict[str, Any], str, int | None, str, bool]:
+def _checked(data: dict[str, object]) -> tuple[str, dict[str, object], str, int | None, str,
+                                               bool]:
     """The settings that are not numbers, checked in the order their errors are told:
     variant, options, bots, hands, name, pause_empty."""
     known = {f.name for f in dataclasses.fields(RoomSettings)}
@@ -79,7 +79,7 @@ class RoomSettings:
     """
 
     variant: str
-    options: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, object] = field(default_factory=dict)
     bots: str = "greedy"
     clock: float | None = 20.0
     claim_min: float = 0.8
@@ -107,5 +107,5 @@ class RoomSettings:
         Table(variant, settings.options)  # the options must make a table
         return settings
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return dataclasses.asdict(self)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Any
+from typing import TypedDict
 
 from laizi.engine.actions import Action
 from laizi.errors import ErrorCode, TableError
@@ -20,10 +20,41 @@ from laizi.server.room_settings import BOT_PREFIX, RoomSettings
 from laizi.table.table import Table
 from laizi.vocab import ActionType, TableEventType
 
-__all__ = ["RoomState", "TaskKey", "pass_only"]
+__all__ = ["RoomInfo", "RoomState", "TaskKey", "Vote", "pass_only"]
 
 TaskKey = tuple[int, int, int]
 """What a bot's move or a clock answers: (hand number, seat, the seat's version)."""
+
+
+class Vote(TypedDict):
+    """A dismiss vote under way (解散)."""
+
+    agree: list[str]
+    against: list[str]
+    seconds: float
+
+
+class RoomInfo(TypedDict):
+    """The room as everybody may see it (a state frame's ``room``, ``GET
+    /api/rooms/CODE``; docs/hall.md)."""
+
+    code: str
+    settings: dict[str, object]
+    host: str | None
+    seats: list[str | None]
+    waiting: list[str]
+    ledger: dict[str, int]
+    hands: int
+    started: bool
+    paused: bool
+    over: bool
+    in_hand: bool
+    auto: list[str]
+    online: list[str]
+    spectators: list[str]
+    vote: Vote | None
+    ready: list[str]
+    idle: bool
 
 
 def pass_only(actions: Sequence[Action]) -> bool:
@@ -101,7 +132,7 @@ class RoomState:
         return (self.settings.pause_empty and self.started and not self.closed
                 and not self.table.in_hand and not self.connected_players())
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> RoomInfo:
         """The room as everybody may see it."""
         t = self.table
         return {
@@ -138,7 +169,7 @@ class RoomState:
         """Store what is not stored yet (:mod:`room_storage`)."""
         raise NotImplementedError
 
-    def _stored_settings(self) -> dict[str, Any]:
+    def _stored_settings(self) -> dict[str, object]:
         """The settings as stored (:mod:`room_storage`)."""
         raise NotImplementedError
 

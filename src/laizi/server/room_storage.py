@@ -5,7 +5,6 @@ may stand)."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from laizi.errors import ErrorCode, LaiziError
 from laizi.server.room_state import RoomState
@@ -45,7 +44,7 @@ class RoomStorage(RoomState):
                              "nothing was applied", code=ErrorCode.STORAGE) from None
         self.stored = len(t.log)
 
-    def _stored_settings(self) -> dict[str, Any]:
+    def _stored_settings(self) -> dict[str, object]:
         return {**self.settings.to_json(), "host": self.host, "paused": self.paused}
 
     async def _reload(self) -> None:
