@@ -87,6 +87,24 @@ FAST = {"clock": None, "claim_min": 0, "bot_delay": 0, "between": 0, "grace": 60
 waits (no 托管 by grace) so a hand waits for its person."""
 
 
+POLL = 0.05
+"""Seconds between two looks at a condition a test waits for (:func:`polls`)."""
+
+
+def polls(timeout: float) -> Iterator[None]:
+    """Wait for a condition that another process makes true: one turn now, then one
+    every :data:`POLL` seconds until ``timeout`` has passed (the caller stops as soon
+    as its condition holds, and says what failed when the turns run out). The one
+    place these helpers wait on what they cannot be told of (a process starting, the
+    rows of another process's database)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        yield
+        if time.monotonic() >= deadline:
+            return
+        time.sleep(POLL)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -143,8 +161,7 @@ class Server:
             # search bots' pool with it, as a machine that dies would.
             self.proc = subprocess.Popen(self.command(), stdout=subprocess.DEVNULL,
                                          stderr=err, env=env, start_new_session=True)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        for _ in polls(timeout):
             if self.proc.poll() is not None:
                 raise RuntimeError(f"laizi serve exited ({self.proc.returncode}):\n"
                                    f"{self.stderr()}")
@@ -153,7 +170,6 @@ class Server:
                     return self
             except httpx.HTTPError:
                 pass
-            time.sleep(0.05)
         self.kill()
         raise RuntimeError(f"laizi serve did not answer in {timeout} s:\n{self.stderr()}")
 
@@ -255,13 +271,12 @@ def room_info(server: Server, code: str) -> dict[str, Any]:
 def wait_for_info(server: Server, code: str, ok: Callable[[dict[str, Any]], bool],
                   timeout: float = 30.0) -> dict[str, Any]:
     """The room's public facts (:func:`room_info`) once ``ok`` holds of them."""
-    deadline = time.monotonic() + timeout
-    while True:
+    info: dict[str, Any] = {}
+    for _ in polls(timeout):
         info = room_info(server, code)
         if ok(info):
             return info
-        assert time.monotonic() < deadline, info
-        time.sleep(0.05)
+    raise AssertionError(info)
 
 
 # --------------------------------------------------------------------------- storage
@@ -317,9 +332,7 @@ def settle(db_url: str, code: str, quiet: float = 0.3, timeout: float = 10.0
     """The room's stored log once it has not grown for ``quiet`` seconds."""
     lines = stored_lines(db_url, code)
     since = time.monotonic()
-    deadline = since + timeout
-    while time.monotonic() < deadline:
-        time.sleep(0.05)
+    for _ in polls(timeout):
         now = stored_lines(db_url, code)
         if now != lines:
             lines, since = now, time.monotonic()
@@ -424,16 +437,16 @@ def private_redis(log_dir: Path, timeout: float = 10.0) -> Iterator[str]:
             stdout=out, stderr=subprocess.STDOUT)
     url = f"redis://127.0.0.1:{port}/0"
     try:
-        deadline = time.monotonic() + timeout
-        while True:
+        started = False
+        for _ in polls(timeout):
             try:
-                if redis_command(url, "PING", timeout=1) == "PONG":
-                    break
+                started = redis_command(url, "PING", timeout=1) == "PONG"
             except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"redis-server did not start:\n{log.read_text()}")
-            time.sleep(0.05)
+                started = False
+            if started or proc.poll() is not None:
+                break
+        if not started:
+            raise RuntimeError(f"redis-server did not start:\n{log.read_text()}")
         yield url
     finally:
         proc.terminate()

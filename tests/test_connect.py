@@ -8,7 +8,6 @@ import argparse
 import io
 import json
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -18,14 +17,23 @@ from server_helpers import FAST, HTTP, Server, sqlite_url, stored_table
 
 
 class _Typing(io.StringIO):
-    """A person who presses Enter to start, then always takes the first action; slow
-    enough that the server can go away mid-match."""
+    """A person who presses Enter to start, then always takes the first action. With
+    ``hold``: before typing answer number ``hold`` they wait until ``go`` is set
+    (``holding`` says they are waiting), so a test can take the server away mid-match,
+    at a point it knows, without counting on how fast anybody plays."""
 
-    lines = 0
+    def __init__(self, hold: int | None = None) -> None:
+        super().__init__()
+        self.lines = 0
+        self.hold = hold
+        self.holding = threading.Event()
+        self.go = threading.Event()
 
     def readline(self, size: int | None = -1) -> str:
-        time.sleep(0.01)
         self.lines += 1
+        if self.hold is not None and self.lines == self.hold + 1:
+            self.holding.set()
+            assert self.go.wait(60), "the test never let the person answer"
         return "\n" if self.lines == 1 else "1\n"
 
 
@@ -42,18 +50,17 @@ def test_connect_plays_to_the_end_across_a_server_restart(tmp_path: Path) -> Non
         made = HTTP.post(f"{server.http}/api/rooms", json={
             "name": "阿明", "settings": {"variant": "jingzhou", "hands": 2, **FAST,
                                          "bot_delay": 0.02}}).json()
-        stdin, out = _Typing(), io.StringIO()
+        stdin, out = _Typing(hold=3), io.StringIO()
         result: list[int] = []
         thread = threading.Thread(target=_run, args=(made["link"], stdin, out, result),
                                   daemon=True)
         thread.start()
-        deadline = time.monotonic() + 30
-        while len(stored_table(db, made["code"]).log) < 40:
-            assert time.monotonic() < deadline, out.getvalue()[-2000:]
-            time.sleep(0.2)
+        # The person has answered twice and is about to answer again: mid-match.
+        assert stdin.holding.wait(60), out.getvalue()[-2000:]
+        assert len(stored_table(db, made["code"]).log) > 2
         server.kill()
-        time.sleep(0.5)
         server.start()
+        stdin.go.set()  # the answer goes to a connection that is gone: connect again
         thread.join(120)
         assert not thread.is_alive(), out.getvalue()[-2000:]
         text = out.getvalue()

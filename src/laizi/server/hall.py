@@ -11,27 +11,29 @@ never delays another room; greedy and random bots are quick and run inline.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import os
 import secrets
 import sys
 import traceback
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypedDict
 
+from laizi.bots.base import Bot
 from laizi.bots.registry import make_bot
 from laizi.engine.actions import Action
 from laizi.errors import ErrorCode, TableError
+from laizi.server.room_clock import AsyncioClock, Clock
+from laizi.server.room_ports import BotRoom, RoomPorts, RoomRef
 from laizi.server.rooms import BOT_PREFIX, Member, Room, RoomSettings
 from laizi.server.storage import Store, StoredRoom
 from laizi.table import deals
-from laizi.table.table import Table, canonical
+from laizi.table.table import Entry, Table, canonical
 
-if TYPE_CHECKING:
-    from laizi.server.cluster import Cluster
-
-__all__ = ["BotPool", "Hall", "check_name", "name_skeleton"]
+__all__ = ["BotPool", "ClusterFactory", "Hall", "HallCluster", "check_name",
+           "name_skeleton"]
 
 _NAME_MAX = 24
 
@@ -69,11 +71,10 @@ def _search_worker_init() -> None:
     os.environ["LAIZI_SEARCH_PROCS"] = "1"  # one process per pool worker, no nested pools
 
 
-_WORKER_BOTS: dict[tuple[str, str], Any] = {}
+_WORKER_BOTS: dict[tuple[str, str], Bot] = {}
 
 
-def _decide(spec: str, key: str, view: dict[str, Any], legal: list[dict[str, Any]]
-            ) -> dict[str, Any]:
+def _decide(spec: str, key: str, view: Entry, legal: list[Entry]) -> Entry:
     """In a pool worker: one bot decision (the bot is kept per room and seat)."""
     bot = _WORKER_BOTS.get((spec, key))
     if bot is None:
@@ -90,10 +91,12 @@ class BotPool:
     def __init__(self, processes: int | None = None) -> None:
         self.processes = processes or max(1, min(2, os.cpu_count() or 1))
         self._pool: ProcessPoolExecutor | None = None
-        self._bots: dict[tuple[str, str], Any] = {}
+        self._bots: dict[tuple[str, str], Bot] = {}
 
-    async def choose(self, room: Room, person: str, view: dict[str, Any],
+    async def choose(self, room: BotRoom, person: str, view: Entry,
                      legal: Sequence[Action]) -> Action:
+        """The bot's own answer, legal or not: the room checks it (an illegal one is a
+        reported error, and the table's default action is played)."""
         level = room.settings.bots
         key = f"{room.code}/{person}"
         if level == "search":
@@ -112,7 +115,7 @@ class BotPool:
             if bot is None:
                 bot = self._bots[(level, key)] = make_bot(level, seed=len(self._bots))
             choice = bot.choose(view, legal)
-        return choice if choice in legal else legal[0]
+        return choice
 
     def close(self) -> None:
         if self._pool is not None:
@@ -120,23 +123,93 @@ class BotPool:
             self._pool = None
 
 
+class Health(TypedDict):
+    """``GET /healthz``: the rooms of this process, the errors it reported, and its id in
+    a cluster."""
+
+    ok: bool
+    rooms: int
+    owned: int
+    errors: int
+    process: str | None
+
+
+class HallCluster(Protocol):
+    """What the hall asks of the processes it shares its rooms with
+    (:class:`laizi.server.cluster.Cluster`)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def owned(self) -> set[str]: ...
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    async def claim(self, code: str) -> bool: ...
+
+    async def finished(self, code: str) -> None: ...
+
+    async def locate(self, code: str) -> Room | str: ...
+
+    async def call(self, owner: str, code: str, op: str, **fields: object
+                   ) -> Mapping[str, object]: ...
+
+    async def proxy(self, owner: str, code: str, token: str, version: int,
+                    receive: Callable[[], Awaitable[str | dict[str, Any] | None]],
+                    send_text: Callable[[str], Awaitable[None]],
+                    close: Callable[[int], Awaitable[None]]) -> None: ...
+
+
+ClusterFactory = Callable[["Hall"], HallCluster]
+"""Makes the hall's part in a cluster (``functools.partial(Cluster, redis_url)``)."""
+
+
+def _redis_cluster(redis_url: str) -> ClusterFactory:
+    """The cluster on ``redis_url``, for callers that still pass ``redis_url=``.
+
+    Transitional: the web application and its tests are to pass ``cluster=`` instead
+    (then this goes); the module is looked up by name so that the hall does not import
+    the cluster, which imports the hall."""
+    cluster_type = importlib.import_module("laizi.server.cluster").Cluster
+
+    def make(hall: Hall) -> HallCluster:
+        made: HallCluster = cluster_type(redis_url, hall)
+        return made
+
+    return make
+
+
 class Hall:
-    """All rooms of this process."""
+    """All rooms of this process. Each room is given the hall's ports (its store, its
+    bots, the hall as its reporter, the clock), never the hall itself."""
 
     def __init__(self, store: Store, bots: BotPool | None = None, *,
-                 redis_url: str | None = None) -> None:
+                 cluster: ClusterFactory | None = None, redis_url: str | None = None,
+                 clock: Clock | None = None) -> None:
         self.store = store
         self.bots = bots or BotPool()
+        self.clock: Clock = clock or AsyncioClock()
         self.rooms: dict[str, Room] = {}
         """The rooms this process plays (with Redis: the ones it owns), and finished rooms
         it has loaded to show."""
         self.errors = 0
+        self.bot_failures = 0
+        """Bots that raised or answered an illegal action (counted in ``errors`` too)."""
         self._create = asyncio.Lock()
-        self.cluster: Cluster | None = None
-        if redis_url is not None:
-            from laizi.server.cluster import Cluster
+        if cluster is None and redis_url is not None:
+            cluster = _redis_cluster(redis_url)
+        self.cluster: HallCluster | None = cluster(self) if cluster is not None else None
 
-            self.cluster = Cluster(redis_url, self)
+    def _ports(self) -> RoomPorts:
+        return RoomPorts(store=self.store, bots=self.bots, reporter=self, clock=self.clock,
+                         finished=self._finished)
+
+    async def _finished(self, code: str) -> None:
+        if self.cluster is not None:
+            await self.cluster.finished(code)
 
     async def start(self) -> None:
         await self.store.setup()
@@ -157,16 +230,25 @@ class Hall:
         self.bots.close()
         await self.store.close()
 
-    def health(self) -> dict[str, Any]:
+    def health(self) -> Health:
         owned = len(self.cluster.owned) if self.cluster is not None else \
             sum(1 for r in self.rooms.values() if not r.closed)
         return {"ok": True, "rooms": len(self.rooms), "owned": owned, "errors": self.errors,
                 "process": self.cluster.id if self.cluster is not None else None}
 
-    def report(self, room: Room | None, exc: BaseException) -> None:
+    def report(self, room: RoomRef | None, exc: BaseException) -> None:
         self.errors += 1
         where = f"room {room.code}" if room is not None else "hall"
         print(f"laizi hall: {where}: {exc!r}", file=sys.stderr)
+        traceback.print_exception(exc, file=sys.stderr)
+
+    def bot_failed(self, room: RoomRef, seat: int, bot: str, exc: BaseException) -> None:
+        """A bot raised or answered an illegal action; its room plays the table's
+        default action for it."""
+        self.errors += 1
+        self.bot_failures += 1
+        print(f"laizi hall: room {room.code}: seat {seat}, bot {bot!r}: {exc!r}; the "
+              "table's default action is played", file=sys.stderr)
         traceback.print_exception(exc, file=sys.stderr)
 
     async def _new_code(self) -> str:
@@ -188,7 +270,7 @@ class Hall:
             people = [host_name, *[f"{BOT_PREFIX}{i}" for i in range(1, seats)]]
             table = Table(settings.variant, settings.options, people, secret=secret,
                           max_hands=settings.hands)
-            room = Room(self, code, settings, table, deals.secret_hex(secret), "")
+            room = Room(self._ports(), code, settings, table, deals.secret_hex(secret), "")
             try:
                 await self.store.create_room(code, settings.variant,
                                              room._stored_settings(), room.secret,
@@ -238,7 +320,7 @@ class Hall:
             return await self.load(code)
         return await self.cluster.locate(code)
 
-    async def info(self, code: str) -> dict[str, Any]:
+    async def info(self, code: str) -> Mapping[str, object]:
         where = await self.locate(code)
         if isinstance(where, Room):
             return where.info()
@@ -251,7 +333,7 @@ class Hall:
         paused = bool(data.pop("paused", False))
         settings = RoomSettings.from_json(data)
         table = Table.from_log(stored.lines, secret=deals.parse_secret(stored.secret))
-        room = Room(self, code, settings, table, stored.secret, host)
+        room = Room(self._ports(), code, settings, table, stored.secret, host)
         room.paused = paused
         room.closed = table.closed
         room._status = stored.status

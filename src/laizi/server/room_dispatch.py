@@ -1,0 +1,204 @@
+"""What a client asks a room: each message is parsed once into a typed message
+(:mod:`laizi.server.room_messages`) and dispatched on its type, under the room's lock;
+its answer is an ``ack`` or a typed ``error``, kept by ``seq`` so a message sent again is
+answered again and never applied twice."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TypedDict
+
+from laizi.engine.actions import Action
+from laizi.errors import ErrorCode, LaiziError, MalformedActionError, TableError
+from laizi.server.room_connection import Member
+from laizi.server.room_messages import (
+    Act,
+    Answer,
+    Back,
+    ClientMessage,
+    Dismiss,
+    End,
+    Entropy,
+    Envelope,
+    Horse,
+    Pause,
+    Ping,
+    Ready,
+    Refused,
+    Resume,
+    Sit,
+    Start,
+    parse_message,
+)
+from laizi.server.room_state import RoomState
+from laizi.table.table import Entry
+from laizi.vocab import ClientOp, ServerOp, TableEventType
+
+__all__ = ["ENTROPY_PER_HAND", "RoomDispatch"]
+
+ENTROPY_PER_HAND = 4
+"""The most entropy strings one person adds between two hands (before the first hand, or
+after a hand's end): one more is refused ``rate_limited`` (docs/deals.md)."""
+
+_HAND_BOUNDS = (TableEventType.HAND, TableEventType.HAND_END, TableEventType.TABLE)
+
+
+
+class AckFields(TypedDict, total=False):
+    """What an op adds to its ``ack``."""
+
+    pong: bool
+    version: int
+
+
+Result = AckFields | None
+
+
+def _entropy_since_hand(log: Sequence[Entry], person: str) -> int:
+    """How many entropy lines ``person`` added since the last hand started or ended (or
+    the table began): the log read back to that line only."""
+    n = 0
+    for entry in reversed(log):
+        kind = entry.get("type")
+        if kind in _HAND_BOUNDS:
+            break
+        if kind == TableEventType.ENTROPY and entry.get("person") == person:
+            n += 1
+    return n
+
+
+def _ack(seq: int | None, result: Result) -> Answer:
+    answer: Answer = {"op": ServerOp.ACK, "seq": seq}
+    if result is not None:
+        if "pong" in result:
+            answer["pong"] = result["pong"]
+        if "version" in result:
+            answer["version"] = result["version"]
+    return answer
+
+
+class RoomDispatch(RoomState):
+    """A client's messages."""
+
+    async def handle(self, member: Member, msg: object) -> Answer | None:
+        """One message of a client; the answer frame (an ack or a typed error). Never
+        raises: anything wrong is an error frame, and a refused message changes nothing."""
+        seq: int | None = None
+        envelope: Envelope | None = None
+        try:
+            envelope = parse_message(msg)
+            seq = envelope.seq
+            kept = member.answers.get(seq) if seq is not None else None
+            if kept is not None and kept[0] == envelope.said:
+                return kept[1]
+            async with self.lock:
+                answer = _ack(seq, await self._dispatch(member, envelope))
+        except LaiziError as exc:
+            answer = {"op": ServerOp.ERROR, "seq": seq, "error": exc.to_json()}
+        except Exception as exc:  # a server never crashes on a message
+            answer = {"op": ServerOp.ERROR, "seq": seq, "error": {
+                "code": ErrorCode.MALFORMED.value, "message": f"bad message ({exc!r})",
+                "seat": None, "phase": None}}
+        if seq is not None and isinstance(msg, dict):
+            said = envelope.said if envelope is not None else json.dumps(msg, sort_keys=True)
+            member.answers[seq] = (said, answer)
+            if len(member.answers) > 64:
+                member.answers.pop(next(iter(member.answers)))
+        return answer
+
+    async def _dispatch(self, member: Member, envelope: Envelope) -> Result:
+        if self.gone:
+            raise LaiziError("the room has moved to another server process; reconnect",
+                             code=ErrorCode.STORAGE)
+        if self.closed and envelope.op != ClientOp.PING:
+            raise TableError("the room is over", code=ErrorCode.TABLE_OVER)
+        message = envelope.message
+        match message:
+            case Refused(error=error):
+                raise error
+            case Ping():
+                return {"pong": True}
+            case Act(action=action, version=version):
+                return await self._act(member, action, version)
+            case Start() | Pause() | Resume() | End():
+                if member.token != self.host:
+                    raise TableError(f"only the host may {message.op}",
+                                     code=ErrorCode.NOT_HOST)
+                if not await self._host_command(message):
+                    return None
+            case _:
+                if not await self._person_command(member, message):
+                    return None
+        await self.advance()
+        if self.table.in_hand and isinstance(message, Back | Dismiss | Ready | Resume):
+            self.broadcast()  # the room changed for everybody; advance shows nothing
+            # during a hand
+        return None
+
+    async def _host_command(self, message: Start | Pause | Resume | End) -> bool:
+        """The host's ``start``, ``pause``, ``resume``, ``end``; whether the room moves
+        on after it (not once it is over)."""
+        match message:
+            case Start():
+                if self.started:
+                    raise TableError("the match has already started",
+                                     code=ErrorCode.TABLE_RULE)
+                self.started = True
+                await self._store(status="playing")
+            case Pause():
+                self.paused = True
+                self._cancel_tasks()
+                await self._store(settings=True)
+            case Resume():
+                self.paused = False
+                await self._store(settings=True)
+            case End():
+                await self._close()
+                return False
+        return True
+
+    async def _person_command(self, member: Member, message: ClientMessage) -> bool:
+        """A member's own ``back``, ``ready``, ``sit``, ``horse``, ``entropy`` or
+        ``dismiss``; whether the room moves on after it (not once it is over)."""
+        t = self.table
+        match message:
+            case Back():
+                self.auto.discard(member.name)
+            case Ready():
+                self.ready.add(member.name)
+            case Sit():
+                await self._seat_player(member)
+            case Horse(buy=buy):
+                t.buy_horse(member.name, buy)  # type: ignore[arg-type]  # the table checks it
+                await self._store()
+            case Entropy(value=value):
+                if _entropy_since_hand(t.log, member.name) >= ENTROPY_PER_HAND:
+                    raise TableError(f"at most {ENTROPY_PER_HAND} entropy strings a person "
+                                     "between two hands", code=ErrorCode.RATE_LIMITED)
+                t.add_entropy(member.name, value)  # type: ignore[arg-type]  # the table checks it
+                await self._store()
+            case Dismiss(agree=agree):
+                await self._dismiss(member, agree)
+                if self.closed:
+                    return False
+        return True
+
+    async def _act(self, member: Member, action: object, version: object) -> Result:
+        t = self.table
+        if self.paused:
+            raise TableError("the match is paused", code=ErrorCode.PAUSED)
+        if not isinstance(action, dict):
+            raise MalformedActionError("action must be a JSON object")
+        parsed = Action.from_json(action)
+        g = t.game
+        phase = None if g is None else g.phase
+        if member.role != "player" or not t.in_hand or parsed.seat >= len(t.seats) or \
+                t.seats[parsed.seat] != member.name:
+            raise TableError(f"seat {parsed.seat} is not yours", code=ErrorCode.NOT_YOUR_SEAT,
+                             seat=parsed.seat, phase=phase)
+        if version is None:
+            raise MalformedActionError("an action says which version it answers",
+                                       seat=parsed.seat, phase=phase)
+        await self._apply(parsed, version)  # type: ignore[arg-type]  # the table checks it
+        return {"version": t.version(member.name)}

@@ -1,0 +1,228 @@
+"""What a client sends a room, parsed once at the room's edge into typed messages (one
+frozen dataclass per :class:`~laizi.vocab.ClientOp`), and the answers it gets
+(docs/protocol.md, "The hall's websocket").
+
+A message's values are kept as the JSON they came as: the table checks them where its rule
+lives (an action's form, a version, a horse bet, an entropy string), so a refusal says
+the same thing, in the same order, as when the table is played any other way. The parse
+refuses what no room would take: a message that is not an object, a bad ``seq``, an
+unknown op, an unknown field.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, ClassVar, NotRequired, TypedDict
+
+from laizi.errors import ErrorCode, ErrorJSON, MalformedActionError
+from laizi.vocab import ClientOp, ServerOp
+
+__all__ = ["MAX_MESSAGE", "Act", "Answer", "Back", "ClientMessage", "Dismiss", "End",
+           "Entropy", "Envelope", "Horse", "Pause", "Ping", "Ready", "Refused", "Resume",
+           "Sit", "Start", "parse_client_text", "parse_message", "refusal"]
+
+MAX_MESSAGE = 16 * 1024
+"""The largest websocket message a client may send (characters; a longer one within the
+frame limit, :data:`laizi.server.limits.MAX_FRAME`, is answered ``malformed``)."""
+
+
+class Answer(TypedDict):
+    """A room's answer to one message: ``ack`` (with what the op returns) or ``error``."""
+
+    op: str
+    seq: int | None
+    pong: NotRequired[bool]
+    version: NotRequired[int]
+    error: NotRequired[ErrorJSON]
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """A decision at the table: ``action`` and the ``version`` of the view it answers."""
+
+    op: ClassVar[ClientOp] = ClientOp.ACT
+    action: object = None
+    version: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """The host starts the match."""
+
+    op: ClassVar[ClientOp] = ClientOp.START
+
+
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """The host pauses the match."""
+
+    op: ClassVar[ClientOp] = ClientOp.PAUSE
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """The host resumes the match."""
+
+    op: ClassVar[ClientOp] = ClientOp.RESUME
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """The host ends the match."""
+
+    op: ClassVar[ClientOp] = ClientOp.END
+
+
+@dataclass(frozen=True, slots=True)
+class Dismiss:
+    """A seated person's vote to dismiss the room (解散)."""
+
+    op: ClassVar[ClientOp] = ClientOp.DISMISS
+    agree: object = True
+
+
+@dataclass(frozen=True, slots=True)
+class Back:
+    """Back from 托管."""
+
+    op: ClassVar[ClientOp] = ClientOp.BACK
+
+
+@dataclass(frozen=True, slots=True)
+class Horse:
+    """Whether to buy horses (买马) from the next hand on."""
+
+    op: ClassVar[ClientOp] = ClientOp.HORSE
+    buy: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class Entropy:
+    """A contribution to the next hands' secret."""
+
+    op: ClassVar[ClientOp] = ClientOp.ENTROPY
+    value: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """Ready for the next hand (准备)."""
+
+    op: ClassVar[ClientOp] = ClientOp.READY
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """Keep-alive."""
+
+    op: ClassVar[ClientOp] = ClientOp.PING
+
+
+@dataclass(frozen=True, slots=True)
+class Sit:
+    """A waiting person takes a free seat."""
+
+    op: ClassVar[ClientOp] = ClientOp.SIT
+
+
+ClientMessage = (Act | Start | Pause | Resume | End | Dismiss | Back | Horse | Entropy
+                 | Ready | Ping | Sit)
+
+_FIELDS: dict[ClientOp, tuple[str, ...]] = {
+    ClientOp.ACT: ("action", "version"), ClientOp.START: (), ClientOp.PAUSE: (),
+    ClientOp.RESUME: (), ClientOp.END: (), ClientOp.DISMISS: ("agree",),
+    ClientOp.BACK: (), ClientOp.HORSE: ("buy",), ClientOp.ENTROPY: ("value",),
+    ClientOp.READY: (), ClientOp.PING: (), ClientOp.SIT: (),
+}
+"""Each op's own fields (``op`` and ``seq`` are every message's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A message no room takes (unknown op or field): refused once the room has checked
+    that it is still here and not over, as every message is."""
+
+    op: object
+    error: MalformedActionError
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """One client message: its ``seq``, its text in one form (a message sent again is
+    known by it) and what it says."""
+
+    seq: int | None
+    said: str
+    op: object
+    message: ClientMessage | Refused
+
+
+def _build(op: ClientOp, msg: dict[str, object]) -> ClientMessage:
+    match op:
+        case ClientOp.ACT:
+            return Act(msg.get("action"), msg.get("version"))
+        case ClientOp.DISMISS:
+            return Dismiss(msg.get("agree", True))
+        case ClientOp.HORSE:
+            return Horse(msg.get("buy"))
+        case ClientOp.ENTROPY:
+            return Entropy(msg.get("value"))
+        case ClientOp.START:
+            return Start()
+        case ClientOp.PAUSE:
+            return Pause()
+        case ClientOp.RESUME:
+            return Resume()
+        case ClientOp.END:
+            return End()
+        case ClientOp.BACK:
+            return Back()
+        case ClientOp.READY:
+            return Ready()
+        case ClientOp.PING:
+            return Ping()
+        case ClientOp.SIT:
+            return Sit()
+
+
+def _message(op: object, msg: dict[str, object]) -> ClientMessage | Refused:
+    if not isinstance(op, str) or op not in _FIELDS:
+        return Refused(op, MalformedActionError(
+            f"unknown op {op!r}; ops: {', '.join(_FIELDS)}"))
+    extra = sorted(set(msg) - {"op", "seq", *_FIELDS[ClientOp(op)]})
+    if extra:
+        return Refused(op, MalformedActionError(
+            f"unknown field(s) {', '.join(extra)} for {op!r}"))
+    return _build(ClientOp(op), msg)
+
+
+def parse_message(msg: object) -> Envelope:
+    """A client's decoded message, typed; :class:`MalformedActionError` when it is not
+    an object or its ``seq`` is not an int (then no answer is kept for it)."""
+    if not isinstance(msg, dict):
+        raise MalformedActionError("a message is a JSON object")
+    seq = msg.get("seq")
+    if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)
+                            or not 0 <= seq < 2**53):
+        raise MalformedActionError("seq must be an int")
+    op = msg.get("op")
+    return Envelope(seq, json.dumps(msg, sort_keys=True), op, _message(op, msg))
+
+
+def refusal(message: str) -> dict[str, Any]:
+    """The error frame refusing a message before it is read (not text, too large, not
+    JSON)."""
+    return {"op": ServerOp.ERROR, "seq": None, "error": {
+        "code": ErrorCode.MALFORMED.value, "message": message, "seat": None, "phase": None}}
+
+
+def parse_client_text(text: str | None) -> tuple[object, dict[str, Any] | None]:
+    """A client's websocket message: the decoded JSON, or the error frame that answers
+    it (not text, too large, not JSON)."""
+    if text is None or len(text) > MAX_MESSAGE:
+        return None, refusal(f"a message is JSON text, at most {MAX_MESSAGE} bytes")
+    try:
+        return json.loads(text), None
+    except (ValueError, RecursionError):  # 5000-digit ints, deep nesting too
+        return None, refusal("not JSON")
