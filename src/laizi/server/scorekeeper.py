@@ -17,6 +17,12 @@ the very code that settles a hand played online (the hand record, docs/hand-reco
                                                 "settlement"}`` or ``200 {"ok": false,
                                                 "error": {"code": "invalid_record",
                                                 "message", "refusal"}}``
+``POST /api/score/hand``                        ``{"variant", "options", "form"}`` (what
+                                                the page's form holds) → ``{"record",
+                                                "missing", "next"}`` and, once nothing is
+                                                missing, the verdict of ``/check``
+                                                (``ok`` and ``settlement`` or ``error``):
+                                                :mod:`laizi.server.score_form`
 ``GET /api/score/variants/{id}``                the variant's tiles, seats, hand size
 ``GET /api/score/wildcard``                     ``?variant&indicator`` → the wildcard
 ``POST /api/score/sessions``                    ``{"variant", "options", "names"}`` → a
@@ -60,8 +66,10 @@ from starlette.routing import Route
 from laizi.errors import ErrorCode, LaiziError
 from laizi.reasons import Refusal, payments_with_parts
 from laizi.records import RecordError, record_from_json, record_to_json, settle
+from laizi.server.score_form import build_record, next_hand
 from laizi.server.storage import Base
 from laizi.settlement import payments_json
+from laizi.variants.descriptors import describe
 
 __all__ = ["ScoreHandRow", "ScoreSessionRow", "routes", "settle_record"]
 
@@ -186,6 +194,32 @@ async def check(request: Request) -> Response:
         return JSONResponse({"ok": False, "error": {
             "code": INVALID, "message": str(exc), "seat": None, "phase": None,
             "refusal": exc.refusal.to_json()}})
+    except LaiziError as exc:
+        return _fail(exc.code, exc.message)
+
+
+async def hand(request: Request) -> Response:
+    """``POST /api/score/hand``: the record the page's form makes, what it lacks, the
+    next hand's dealer and facts, and (when complete) the verdict, ``200`` either way."""
+    try:
+        data = await _body(request)
+        extra = sorted(set(data) - {"variant", "options", "form"})
+        if extra:
+            raise ScoreError(f"unknown field(s) {', '.join(extra)}")
+        vid = data.get("variant")
+        form = data.get("form")
+        record, missing = build_record(str(vid), data.get("options", {}), form)
+        assert isinstance(form, dict)  # build_record refuses anything else
+        out: dict[str, Any] = {"record": record, "missing": [m.to_json() for m in missing],
+                               "next": next_hand(str(vid), form)}
+        if not missing:
+            try:
+                out.update(ok=True, settlement=_settle(record))
+            except _Invalid as exc:
+                out.update(ok=False, error={
+                    "code": INVALID, "message": str(exc), "seat": None, "phase": None,
+                    "refusal": exc.refusal.to_json()})
+        return JSONResponse(out)
     except LaiziError as exc:
         return _fail(exc.code, exc.message)
 
@@ -362,17 +396,14 @@ async def variant_info(request: Request) -> Response:
         "id": vid, "seats": v.seats, "hand_size": v.hand_size, "tiles": sorted(counts),
         "counts": {str(t): c for t, c in sorted(counts.items())},
         "flowers": sorted(v.flower_tiles(options)), "special_kinds": sorted(v.special_kinds()),
-        "indicator": vid in _INDICATOR})
-
-
-_INDICATOR = frozenset({"jingzhou", "huanghuang", "golden"})
-"""Variants whose hand record names the indicator (赖子皮 / 翻牌)."""
+        "indicator": describe(v).wildcard is not None})  # the record names the indicator
 
 
 def routes() -> list[Route]:
     return [
         Route("/api/score", score, methods=["POST"]),
         Route("/api/score/check", check, methods=["POST"]),
+        Route("/api/score/hand", hand, methods=["POST"]),
         Route("/api/score/variants/{id}", variant_info),
         Route("/api/score/wildcard", wildcard),
         Route("/api/score/sessions", create_session, methods=["POST"]),

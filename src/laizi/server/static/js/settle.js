@@ -4,6 +4,7 @@
 import { html } from "htm/preact";
 import { reasonText, t } from "./i18n.js";
 import { parseTiles, Tile, tileName } from "./tiles.js";
+import { WinHow } from "./protocol.js";
 import { displayName, meldWord, relative, seatName, seatWind, wildMark } from "./words.js";
 
 function party(x, names) {
@@ -26,8 +27,8 @@ export function headline(record, names) {
   const who = record.winners.map((s) => party(s, names)).join(", ");
   const tile = parseTiles(record.tile)[0];
   let how = t(`how_${record.how}`);
-  if (record.how === "discard" && record.from !== undefined) how = t("from_seat", { name: party(record.from, names) });
-  if (record.how === "robbed_kong" && record.from !== undefined) how = t("robbed_from", { name: party(record.from, names) });
+  if (record.how === WinHow.DISCARD && record.from !== undefined) how = t("from_seat", { name: party(record.from, names) });
+  if (record.how === WinHow.ROBBED_KONG && record.from !== undefined) how = t("robbed_from", { name: party(record.from, names) });
   if (record.after_kong) how += ` · ${t("after_kong")}`;
   return `${t("wins_on", { who, tile: tileName(tile) })} · ${how}`;
 }
