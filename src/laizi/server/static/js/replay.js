@@ -9,7 +9,7 @@ import { Board } from "./board.js";
 import { Settlement } from "./settle.js";
 import { TopBar } from "./ui.js";
 import { displayName, errorText, eventLine, prevalentWind } from "./words.js";
-import { ErrorCode, GameEventType } from "./protocol.js";
+import { ErrorCode, GameEventType, Outcome } from "./protocol.js";
 import { descriptor } from "./variants.js";
 
 export function ReplayPage({ code }) {
@@ -70,7 +70,7 @@ export function ReplayPage({ code }) {
       hands: step.hands.map((h, s) => (open(s) ? h : null)),
       drawn: step.drawn.map((d, s) => (open(s) ? d : null)),
       prevalent, scores: undefined, replay: true,
-      winners: step.result && step.result.record.outcome === "win" ? step.result.record.winners : [] };
+      winners: step.result && step.result.record.outcome === Outcome.WIN ? step.result.record.winners : [] };
   }, [hand, step, me, descriptor(hand && hand.variant)]);
 
   const lines = useMemo(() => {
@@ -103,7 +103,7 @@ export function ReplayPage({ code }) {
       <div class="row">
         <label for="hand">${t("hand")}
           <select id="hand" name="hand" value=${number} onChange=${(e) => setNumber(Number(e.currentTarget.value))}>
-            ${index.hands.map((h) => html`<option value=${h.number}>${t("hand_no", { n: h.number + 1 })}${h.outcome === "draw" ? ` · ${t("sk_draw")}` : ""}</option>`)}
+            ${index.hands.map((h) => html`<option value=${h.number}>${t("hand_no", { n: h.number + 1 })}${h.outcome === Outcome.DRAW ? ` · ${t("sk_draw")}` : ""}</option>`)}
           </select></label>
         <label for="seat">${t("view_from")}
           <select id="seat" name="seat" value=${seat} onChange=${(e) => setSeat(e.currentTarget.value)}>

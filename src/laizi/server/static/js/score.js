@@ -13,7 +13,7 @@ import { formatTiles, mpsz, Tile, tileName } from "./tiles.js";
 import { TopBar, useToast } from "./ui.js";
 import { useVariants } from "./lobby.js";
 import { displayName, errorText, meldWord, seatName, seatWind, wildcardWord } from "./words.js";
-import { MeldKind, WinHow } from "./protocol.js";
+import { MeldKind, Outcome, WinHow } from "./protocol.js";
 import { descriptor } from "./variants.js";
 
 const KEY = "laizi.score.session";
@@ -64,7 +64,7 @@ const chowOk = (x) => x < 27 && x % 9 <= 6;
 
 /** @returns {HandForm} */
 function freshHand(n, dealer = 0, facts = {}) {
-  return { dealer, outcome: "win", winner: null, how: WinHow.DISCARD, from: null, after_kong: false,
+  return { dealer, outcome: Outcome.WIN, winner: null, how: WinHow.DISCARD, from: null, after_kong: false,
     indicator: null, melds: Array.from({ length: n }, () => []), flowers: Array.from({ length: n }, () => []),
     concealed: [], win_tile: null, facts };
 }
@@ -284,10 +284,10 @@ function KeeperForm({ session, setSession, onNew, info, d }) {
           ${hand.indicator === null ? "＋" : html`<${Tile} t=${hand.indicator} size="small" ind=${true} />`}</button>
           ${wild !== null ? html`<span>${wildcardWord(v)}: <${Tile} t=${wild} size="small" wild=${true} /></span>` : ""}</div></fieldset>` : ""}
       <fieldset><legend>${t("sk_outcome")}</legend><div class="radios">
-        <label class="check"><input type="radio" name="outcome" checked=${hand.outcome === "win"} onChange=${() => up({ outcome: "win" })} /> ${t("sk_win")}</label>
-        <label class="check"><input type="radio" name="outcome" checked=${hand.outcome === "draw"} onChange=${() => up({ outcome: "draw" })} /> ${t("sk_draw")}</label>
+        <label class="check"><input type="radio" name="outcome" checked=${hand.outcome === Outcome.WIN} onChange=${() => up({ outcome: Outcome.WIN })} /> ${t("sk_win")}</label>
+        <label class="check"><input type="radio" name="outcome" checked=${hand.outcome === Outcome.DRAW} onChange=${() => up({ outcome: Outcome.DRAW })} /> ${t("sk_draw")}</label>
       </div></fieldset>
-      ${hand.outcome === "win" ? html`
+      ${hand.outcome === Outcome.WIN ? html`
         <fieldset><legend>${t("sk_winner")}</legend>
           <${SeatChooser} names=${names} value=${w} name="winner" onChange=${(s) => { up({ winner: s, from: hand.from === s ? null : hand.from }); setTarget({ kind: "concealed" }); }} /></fieldset>
         <fieldset><legend>${t("sk_how")}</legend><div class="radios">
@@ -299,9 +299,9 @@ function KeeperForm({ session, setSession, onNew, info, d }) {
     </section>
 
     <section class="card seats-entry">
-      ${names.map((p, s) => html`<div class=${`seat-entry ${s === w && hand.outcome === "win" ? "winner" : ""}`} key=${s} data-seat=${s}>
+      ${names.map((p, s) => html`<div class=${`seat-entry ${s === w && hand.outcome === Outcome.WIN ? "winner" : ""}`} key=${s} data-seat=${s}>
         <h3>${seatWind(s, hand.dealer, n)} · ${p}${s === hand.dealer ? html` <span class="tag dealer">${t("dealer")}</span>` : ""}</h3>
-        ${s === w && hand.outcome === "win" ? html`<div class="concealed-entry">
+        ${s === w && hand.outcome === Outcome.WIN ? html`<div class="concealed-entry">
           <div class="muted small">${t("sk_concealed")} · ${t("sk_tap_remove")}</div>
           <button type="button" class=${`slot wide ${target.kind === "concealed" ? "on" : ""}`} data-testid="sk-concealed" onClick=${() => setTarget({ kind: "concealed" })}>
             ${hand.concealed.length ? "" : "＋"}</button>
@@ -367,7 +367,7 @@ function KeeperForm({ session, setSession, onNew, info, d }) {
 /** @param {{d: Descriptor, hand: any, names: string[], setFact: (k: string, v: any) => void}} props */
 function Facts({ d, hand, names, setFact }) {
   const f = hand.facts;
-  const win = hand.outcome === "win";
+  const win = hand.outcome === Outcome.WIN;
   const zh = getLang() === "zh" ? 0 : 1;
   const asked = d.facts.filter((x) => (x.when !== "win" || win) && (!x.how.length || x.how.includes(hand.how)));
   if (!asked.length) return null;

@@ -4,7 +4,7 @@
 import { html } from "htm/preact";
 import { reasonText, t } from "./i18n.js";
 import { parseTiles, Tile, tileName } from "./tiles.js";
-import { WinHow } from "./protocol.js";
+import { Outcome, WinHow } from "./protocol.js";
 import { displayName, meldWord, relative, seatName, seatWind, wildMark } from "./words.js";
 
 function party(x, names) {
@@ -23,7 +23,7 @@ function person(x) {
 // "小二 胡 二条 · 阿三 点炮": how the hand was won is said once (who dealt in or whose
 // kong was robbed says it already).
 export function headline(record, names) {
-  if (record.outcome !== "win") return t("draw_game");
+  if (record.outcome !== Outcome.WIN) return t("draw_game");
   const who = record.winners.map((s) => party(s, names)).join(", ");
   const tile = parseTiles(record.tile)[0];
   let how = t(`how_${record.how}`);
@@ -57,7 +57,7 @@ function RevealSeat({ record, s, names, n }) {
   const seat = record.seats[s] || {};
   const concealed = parseTiles(seat.concealed || "");
   const wild = record.wildcard !== undefined ? parseTiles(record.wildcard)[0] : null;
-  const winner = record.outcome === "win" && record.winners.includes(s);
+  const winner = record.outcome === Outcome.WIN && record.winners.includes(s);
   const win = winner ? parseTiles(record.tile)[0] : null;
   const mark = wildMark(record.variant);
   return html`<div class=${`reveal-seat ${winner ? "winner" : ""}`}>

@@ -14,7 +14,7 @@ import { LedgerTable, Settlement } from "./settle.js";
 import { parseTiles, Tile, tileName } from "./tiles.js";
 import { Modal, TopBar, copyText, useToast } from "./ui.js";
 import { actionLabel, actionVerb, displayName, errorText, eventLine, prevalentWind, queueLine, seatWind, wildMark, wildcardWord } from "./words.js";
-import { ActionType, ClientOp, ErrorCode, GameEventType, Phase, ServerOp, TableEventType } from "./protocol.js";
+import { ActionType, ClientOp, ErrorCode, GameEventType, Outcome, Phase, ServerOp, TableEventType } from "./protocol.js";
 import { descriptor } from "./variants.js";
 
 /** @typedef {import("./protocol.js").ActionJSON} ActionJSON */
@@ -183,7 +183,7 @@ function Table({ code, token }) {
       rec.seats.forEach((seat, s) => {
         if (seat.concealed === undefined) return;
         const ts = parseTiles(seat.concealed);
-        if (rec.outcome === "win" && rec.winners.includes(s) && rec.tile !== undefined) ts.push(...parseTiles(rec.tile));
+        if (rec.outcome === Outcome.WIN && rec.winners.includes(s) && rec.tile !== undefined) ts.push(...parseTiles(rec.tile));
         hands[s] = ts;
       });
     }
@@ -194,7 +194,7 @@ function Table({ code, token }) {
     return { ...view, n, me: mySeat, names: handNames, hands, drawn, prevalent,
       scores: handNames.map((p) => room.ledger[p]),
       status: handNames.map((p) => ({ online: !p || p.startsWith("🤖") ? true : online.has(p), auto: auto.has(p) })),
-      winners: view.result && view.result.record.outcome === "win" ? view.result.record.winners : [] };
+      winners: view.result && view.result.record.outcome === Outcome.WIN ? view.result.record.winners : [] };
   }, [view, room, handNames, mySeat, inHand, descriptor(view && view.variant)]);
 
   const discardable = new Map(legal.filter((a) => a.type === ActionType.DISCARD).map((a) => [a.tile, a]));

@@ -2,7 +2,7 @@
 // laizi.ui.terminal, in Chinese or English).
 import { t, getLang } from "./i18n.js";
 import { formatTiles, shortName, tileName, RED } from "./tiles.js";
-import { ActionType, GameEventType, Phase, TableEventType } from "./protocol.js";
+import { ActionType, GameEventType, Outcome, Phase, TableEventType } from "./protocol.js";
 import { descriptor } from "./variants.js";
 
 // The variant's words for its indicator and wildcard, and the mark on a wildcard tile
@@ -139,7 +139,7 @@ export function eventLine(ev, names, me, wildcard, variant) {
       return (ev.actions || []).map((a) => t("ev_declare", { who: who(a.seat), kind: actionVerb(a, wildcard, Phase.DECIDE) })).join("; ") || null;
     case GameEventType.END: {
       const r = ev.record;
-      if (r.outcome !== "win") return t("ev_draw_end");
+      if (r.outcome !== Outcome.WIN) return t("ev_draw_end");
       return t("ev_win", { who: r.winners.map(who).join(", ") });
     }
     case TableEventType.HAND:
