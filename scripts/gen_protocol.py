@@ -4,13 +4,13 @@
     python scripts/gen_protocol.py --check    # exit 1 when the committed file differs
 
 The constants come from the Python definitions (every ``laizi.vocab`` enum,
-``laizi.errors.ErrorCode`` and the record's outcomes, ``laizi.records.WIN`` / ``DRAW``), each as a frozen object whose keys are the members' names
-(``ActionType.DISCARD === "discard"``), with a JSDoc union of its values
-(``ActionTypeWord``). The frames the client reads (``state`` / ``ack`` / ``error``, the
-view, a legal action, an event, the room) are JSDoc typedefs declared below, their
-vocabulary fields typed by those unions, so ``tsc --checkJs`` (``jsconfig.json``) checks the
-client against them. The file is committed (the hall has no build step);
-``tests/test_protocol_js.py`` fails when it is stale.
+``laizi.errors.ErrorCode`` and the record's outcomes, ``laizi.records.WIN`` / ``DRAW``),
+each as a frozen object whose keys are the members' names (``ActionType.DISCARD ===
+"discard"``), with a JSDoc union of its values (``ActionTypeWord``). The frames the client
+reads (``state`` / ``ack`` / ``error``, the view, a legal action, an event, the room) are
+JSDoc typedefs declared below, their vocabulary fields typed by those unions, so ``tsc
+--checkJs`` (``jsconfig.json``) checks the client against them. The file is committed (the
+hall has no build step); ``tests/test_protocol_js.py`` fails when it is stale.
 """
 
 from __future__ import annotations
