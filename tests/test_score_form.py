@@ -17,7 +17,7 @@ pytest.importorskip("starlette")
 from starlette.applications import Starlette
 
 from laizi.server import scorekeeper
-from laizi.server.score_form import FormError, build_record, next_hand
+from laizi.server.score_form import FormError, HandForm, build_record, next_hand
 from laizi.variants import get
 
 JINGZHOU_OPTIONS = get("jingzhou").options_to_json(get("jingzhou").default_options())
@@ -43,6 +43,12 @@ def form(n: int, **changes: Any) -> dict[str, Any]:
     return out
 
 
+def following(variant: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The next hand the score-keeper starts after the hand ``data``."""
+    out: dict[str, Any] = next_hand(variant, HandForm.from_json(data, get(variant).seats))
+    return out
+
+
 def jingzhou_hand(**facts: Any) -> dict[str, Any]:
     """docs/examples/jingzhou-hand.json's winner, typed in: seat 2 wins 7s from seat 1,
     with a chow of 123s from seat 1; the indicator 5p (the wildcard 6p)."""
@@ -56,7 +62,7 @@ def jingzhou_hand(**facts: Any) -> dict[str, Any]:
 
 
 def test_a_complete_form_makes_the_record_the_page_made() -> None:
-    record, missing = build_record("jingzhou", JINGZHOU_OPTIONS, jingzhou_hand())
+    record, missing, _ = build_record("jingzhou", JINGZHOU_OPTIONS, jingzhou_hand())
     assert missing == []
     assert record == {
         "variant": "jingzhou", "options": JINGZHOU_OPTIONS, "dealer": 0, "outcome": "win",
@@ -89,31 +95,31 @@ def test_an_impossible_hand_is_a_verdict_not_a_failed_request() -> None:
 
 
 def test_what_is_missing_is_named_in_order() -> None:
-    _, missing = build_record("jingzhou", {}, form(3))
+    _, missing, _ = build_record("jingzhou", {}, form(3))
     assert [m.code for m in missing] == ["indicator", "winner"]
     hand = form(3, winner=1, how="robbed_kong", indicator=13,
                 melds=[[], [{"kind": "pung", "tile": None, "from": 0}], []])
-    _, missing = build_record("jingzhou", {}, hand)
+    _, missing, _ = build_record("jingzhou", {}, hand)
     assert [m.to_json() for m in missing] == [
         {"code": "pick_tile", "params": {}},
         {"code": "tiles_count", "params": {"n": 0, "want": 10}},
         {"code": "from_rob", "params": {}}, {"code": "win_tile", "params": {}}]
-    _, missing = build_record("mcr", {}, form(4, outcome="draw"))
+    _, missing, _ = build_record("mcr", {}, form(4, outcome="draw"))
     assert missing == []  # no indicator in MCR, nothing to name on a draw
 
 
 def test_facts_are_sent_as_the_variant_asks_them() -> None:
-    record, _ = build_record("jingzhou", {}, jingzhou_hand(qingyise_feeder=0))
+    record, _, _ = build_record("jingzhou", {}, jingzhou_hand(qingyise_feeder=0))
     assert record["jingzhou"] == {"discarder_ready": True, "qingyise_feeder": 0}
-    record, _ = build_record("jingzhou", {}, {**jingzhou_hand(), "how": "self_draw"})
+    record, _, _ = build_record("jingzhou", {}, {**jingzhou_hand(), "how": "self_draw"})
     assert "jingzhou" not in record  # 点炮 facts only on a discard; no feeder
-    record, _ = build_record("huanghuang", {}, form(4, outcome="draw",
+    record, _, _ = build_record("huanghuang", {}, form(4, outcome="draw",
                                                      facts={"laizi_discarded": 2}))
     assert record["huanghuang"] == {"laizi_discarded": 2}
-    record, _ = build_record("taiwan", {}, form(4, outcome="draw", facts={
+    record, _, _ = build_record("taiwan", {}, form(4, outcome="draw", facts={
         "prevalent_wind": "南", "dealer_streak": 0, "last_tile": True}))
     assert record["taiwan"] == {"prevalent_wind": "南"}  # win facts are not sent on a draw
-    record, _ = build_record("golden", {}, form(4, winner=0, facts={"last_copy": True}))
+    record, _, _ = build_record("golden", {}, form(4, winner=0, facts={"last_copy": True}))
     assert record["golden"] == {"last_copy": True}
 
 
@@ -127,18 +133,17 @@ def test_facts_are_sent_as_the_variant_asks_them() -> None:
 ])
 def test_the_next_dealer_is_the_score_keepers_rule(variant: str, dealer: int, outcome: str,
                                                    winner: int | None, expected: int) -> None:
-    n = get(variant).seats
-    assert next_hand(variant, form(n, dealer=dealer, outcome=outcome,
+    assert following(variant, form(get(variant).seats, dealer=dealer, outcome=outcome,
                                    winner=winner))["dealer"] == expected
 
 
 def test_taiwan_keeps_its_wind_and_counts_the_dealer_streak() -> None:
     facts = {"prevalent_wind": "西", "dealer_streak": 2, "declaration": "heavenly",
              "last_tile": True}
-    kept = next_hand("taiwan", form(4, dealer=1, winner=1, facts=facts))["facts"]
+    kept = following("taiwan", form(4, dealer=1, winner=1, facts=facts))["facts"]
     assert kept["prevalent_wind"] == "西" and kept["dealer_streak"] == 3
     assert kept["declaration"] is None and kept["last_tile"] is False
-    passed = next_hand("taiwan", form(4, dealer=1, winner=2, facts=facts))["facts"]
+    passed = following("taiwan", form(4, dealer=1, winner=2, facts=facts))["facts"]
     assert passed["prevalent_wind"] == "西" and passed["dealer_streak"] == 0
 
 
@@ -149,6 +154,11 @@ def test_taiwan_keeps_its_wind_and_counts_the_dealer_streak() -> None:
     {"variant": "jingzhou", "form": {**form(3), "melds": [[]]}},
     {"variant": "jingzhou", "form": {**form(3), "concealed": [99]}, "x": 1},
     {"variant": "jingzhou", "form": {**form(3), "winner": 0, "concealed": ["1m"]}},
+    {"variant": "jingzhou", "form": {**form(3), "winner": 3}},
+    {"variant": "jingzhou", "form": {**form(3), "how": "tsumo"}},
+    {"variant": "jingzhou", "form": {**form(3), "melds": [[{"kind": "pung", "tile": 1}], [], []]}},
+    {"variant": "jingzhou", "form": {**form(3), "facts": []}},
+    {"variant": 7, "form": form(3)},
 ])
 def test_a_form_the_page_never_sends_is_400(body: dict[str, Any]) -> None:
     answer = post("/api/score/hand", body)

@@ -105,7 +105,7 @@ class ScoreError(LaiziError):
     default_code = ErrorCode.MALFORMED
 
 
-def settle_record(data: object) -> dict[str, Any]:
+def settle_record(data: object) -> dict[str, object]:
     """Validate a hand record (JSON) and settle it as ``laizi score --json`` does:
     ``{"payments", "net", "parties", "summary", "record"}`` (``record``: the record as
     read, tiles in MPSZ). :class:`~laizi.records.RecordError` for an impossible hand."""
@@ -125,13 +125,13 @@ def settle_record(data: object) -> dict[str, Any]:
 
 def _fail(code: str, message: str, status: int = 400,
           refusal: Refusal | None = None) -> JSONResponse:
-    error: dict[str, Any] = {"code": code, "message": message, "seat": None, "phase": None}
+    error: dict[str, object] = {"code": code, "message": message, "seat": None, "phase": None}
     if refusal is not None:
         error["refusal"] = refusal.to_json()
     return JSONResponse({"error": error}, status_code=status)
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def _body(request: Request) -> dict[str, object]:
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise ScoreError("request too large")
@@ -149,7 +149,7 @@ def _engine(request: Request) -> AsyncEngine:
     return engine
 
 
-def _settle(record: object) -> dict[str, Any]:
+def _settle(record: object) -> dict[str, object]:
     try:
         return settle_record(record)
     except (RecordError, LaiziError) as exc:
@@ -207,11 +207,10 @@ async def hand(request: Request) -> Response:
         if extra:
             raise ScoreError(f"unknown field(s) {', '.join(extra)}")
         vid = data.get("variant")
-        form = data.get("form")
-        record, missing = build_record(str(vid), data.get("options", {}), form)
-        assert isinstance(form, dict)  # build_record refuses anything else
-        out: dict[str, Any] = {"record": record, "missing": [m.to_json() for m in missing],
-                               "next": next_hand(str(vid), form)}
+        record, missing, form = build_record(vid, data.get("options", {}), data.get("form"))
+        out: dict[str, object] = {"record": record,
+                                  "missing": [m.to_json() for m in missing],
+                                  "next": next_hand(vid, form)}
         if not missing:
             try:
                 out.update(ok=True, settlement=_settle(record))
