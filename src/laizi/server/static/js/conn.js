@@ -16,6 +16,12 @@ import { ErrorCode, ServerOp } from "./protocol.js";
 const FATAL = [ErrorCode.UNKNOWN_ROOM, ErrorCode.UNKNOWN_TOKEN, ErrorCode.FORBIDDEN_ORIGIN];
 
 export class Conn {
+  /**
+   * @param {string} code
+   * @param {string} token
+   * @param {{onFrame: (f: import("./protocol.js").StateFrame) => void,
+   *          onStatus: (s: string, err?: import("./protocol.js").ErrorJSON) => void}} handlers
+   */
   constructor(code, token, { onFrame, onStatus }) {
     this.code = code;
     this.token = token;
@@ -45,6 +51,7 @@ export class Conn {
     this.ws = ws;
     ws.onopen = () => { this.attempt = 0; this.onStatus("open"); };
     ws.onmessage = (m) => {
+      /** @type {ServerFrame} */
       let f;
       try { f = JSON.parse(m.data); } catch { return; }
       if (f.op === ServerOp.STATE) {
@@ -81,6 +88,11 @@ export class Conn {
   }
 
   // Send {op, ...fields}; resolves with the answer frame (ack or error).
+  /**
+   * @param {import("./protocol.js").ClientOpWord} op
+   * @param {Record<string, any>} [fields]
+   * @returns {Promise<Answer>}
+   */
   send(op, fields = {}) {
     const seq = ++this.seq;
     return new Promise((resolve) => {
