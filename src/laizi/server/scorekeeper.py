@@ -12,8 +12,8 @@ the very code that settles a hand played online (the hand record, docs/hand-reco
                                                 hand is ``400 {"error": {"code":
                                                 "invalid_record", "message",
                                                 "refusal"}}``
-``POST /api/score/check``                       the same question, the verdict as data
-                                                (what the page asks): ``200 {"ok": true,
+``POST /api/score/check``                       the same question, the verdict as data:
+                                                ``200 {"ok": true,
                                                 "settlement"}`` or ``200 {"ok": false,
                                                 "error": {"code": "invalid_record",
                                                 "message", "refusal"}}``
@@ -40,10 +40,11 @@ texts cut where they name a seat, so the page writes the person's name there, ne
 its ``refusal`` (:class:`laizi.reasons.Refusal`: ``code``, ``params``, ``zh``, ``en``,
 ``parts``) is what the page shows, in its language, with the names.
 
-The page settles a hand at every change with ``POST /api/score/check``: an impossible hand
-is an answer the page shows, not a failed request (a browser logs every 4xx as a console
-error). A body that is not ``{"record"}`` is still ``400``. API clients keep ``POST
-/api/score`` and its ``400``.
+The page sends its form at every change to ``POST /api/score/hand``, which builds the
+hand record on the server (:mod:`laizi.server.score_form`) and, once it is complete,
+answers with the verdict of ``/api/score/check``: an impossible hand is an answer the page
+shows, not a failed request (a browser logs every 4xx as a console error). A body that is
+not ``{"record"}`` is still ``400``. API clients keep ``POST /api/score`` and its ``400``.
 
 Sessions live in the hall's database (tables ``score_sessions`` and ``score_hands``,
 migration ``0002_scorekeeper``).

@@ -1,8 +1,10 @@
 // The score-keeper of a physical table (/score): pick the game and the players, tap in
-// each hand (melds, the winner's tiles, how it was won) on a tile keyboard; the hall
-// settles it at once with the very code that settles online play (POST /api/score/check,
-// the form of POST /api/score that answers an impossible hand with 200 and its verdict), and
-// keeps the session's running ledger in its database (exportable as JSON).
+// each hand (melds, the winner's tiles, how it was won) on a tile keyboard. The hall builds
+// the hand record from the form and settles it at once with the very code that settles
+// online play (POST /api/score/hand: the record, what is missing, the next hand's dealer
+// and facts, and the verdict of /api/score/check, 200 even for an impossible hand), and
+// keeps the session's running ledger in its database (exportable as JSON). The questions
+// asked of each variant come from its descriptor (variants.js), never from its id.
 import { html } from "htm/preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { getLang, reasonText, t, variantName } from "./i18n.js";
