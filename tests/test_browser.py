@@ -351,7 +351,7 @@ def test_score_keeper_settles_as_laizi_score(page: Page, server: str) -> None:
         ["-64", "+96", "-32"]
 
     # An impossible hand: thirteen scattered tiles, no winning shape — the server says why,
-    # and the page logs no error (POST /api/score/check answers 200 with the verdict).
+    # and the page logs no error (POST /api/score/hand answers 200 with the verdict).
     page.check("input[name=winner] >> nth=0")
     page.check("input[name=from][value='1']")
     page.click("[data-testid=sk-indicator]")

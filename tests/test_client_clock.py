@@ -28,6 +28,7 @@ import pytest
 
 # Skips this module without playwright or chromium (not in CI): one rule, browser_helpers.
 from browser_helpers import Browser, Page, Route, launched
+from laizi.server.variants_api import variants_json
 from laizi.table.table import Table
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "laizi" / "server" / "static"
@@ -71,7 +72,8 @@ class Hall:
     (path, body) of every POST."""
 
     def __init__(self, api: dict[str, Any]) -> None:
-        self.api = api
+        # every page loads the variants' descriptors (static/js/variants.js)
+        self.api = {"/api/variants": list(variants_json()), **api}
         self.posted: list[tuple[str, Any]] = []
 
     def handle(self, route: Route) -> None:

@@ -28,7 +28,6 @@ Every refusal is ``{"error": {"code", "message", "seat", "phase"}}`` with an HTT
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import gc
 import json
 from collections.abc import AsyncIterator, Iterable
@@ -44,7 +43,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from laizi.errors import ErrorCode, LaiziError, TableError
-from laizi.server import records, scorekeeper
+from laizi.server import records, scorekeeper, variants_api
 from laizi.server.hall import Hall
 from laizi.server.headers import BrowserSafety, allowed_from_env
 from laizi.server.limits import BodyLimit
@@ -176,17 +175,6 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
 
     async def healthz(request: Request) -> Response:
         return JSONResponse(hall.health())
-
-    async def variants(request: Request) -> Response:
-        from laizi.variants import get, ids
-
-        out = []
-        for vid in ids():
-            v = get(vid)
-            out.append({"id": vid, "name": v.name, "seats": v.seats,
-                        "options": v.options_to_json(v.default_options()),
-                        "fields": [f.name for f in dataclasses.fields(v.options_type)]})
-        return JSONResponse(out)
 
     async def create_room(request: Request) -> Response:
         try:
@@ -349,7 +337,7 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
         Route("/score", index),
         Route("/replay/{code}", index),
         Route("/healthz", healthz),
-        Route("/api/variants", variants),
+        *variants_api.routes(),  # GET /api/variants: options and descriptors
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/join", join, methods=["POST"]),

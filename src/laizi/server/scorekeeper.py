@@ -12,11 +12,17 @@ the very code that settles a hand played online (the hand record, docs/hand-reco
                                                 hand is ``400 {"error": {"code":
                                                 "invalid_record", "message",
                                                 "refusal"}}``
-``POST /api/score/check``                       the same question, the verdict as data
-                                                (what the page asks): ``200 {"ok": true,
+``POST /api/score/check``                       the same question, the verdict as data:
+                                                ``200 {"ok": true,
                                                 "settlement"}`` or ``200 {"ok": false,
                                                 "error": {"code": "invalid_record",
                                                 "message", "refusal"}}``
+``POST /api/score/hand``                        ``{"variant", "options", "form"}`` (what
+                                                the page's form holds) → ``{"record",
+                                                "missing", "next"}`` and, once nothing is
+                                                missing, the verdict of ``/check``
+                                                (``ok`` and ``settlement`` or ``error``):
+                                                :mod:`laizi.server.score_form`
 ``GET /api/score/variants/{id}``                the variant's tiles, seats, hand size
 ``GET /api/score/wildcard``                     ``?variant&indicator`` → the wildcard
 ``POST /api/score/sessions``                    ``{"variant", "options", "names"}`` → a
@@ -34,10 +40,11 @@ texts cut where they name a seat, so the page writes the person's name there, ne
 its ``refusal`` (:class:`laizi.reasons.Refusal`: ``code``, ``params``, ``zh``, ``en``,
 ``parts``) is what the page shows, in its language, with the names.
 
-The page settles a hand at every change with ``POST /api/score/check``: an impossible hand
-is an answer the page shows, not a failed request (a browser logs every 4xx as a console
-error). A body that is not ``{"record"}`` is still ``400``. API clients keep ``POST
-/api/score`` and its ``400``.
+The page sends its form at every change to ``POST /api/score/hand``, which builds the
+hand record on the server (:mod:`laizi.server.score_form`) and, once it is complete,
+answers with the verdict of ``/api/score/check``: an impossible hand is an answer the page
+shows, not a failed request (a browser logs every 4xx as a console error). A body that is
+not ``{"record"}`` is still ``400``. API clients keep ``POST /api/score`` and its ``400``.
 
 Sessions live in the hall's database (tables ``score_sessions`` and ``score_hands``,
 migration ``0002_scorekeeper``).
@@ -60,8 +67,10 @@ from starlette.routing import Route
 from laizi.errors import ErrorCode, LaiziError
 from laizi.reasons import Refusal, payments_with_parts
 from laizi.records import RecordError, record_from_json, record_to_json, settle
+from laizi.server.score_form import build_record, next_hand
 from laizi.server.storage import Base
 from laizi.settlement import payments_json
+from laizi.variants.descriptors import describe
 
 __all__ = ["ScoreHandRow", "ScoreSessionRow", "routes", "settle_record"]
 
@@ -97,7 +106,7 @@ class ScoreError(LaiziError):
     default_code = ErrorCode.MALFORMED
 
 
-def settle_record(data: object) -> dict[str, Any]:
+def settle_record(data: object) -> dict[str, object]:
     """Validate a hand record (JSON) and settle it as ``laizi score --json`` does:
     ``{"payments", "net", "parties", "summary", "record"}`` (``record``: the record as
     read, tiles in MPSZ). :class:`~laizi.records.RecordError` for an impossible hand."""
@@ -117,13 +126,13 @@ def settle_record(data: object) -> dict[str, Any]:
 
 def _fail(code: str, message: str, status: int = 400,
           refusal: Refusal | None = None) -> JSONResponse:
-    error: dict[str, Any] = {"code": code, "message": message, "seat": None, "phase": None}
+    error: dict[str, object] = {"code": code, "message": message, "seat": None, "phase": None}
     if refusal is not None:
         error["refusal"] = refusal.to_json()
     return JSONResponse({"error": error}, status_code=status)
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def _body(request: Request) -> dict[str, object]:
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise ScoreError("request too large")
@@ -141,7 +150,7 @@ def _engine(request: Request) -> AsyncEngine:
     return engine
 
 
-def _settle(record: object) -> dict[str, Any]:
+def _settle(record: object) -> dict[str, object]:
     try:
         return settle_record(record)
     except (RecordError, LaiziError) as exc:
@@ -186,6 +195,31 @@ async def check(request: Request) -> Response:
         return JSONResponse({"ok": False, "error": {
             "code": INVALID, "message": str(exc), "seat": None, "phase": None,
             "refusal": exc.refusal.to_json()}})
+    except LaiziError as exc:
+        return _fail(exc.code, exc.message)
+
+
+async def hand(request: Request) -> Response:
+    """``POST /api/score/hand``: the record the page's form makes, what it lacks, the
+    next hand's dealer and facts, and (when complete) the verdict, ``200`` either way."""
+    try:
+        data = await _body(request)
+        extra = sorted(set(data) - {"variant", "options", "form"})
+        if extra:
+            raise ScoreError(f"unknown field(s) {', '.join(extra)}")
+        vid = data.get("variant")
+        record, missing, form = build_record(vid, data.get("options", {}), data.get("form"))
+        out: dict[str, object] = {"record": record,
+                                  "missing": [m.to_json() for m in missing],
+                                  "next": next_hand(vid, form)}
+        if not missing:
+            try:
+                out.update(ok=True, settlement=_settle(record))
+            except _Invalid as exc:
+                out.update(ok=False, error={
+                    "code": INVALID, "message": str(exc), "seat": None, "phase": None,
+                    "refusal": exc.refusal.to_json()})
+        return JSONResponse(out)
     except LaiziError as exc:
         return _fail(exc.code, exc.message)
 
@@ -362,17 +396,14 @@ async def variant_info(request: Request) -> Response:
         "id": vid, "seats": v.seats, "hand_size": v.hand_size, "tiles": sorted(counts),
         "counts": {str(t): c for t, c in sorted(counts.items())},
         "flowers": sorted(v.flower_tiles(options)), "special_kinds": sorted(v.special_kinds()),
-        "indicator": vid in _INDICATOR})
-
-
-_INDICATOR = frozenset({"jingzhou", "huanghuang", "golden"})
-"""Variants whose hand record names the indicator (赖子皮 / 翻牌)."""
+        "indicator": describe(v).wildcard is not None})  # the record names the indicator
 
 
 def routes() -> list[Route]:
     return [
         Route("/api/score", score, methods=["POST"]),
         Route("/api/score/check", check, methods=["POST"]),
+        Route("/api/score/hand", hand, methods=["POST"]),
         Route("/api/score/variants/{id}", variant_info),
         Route("/api/score/wildcard", wildcard),
         Route("/api/score/sessions", create_session, methods=["POST"]),

@@ -1,6 +1,24 @@
 // HTTP helpers and what the browser remembers (localStorage).
 
-export async function api(path, { method = "GET", body } = {}) {
+// A refused request: the server's error (`code`, and the whole object as `detail`, e.g. a
+// score-keeper refusal as data) and the HTTP status.
+export class ApiError extends Error {
+  /** @param {{code: string, message: string}} err @param {number} status */
+  constructor(err, status) {
+    super(err.message);
+    this.code = err.code;
+    this.status = status;
+    this.detail = err;
+  }
+}
+
+/**
+ * GET (or `method`) `path`, with `body` as JSON; the answer's JSON, or an ApiError.
+ * @param {string} path
+ * @param {{method?: string, body?: any}} [opts]
+ * @returns {Promise<any>}
+ */
+export async function api(path, { method = "GET", body = undefined } = {}) {
   const res = await fetch(path, {
     method,
     headers: body === undefined ? {} : { "Content-Type": "application/json" },
@@ -10,11 +28,7 @@ export async function api(path, { method = "GET", body } = {}) {
   try { data = await res.json(); } catch { data = null; }
   if (!res.ok) {
     const err = (data && data.error) || { code: `http_${res.status}`, message: res.statusText };
-    const e = new Error(err.message);
-    e.code = err.code;
-    e.status = res.status;
-    e.detail = err;  // the whole error object (e.g. a score-keeper refusal as data)
-    throw e;
+    throw new ApiError(err, res.status);
   }
   return data;
 }

@@ -9,10 +9,14 @@ import { Lobby } from "./lobby.js";
 import { TablePage } from "./table.js";
 import { ReplayPage } from "./replay.js";
 import { ScorePage } from "./score.js";
+import { loadVariants, onVariants } from "./variants.js";
+
+loadVariants();  // the variants' descriptors, which every page reads
 
 function App() {
   const [, setTick] = useState(0);
   useEffect(() => onLang(() => setTick((x) => x + 1)), []);
+  useEffect(() => onVariants(() => setTick((x) => x + 1)), []);
   const path = location.pathname;
   let m;
   if ((m = path.match(/^\/r\/([^/]+)\/?$/))) return html`<${TablePage} code=${decodeURIComponent(m[1])} />`;
@@ -21,6 +25,6 @@ function App() {
   return html`<${Lobby} />`;
 }
 
-const root = document.getElementById("app");
+const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 root.textContent = "";
 render(html`<${App} />`, root);

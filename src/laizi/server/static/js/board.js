@@ -4,6 +4,7 @@
 import { html } from "htm/preact";
 import { t } from "./i18n.js";
 import { Tile } from "./tiles.js";
+import { MeldKind, Phase } from "./protocol.js";
 import { displayName, indicatorWord, meldWord, relative, seatWind, wildMark, wildcardWord } from "./words.js";
 
 // A board: {variant, n, me, names, dealer, phase, turn, hands[s] (list or null), drawn[s],
@@ -13,7 +14,7 @@ import { displayName, indicatorWord, meldWord, relative, seatWind, wildMark, wil
 export function Meld({ m, owner, n, names, wild, size }) {
   const kind = m.kind;
   let shown = m.tiles.map((x) => x);
-  if (kind === "concealed_kong") shown = [null, m.tiles[1], m.tiles[2], null];
+  if (kind === MeldKind.CONCEALED_KONG) shown = [null, m.tiles[1], m.tiles[2], null];
   let rot = -1;
   if (m.from !== undefined && m.claimed !== undefined && m.claimed !== null) {
     rot = shown.indexOf(m.claimed);
@@ -32,7 +33,7 @@ function SeatPanel({ b, s, rel, children, noHand }) {
   const n = b.n;
   const names = b.names;
   const st = (b.status && b.status[s]) || {};
-  const active = ["turn", "claim", "rob"].includes(b.phase) && b.turn === s;
+  const active = [Phase.TURN, Phase.CLAIM, Phase.ROB].includes(b.phase) && b.turn === s;
   const declared = b.extra && b.extra.declared && b.extra.declared[s];
   const hidden = b.hands[s] === null || b.hands[s] === undefined;
   const size = rel === 0 && b.me !== null && b.me !== undefined ? "" : "small";  // big: your own
@@ -45,11 +46,11 @@ function SeatPanel({ b, s, rel, children, noHand }) {
   const discards = (b.discards && b.discards[s]) || [];
   const drawn = b.drawn ? b.drawn[s] : null;
   let handTiles = concealed;
-  if (!hidden && drawn !== null && drawn !== undefined && b.phase === "turn" && b.turn === s) {
+  if (!hidden && drawn !== null && drawn !== undefined && b.phase === Phase.TURN && b.turn === s) {
     const i = concealed.lastIndexOf(drawn);
     if (i >= 0) handTiles = [...concealed.slice(0, i), ...concealed.slice(i + 1)];
   }
-  return html`<section class=${`seat rel-${rel} ${active ? "active" : ""} ${b.phase === "over" && b.winners && b.winners.includes(s) ? "winner" : ""}`}
+  return html`<section class=${`seat rel-${rel} ${active ? "active" : ""} ${b.phase === Phase.OVER && b.winners && b.winners.includes(s) ? "winner" : ""}`}
       data-seat=${s} aria-label=${`${displayName(names[s])} · ${seatWind(s, b.dealer, n, true)}`}>
     <header class="seat-head">
       <span class="wind" title=${seatWind(s, b.dealer, n, true)}>${seatWind(s, b.dealer, n)}</span>

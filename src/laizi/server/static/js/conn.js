@@ -6,8 +6,22 @@
 // * The connection comes back by itself (exponential backoff, 0.5 s doubling up to 15 s)
 //   with the last version it had, so the server sends exactly the missed events.
 // * Nothing is applied locally: the page shows what the server's frames say.
+import { ErrorCode, ServerOp } from "./protocol.js";
+
+/** @typedef {import("./protocol.js").ServerFrame} ServerFrame */
+/** @typedef {import("./protocol.js").Answer} Answer */
+
+// Errors after which the connection does not come back by itself.
+/** @type {string[]} */
+const FATAL = [ErrorCode.UNKNOWN_ROOM, ErrorCode.UNKNOWN_TOKEN, ErrorCode.FORBIDDEN_ORIGIN];
 
 export class Conn {
+  /**
+   * @param {string} code
+   * @param {string} token
+   * @param {{onFrame: (f: import("./protocol.js").StateFrame) => void,
+   *          onStatus: (s: string, err?: import("./protocol.js").ErrorJSON) => void}} handlers
+   */
   constructor(code, token, { onFrame, onStatus }) {
     this.code = code;
     this.token = token;
@@ -37,13 +51,14 @@ export class Conn {
     this.ws = ws;
     ws.onopen = () => { this.attempt = 0; this.onStatus("open"); };
     ws.onmessage = (m) => {
+      /** @type {ServerFrame} */
       let f;
       try { f = JSON.parse(m.data); } catch { return; }
-      if (f.op === "state") {
+      if (f.op === ServerOp.STATE) {
         this.version = f.version;
         this.onFrame(f);
-      } else if (f.op === "ack" || f.op === "error") {
-        if (f.op === "error" && f.seq === null && ["unknown_room", "unknown_token", "forbidden_origin"].includes(f.error?.code)) {
+      } else if (f.op === ServerOp.ACK || f.op === ServerOp.ERROR) {
+        if (f.op === ServerOp.ERROR && f.seq === null && FATAL.includes(f.error?.code)) {
           this.fatal = f.error;
         }
         const w = this.waiting.get(f.seq);
@@ -52,7 +67,7 @@ export class Conn {
     };
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
-      for (const [, w] of this.waiting) w({ op: "error", error: { code: "disconnected", message: "disconnected" } });
+      for (const [, w] of this.waiting) w({ op: ServerOp.ERROR, seq: null, error: { code: "disconnected", message: "disconnected" } });
       this.waiting.clear();
       if (this.closed) return;
       if (e.code === 4404 || e.code === 4403 || this.fatal) {
@@ -73,11 +88,16 @@ export class Conn {
   }
 
   // Send {op, ...fields}; resolves with the answer frame (ack or error).
+  /**
+   * @param {import("./protocol.js").ClientOpWord} op
+   * @param {Record<string, any>} [fields]
+   * @returns {Promise<Answer>}
+   */
   send(op, fields = {}) {
     const seq = ++this.seq;
     return new Promise((resolve) => {
       if (!this.ws || this.ws.readyState !== 1) {
-        resolve({ op: "error", seq, error: { code: "disconnected", message: "not connected" } });
+        resolve({ op: ServerOp.ERROR, seq, error: { code: "disconnected", message: "not connected" } });
         return;
       }
       this.waiting.set(seq, resolve);

@@ -7,16 +7,16 @@ import { api, getName, myRooms, rememberRoom, setName } from "./api.js";
 import { changedOptions, OptionsForm } from "./options.js";
 import { TopBar, useToast } from "./ui.js";
 import { displayName, errorText } from "./words.js";
+import { loadVariants } from "./variants.js";
 
+/** @typedef {import("./variants.js").VariantInfo} VariantInfo */
+
+// Every variant (GET /api/variants), in the lobby's order; null while loading.
+/** @returns {VariantInfo[] | null} */
 export function useVariants() {
-  const [variants, setVariants] = useState(null);
-  useEffect(() => { api("/api/variants").then(setVariants).catch(() => setVariants([])); }, []);
+  const [variants, setVariants] = useState(/** @type {VariantInfo[] | null} */ (null));
+  useEffect(() => { loadVariants().then(setVariants); }, []);
   return variants;
-}
-
-const ORDER = ["jingzhou", "huanghuang", "golden", "taiwan", "mcr"];
-export function sortVariants(vs) {
-  return [...vs].sort((a, b) => ORDER.indexOf(a.id) - ORDER.indexOf(b.id));
 }
 
 function History({ name }) {
@@ -39,7 +39,8 @@ function History({ name }) {
 export function Lobby() {
   const variants = useVariants();
   const [name, setNameState] = useState(getName());
-  const [variant, setVariant] = useState("jingzhou");
+  const [picked, setVariant] = useState(/** @type {string | null} */ (null));
+  const variant = picked ?? (variants && variants.length ? variants[0].id : null);
   const [options, setOptions] = useState({});
   const [bots, setBots] = useState("greedy");
   const [clock, setClock] = useState("20");
@@ -117,7 +118,7 @@ export function Lobby() {
         <h2>${t("create_room")}</h2>
         <label for="variant">${t("variant")}
           <select id="variant" name="variant" value=${variant} onChange=${(e) => { setVariant(e.currentTarget.value); setOptions({}); }}>
-            ${(variants ? sortVariants(variants) : []).map((x) => html`<option value=${x.id}>${variantName(x.id, x.name)}</option>`)}
+            ${(variants || []).map((x) => html`<option value=${x.id}>${variantName(x.id, x.name)}</option>`)}
           </select></label>
         <${OptionsForm} variant=${v} value=${options} onChange=${setOptions} lang=${lang} />
         <div class="row">

@@ -8,9 +8,9 @@ import { api } from "./api.js";
 import { Board } from "./board.js";
 import { Settlement } from "./settle.js";
 import { TopBar } from "./ui.js";
-import { displayName, errorText, eventLine } from "./words.js";
-
-const WIND_INDEX = { E: 0, S: 1, W: 2, N: 3 };
+import { displayName, errorText, eventLine, prevalentWind } from "./words.js";
+import { ErrorCode, GameEventType, Outcome } from "./protocol.js";
+import { descriptor } from "./variants.js";
 
 export function ReplayPage({ code }) {
   const [index, setIndex] = useState(null);
@@ -65,24 +65,20 @@ export function ReplayPage({ code }) {
     if (!hand || !step) return null;
     const n = hand.seats.length;
     const open = (s) => me === null || s === me;
-    let prevalent = null;
-    if (hand.variant === "taiwan" && step.extra) prevalent = step.extra.prevalent_wind;
-    else if (["golden", "mcr"].includes(hand.variant) && hand.end.record.options) {
-      prevalent = WIND_INDEX[hand.end.record.options.prevalent_wind] ?? null;
-    }
+    const prevalent = prevalentWind(descriptor(hand.variant), step.extra, hand.end.record.options);
     return { ...step, variant: hand.variant, n, me, names: hand.seats,
       hands: step.hands.map((h, s) => (open(s) ? h : null)),
       drawn: step.drawn.map((d, s) => (open(s) ? d : null)),
       prevalent, scores: undefined, replay: true,
-      winners: step.result && step.result.record.outcome === "win" ? step.result.record.winners : [] };
-  }, [hand, step, me]);
+      winners: step.result && step.result.record.outcome === Outcome.WIN ? step.result.record.winners : [] };
+  }, [hand, step, me, descriptor(hand && hand.variant)]);
 
   const lines = useMemo(() => {
     if (!hand || !step) return [];
     const out = [];
     for (const ev of step.events) {
-      if (me !== null && ev.type === "action" && ev.answer && ev.action.seat !== me) continue;
-      const shown = me !== null && ev.type === "draw" && ev.seat !== me ? { ...ev, tile: null } : ev;
+      if (me !== null && ev.type === GameEventType.ACTION && ev.answer && ev.action.seat !== me) continue;
+      const shown = me !== null && ev.type === GameEventType.DRAW && ev.seat !== me ? { ...ev, tile: null } : ev;
       const line = eventLine(shown, hand.seats, null, step.wildcard, hand.variant);
       if (line) out.push(line);
     }
@@ -94,8 +90,8 @@ export function ReplayPage({ code }) {
   const title = t("replay_title", { code });
   if (err) {
     return html`<div class="page"><${TopBar} title=${title} /><main class="cards"><section class="card">
-      <p>${err.code === "unknown_room" ? t("err_unknown_room")
-        : err.code === "hand_in_progress" ? t("replay_in_progress") : err.code === "no_hand" ? t("replay_no_hand") : errorText(err)}</p>
+      <p>${err.code === ErrorCode.UNKNOWN_ROOM ? t("err_unknown_room")
+        : err.code === ErrorCode.HAND_IN_PROGRESS ? t("replay_in_progress") : err.code === ErrorCode.NO_HAND ? t("replay_no_hand") : errorText(err)}</p>
       <a href=${`/r/${code}`}>${t("room")} ${code}</a> · <a href="/">${t("back_lobby")}</a></section></main></div>`;
   }
   if (!index) return html`<div class="page"><${TopBar} title=${title} /><p class="loading">${t("loading")}</p></div>`;
@@ -107,7 +103,7 @@ export function ReplayPage({ code }) {
       <div class="row">
         <label for="hand">${t("hand")}
           <select id="hand" name="hand" value=${number} onChange=${(e) => setNumber(Number(e.currentTarget.value))}>
-            ${index.hands.map((h) => html`<option value=${h.number}>${t("hand_no", { n: h.number + 1 })}${h.outcome === "draw" ? ` · ${t("sk_draw")}` : ""}</option>`)}
+            ${index.hands.map((h) => html`<option value=${h.number}>${t("hand_no", { n: h.number + 1 })}${h.outcome === Outcome.DRAW ? ` · ${t("sk_draw")}` : ""}</option>`)}
           </select></label>
         <label for="seat">${t("view_from")}
           <select id="seat" name="seat" value=${seat} onChange=${(e) => setSeat(e.currentTarget.value)}>

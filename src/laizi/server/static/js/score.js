@@ -1,8 +1,10 @@
 // The score-keeper of a physical table (/score): pick the game and the players, tap in
-// each hand (melds, the winner's tiles, how it was won) on a tile keyboard; the hall
-// settles it at once with the very code that settles online play (POST /api/score/check,
-// the form of POST /api/score that answers an impossible hand with 200 and its verdict), and
-// keeps the session's running ledger in its database (exportable as JSON).
+// each hand (melds, the winner's tiles, how it was won) on a tile keyboard. The hall builds
+// the hand record from the form and settles it at once with the very code that settles
+// online play (POST /api/score/hand: the record, what is missing, the next hand's dealer
+// and facts, and the verdict of /api/score/check, 200 even for an impossible hand), and
+// keeps the session's running ledger in its database (exportable as JSON). The questions
+// asked of each variant come from its descriptor (variants.js), never from its id.
 import { html } from "htm/preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { getLang, reasonText, t, variantName } from "./i18n.js";
@@ -11,8 +13,10 @@ import { changedOptions, OptionsForm } from "./options.js";
 import { LedgerTable, Settlement } from "./settle.js";
 import { formatTiles, mpsz, Tile, tileName } from "./tiles.js";
 import { TopBar, useToast } from "./ui.js";
-import { sortVariants, useVariants } from "./lobby.js";
+import { useVariants } from "./lobby.js";
 import { displayName, errorText, meldWord, seatName, seatWind, wildcardWord } from "./words.js";
+import { MeldKind, Outcome, WinHow } from "./protocol.js";
+import { descriptor } from "./variants.js";
 
 const KEY = "laizi.score.session";
 
@@ -22,110 +26,68 @@ function refusalText(e, names) {
   const refusal = e.detail && e.detail.refusal;
   return refusal ? reasonText(refusal, (s) => seatName(s, names)) : errorText(e);
 }
-const KINDS = ["chow", "pung", "kong", "added_kong", "concealed_kong"];
-const CLAIMED = new Set(["chow", "pung", "kong", "added_kong"]);
-// info: GET /api/score/variants/{id} — seats, hand_size, tiles, counts, flowers,
-// special_kinds, indicator.
-function kindsOf(info) { return [...KINDS, ...info.special_kinds]; }
+/** @typedef {import("./variants.js").Descriptor} Descriptor */
+/** @typedef {import("./variants.js").Fact} Fact */
 
+/** @type {Set<string>} */
+const CLAIMED = new Set([MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.ADDED_KONG]);
+/** @type {Set<string>} */
+const ONE_TILE = new Set([MeldKind.RED_DRAGON_KONG, MeldKind.LAIZI_KONG]);
+const RED_DRAGON = 33;
+
+// The tiles a meld of the form shows (the server builds the record from the same form).
 function meldTiles(m, wild) {
-  if (m.kind === "red_dragon_kong") return [33];
-  if (m.kind === "laizi_kong") return wild === null ? [] : [wild];
+  if (m.kind === MeldKind.RED_DRAGON_KONG) return [RED_DRAGON];
+  if (m.kind === MeldKind.LAIZI_KONG) return wild === null ? [] : [wild];
   if (m.tile === null) return [];
-  if (m.kind === "chow") return [m.tile, m.tile + 1, m.tile + 2];
-  if (m.kind === "pung") return [m.tile, m.tile, m.tile];
+  if (m.kind === MeldKind.CHOW) return [m.tile, m.tile + 1, m.tile + 2];
+  if (m.kind === MeldKind.PUNG) return [m.tile, m.tile, m.tile];
   return [m.tile, m.tile, m.tile, m.tile];
 }
-const bigMeld = (m) => !["red_dragon_kong", "laizi_kong"].includes(m.kind);
+const bigMeld = (m) => !ONE_TILE.has(m.kind);
 const chowOk = (x) => x < 27 && x % 9 <= 6;
 
+/**
+ * The form of one hand, as the page holds it (and sends it to POST /api/score/hand).
+ * @typedef {object} HandForm
+ * @property {number} dealer
+ * @property {string} outcome
+ * @property {number | null} winner
+ * @property {string} how
+ * @property {number | null} from
+ * @property {boolean} after_kong
+ * @property {number | null} indicator
+ * @property {Array<Array<{kind: string, tile: number | null, from: number}>>} melds
+ * @property {number[][]} flowers
+ * @property {number[]} concealed
+ * @property {number | null} win_tile
+ * @property {Record<string, any>} facts
+ */
+
+/** @returns {HandForm} */
 function freshHand(n, dealer = 0, facts = {}) {
-  return { dealer, outcome: "win", winner: null, how: "discard", from: null, after_kong: false,
+  return { dealer, outcome: Outcome.WIN, winner: null, how: WinHow.DISCARD, from: null, after_kong: false,
     indicator: null, melds: Array.from({ length: n }, () => []), flowers: Array.from({ length: n }, () => []),
     concealed: [], win_tile: null, facts };
 }
 
-function defaultFacts(variant) {
-  if (variant === "jingzhou") return { discarder_ready: true, qingyise_feeder: null };
-  if (variant === "huanghuang") return { laizi_discarded: 0 };
-  if (variant === "taiwan") return { prevalent_wind: "东", dealer_streak: 0, declaration: null, first_draw: false, last_tile: false, flower_replacement: false, discarders_first_discard: false };
-  return { last_tile: false, last_copy: false };
+// The facts a fresh hand starts from: every question's default (the descriptor's).
+/** @param {Descriptor} d */
+function defaultFacts(d) {
+  return Object.fromEntries(d.facts.map((f) => [f.key, f.default]));
 }
 
-// The hand record the form describes (docs/hand-record.md), and what is still missing.
-function buildRecord(session, hand, wild, info) {
-  const v = session.variant;
-  const n = session.names.length;
-  const missing = [];
-  const want = info.hand_size;
-  const rec = { variant: v, options: session.options, dealer: hand.dealer, outcome: hand.outcome, seats: [] };
-  for (let s = 0; s < n; s += 1) {
-    const seat = { melds: [] };
-    for (const m of hand.melds[s]) {
-      const ts = meldTiles(m, wild);
-      if (!ts.length) { missing.push(t("sk_pick_tile")); continue; }
-      const meld = { kind: m.kind, tiles: formatTiles(ts) };
-      if (CLAIMED.has(m.kind)) meld.from = m.from;
-      seat.melds.push(meld);
-    }
-    if (hand.flowers[s].length) seat.flowers = formatTiles(hand.flowers[s]);
-    rec.seats.push(seat);
-  }
-  if (info.indicator) {
-    if (hand.indicator === null) missing.push(t("sk_indicator"));
-    else rec.indicators = mpsz(hand.indicator);
-  }
-  if (hand.outcome === "win") {
-    const w = hand.winner;
-    if (w === null) missing.push(t("sk_winner"));
-    else {
-      const k = hand.melds[w].filter(bigMeld).length;
-      const need = want - 3 * k;
-      if (hand.concealed.length !== need) missing.push(t("sk_tiles_count", { n: hand.concealed.length, want: need }));
-      rec.seats[w].concealed = formatTiles(hand.concealed);
-      rec.winners = [w];
-      rec.how = hand.how;
-      if (hand.how !== "self_draw") {
-        if (hand.from === null || hand.from === w) missing.push(hand.how === "discard" ? t("sk_from") : t("sk_from_rob"));
-        else rec.from = hand.from;
-      }
-      if (hand.win_tile === null) missing.push(t("sk_win_tile"));
-      else rec.tile = mpsz(hand.win_tile);
-      if (hand.after_kong && hand.how === "self_draw") rec.after_kong = true;
-    }
-  }
-  const f = hand.facts;
-  const section = {};
-  if (v === "jingzhou" && hand.outcome === "win") {
-    if (hand.how === "discard") section.discarder_ready = !!f.discarder_ready;
-    if (f.qingyise_feeder !== null && f.qingyise_feeder !== undefined) section.qingyise_feeder = f.qingyise_feeder;
-  } else if (v === "huanghuang") {
-    if (f.laizi_discarded) section.laizi_discarded = f.laizi_discarded;
-  } else if (v === "taiwan") {
-    section.prevalent_wind = f.prevalent_wind;
-    if (f.dealer_streak) section.dealer_streak = f.dealer_streak;
-    if (hand.outcome === "win") {
-      if (f.declaration) section.declaration = f.declaration;
-      for (const k of ["first_draw", "last_tile", "flower_replacement", "discarders_first_discard"]) if (f[k]) section[k] = true;
-    }
-  } else if (hand.outcome === "win") {
-    for (const k of ["last_tile", "last_copy"]) if (f[k]) section[k] = true;
-  }
-  if (Object.keys(section).length) rec[v] = section;
-  return { rec, missing };
+// What the server makes of the form (POST /api/score/hand): the record, what is missing,
+// the next hand's dealer and facts and, when complete, the settlement or the refusal.
+function askHand(session, hand) {
+  return api("/api/score/hand", { method: "POST", body: { variant: session.variant, options: session.options, form: hand } });
 }
-
-function nextDealer(variant, hand, n) {
-  if (hand.outcome !== "win") return hand.dealer;
-  const w = hand.winner;
-  if (variant === "jingzhou" || variant === "huanghuang") return w;
-  if (variant === "taiwan") return w === hand.dealer ? hand.dealer : (hand.dealer + 1) % n;
-  return (hand.dealer + 1) % n;
-}
+const missingText = (m) => t(`sk_${m.code}`, m.params);
 
 function Setup({ onStarted }) {
   const variants = useVariants();
-  const [variant, setVariant] = useState("jingzhou");
+  const [picked, setVariant] = useState(/** @type {string | null} */ (null));
+  const variant = picked ?? (variants && variants.length ? variants[0].id : null);
   const [options, setOptions] = useState({});
   const [names, setNames] = useState([]);
   const [toast, show] = useToast();
@@ -144,7 +106,7 @@ function Setup({ onStarted }) {
     <p class="muted">${t("sk_intro")}</p>
     <label for="sk-variant">${t("variant")}
       <select id="sk-variant" name="variant" value=${variant} onChange=${(e) => { setVariant(e.currentTarget.value); setOptions({}); }}>
-        ${(variants ? sortVariants(variants) : []).map((x) => html`<option value=${x.id}>${variantName(x.id, x.name)}</option>`)}
+        ${(variants || []).map((x) => html`<option value=${x.id}>${variantName(x.id, x.name)}</option>`)}
       </select></label>
     <${OptionsForm} variant=${v} value=${options} onChange=${setOptions} lang=${getLang()} />
     <fieldset><legend>${t("sk_names")}</legend><div class="row">
@@ -181,20 +143,23 @@ function SeatChooser({ names, value, onChange, exclude, name, allowNone }) {
 
 function Keeper(props) {
   const [info, setInfo] = useState(null);
+  const variants = useVariants();
   useEffect(() => { api(`/api/score/variants/${props.session.variant}`).then(setInfo).catch(() => {}); }, [props.session.variant]);
-  if (!info) return html`<p class="loading">${t("loading")}</p>`;
-  return html`<${KeeperForm} ...${props} info=${info} />`;
+  const d = variants && descriptor(props.session.variant);
+  if (!info || !d) return html`<p class="loading">${t("loading")}</p>`;
+  return html`<${KeeperForm} ...${props} info=${info} d=${d} />`;
 }
 
-function KeeperForm({ session, setSession, onNew, info }) {
+function KeeperForm({ session, setSession, onNew, info, d }) {
   const n = session.names.length;
   const v = session.variant;
-  const [hand, setHand] = useState(() => freshHand(n, 0, defaultFacts(v)));
-  const [target, setTarget] = useState({ kind: "concealed" });
+  const [hand, setHand] = useState(() => freshHand(n, 0, defaultFacts(d)));
+  const [target, setTarget] = useState(/** @type {{kind: string, seat?: number, i?: number}} */ ({ kind: "concealed" }));
   const [wild, setWild] = useState(null);
   const [preview, setPreview] = useState(null);
   const [toast, show] = useToast();
   const timer = useRef(null);
+  const asked = useRef(0);
   const names = session.names;
   const up = (patch) => setHand((h) => ({ ...h, ...patch }));
   const setFact = (k, val) => setHand((h) => ({ ...h, facts: { ...h.facts, [k]: val } }));
@@ -204,22 +169,25 @@ function KeeperForm({ session, setSession, onNew, info }) {
     api(`/api/score/wildcard?variant=${v}&indicator=${mpsz(hand.indicator)}`).then((r) => setWild(r.wildcard)).catch(() => setWild(null));
   }, [hand.indicator, v]);
 
-  const { rec, missing } = useMemo(() => buildRecord(session, hand, wild, info), [session, hand, wild, info]);
-
-  // Settle at once: every change of a complete hand asks the server (debounced).
+  // Settle at once: every change of the hand asks the server what it makes (debounced).
+  // The answer is 200 either way: an impossible hand is a verdict to show, not a failed
+  // request (which the browser would log as an error). A late answer to an older form
+  // is dropped.
   useEffect(() => {
     clearTimeout(timer.current);
-    if (missing.length) { setPreview({ missing }); return undefined; }
+    const mine = ++asked.current;
     timer.current = setTimeout(() => {
-      // The checking form answers 200 either way: an impossible hand is a verdict to show,
-      // not a failed request (which the browser would log as an error).
-      api("/api/score/check", { method: "POST", body: { record: rec } })
-        .then((r) => setPreview(r.ok ? { ok: r.settlement, rec }
-          : { error: refusalText({ message: r.error.message, detail: r.error }, names), code: r.error.code }))
-        .catch((e) => setPreview({ error: refusalText(e, names), code: e.code }));
+      askHand(session, hand)
+        .then((r) => {
+          if (mine !== asked.current) return;
+          if (r.missing.length) setPreview({ missing: r.missing.map(missingText) });
+          else if (r.ok) setPreview({ ok: r.settlement, rec: r.record });
+          else setPreview({ error: refusalText({ message: r.error.message, detail: r.error }, names), code: r.error.code });
+        })
+        .catch((e) => { if (mine === asked.current) setPreview({ error: refusalText(e, names), code: e.code }); });
     }, 250);
     return () => clearTimeout(timer.current);
-  }, [JSON.stringify(rec), missing.join("|")]);
+  }, [JSON.stringify(hand)]);
 
   const used = useMemo(() => {
     const c = {};
@@ -245,7 +213,7 @@ function KeeperForm({ session, setSession, onNew, info }) {
       setHand((h) => {
         const melds = h.melds.map((ms) => ms.map((m) => ({ ...m })));
         const m = melds[tg.seat][tg.i];
-        if (!m || x >= 34 || (m.kind === "chow" && !chowOk(x))) return h;
+        if (!m || x >= 34 || (m.kind === MeldKind.CHOW && !chowOk(x))) return h;
         m.tile = x;
         return { ...h, melds };
       });
@@ -265,7 +233,7 @@ function KeeperForm({ session, setSession, onNew, info }) {
   function addMeld(s) {
     setHand((h) => {
       const melds = h.melds.map((ms) => [...ms]);
-      melds[s].push({ kind: "pung", tile: null, from: (s + n - 1) % n });
+      melds[s].push({ kind: MeldKind.PUNG, tile: null, from: (s + n - 1) % n });
       setTarget({ kind: "meld", seat: s, i: melds[s].length - 1 });
       return { ...h, melds };
     });
@@ -274,7 +242,7 @@ function KeeperForm({ session, setSession, onNew, info }) {
     setHand((h) => {
       const melds = h.melds.map((ms) => ms.map((m) => ({ ...m })));
       Object.assign(melds[s][i], patch);
-      if (melds[s][i].kind === "chow" && melds[s][i].tile !== null && !chowOk(melds[s][i].tile)) melds[s][i].tile = null;
+      if (melds[s][i].kind === MeldKind.CHOW && melds[s][i].tile !== null && !chowOk(melds[s][i].tile)) melds[s][i].tile = null;
       return { ...h, melds };
     });
   }
@@ -283,17 +251,15 @@ function KeeperForm({ session, setSession, onNew, info }) {
     setTarget({ kind: "concealed" });
   }
 
+  // Store the hand as the server builds it from the form as it is now, and start the
+  // next one from the server's next dealer and facts.
   async function record() {
     try {
-      const s = await api(`/api/score/sessions/${session.id}/hands`, { method: "POST", body: { record: rec } });
+      const made = await askHand(session, hand);
+      if (made.missing.length) { show(t("sk_incomplete", { what: made.missing.map(missingText).join("、") })); return; }
+      const s = await api(`/api/score/sessions/${session.id}/hands`, { method: "POST", body: { record: made.record } });
       setSession(s);
-      const dealer = nextDealer(v, hand, n);
-      const facts = defaultFacts(v);
-      if (v === "taiwan") {
-        facts.prevalent_wind = hand.facts.prevalent_wind;
-        facts.dealer_streak = dealer === hand.dealer ? (hand.facts.dealer_streak || 0) + 1 : 0;
-      }
-      setHand(freshHand(n, dealer, facts));
+      setHand(freshHand(n, made.next.dealer, made.next.facts));
       setTarget({ kind: "concealed" });
       window.scrollTo({ top: 0, behavior: "smooth" });
     } catch (e) { show(refusalText(e, names)); }
@@ -320,24 +286,24 @@ function KeeperForm({ session, setSession, onNew, info }) {
           ${hand.indicator === null ? "＋" : html`<${Tile} t=${hand.indicator} size="small" ind=${true} />`}</button>
           ${wild !== null ? html`<span>${wildcardWord(v)}: <${Tile} t=${wild} size="small" wild=${true} /></span>` : ""}</div></fieldset>` : ""}
       <fieldset><legend>${t("sk_outcome")}</legend><div class="radios">
-        <label class="check"><input type="radio" name="outcome" checked=${hand.outcome === "win"} onChange=${() => up({ outcome: "win" })} /> ${t("sk_win")}</label>
-        <label class="check"><input type="radio" name="outcome" checked=${hand.outcome === "draw"} onChange=${() => up({ outcome: "draw" })} /> ${t("sk_draw")}</label>
+        <label class="check"><input type="radio" name="outcome" checked=${hand.outcome === Outcome.WIN} onChange=${() => up({ outcome: Outcome.WIN })} /> ${t("sk_win")}</label>
+        <label class="check"><input type="radio" name="outcome" checked=${hand.outcome === Outcome.DRAW} onChange=${() => up({ outcome: Outcome.DRAW })} /> ${t("sk_draw")}</label>
       </div></fieldset>
-      ${hand.outcome === "win" ? html`
+      ${hand.outcome === Outcome.WIN ? html`
         <fieldset><legend>${t("sk_winner")}</legend>
           <${SeatChooser} names=${names} value=${w} name="winner" onChange=${(s) => { up({ winner: s, from: hand.from === s ? null : hand.from }); setTarget({ kind: "concealed" }); }} /></fieldset>
         <fieldset><legend>${t("sk_how")}</legend><div class="radios">
-          ${["discard", "self_draw", "robbed_kong"].map((h) => html`<label class="check" key=${h}><input type="radio" name="how" value=${h} checked=${hand.how === h} onChange=${() => up({ how: h })} /> ${t(`how_${h}`)}</label>`)}
-          ${hand.how === "self_draw" ? html`<label class="check"><input type="checkbox" name="after_kong" checked=${hand.after_kong} onChange=${(e) => up({ after_kong: e.currentTarget.checked })} /> ${t("after_kong")}</label>` : ""}
+          ${[WinHow.DISCARD, WinHow.SELF_DRAW, WinHow.ROBBED_KONG].map((h) => html`<label class="check" key=${h}><input type="radio" name="how" value=${h} checked=${hand.how === h} onChange=${() => up({ how: h })} /> ${t(`how_${h}`)}</label>`)}
+          ${hand.how === WinHow.SELF_DRAW ? html`<label class="check"><input type="checkbox" name="after_kong" checked=${hand.after_kong} onChange=${(e) => up({ after_kong: e.currentTarget.checked })} /> ${t("after_kong")}</label>` : ""}
         </div></fieldset>
-        ${hand.how !== "self_draw" ? html`<fieldset><legend>${hand.how === "discard" ? t("sk_from") : t("sk_from_rob")}</legend>
+        ${hand.how !== WinHow.SELF_DRAW ? html`<fieldset><legend>${hand.how === WinHow.DISCARD ? t("sk_from") : t("sk_from_rob")}</legend>
           <${SeatChooser} names=${names} value=${hand.from} name="from" exclude=${w} onChange=${(s) => up({ from: s })} /></fieldset>` : ""}` : ""}
     </section>
 
     <section class="card seats-entry">
-      ${names.map((p, s) => html`<div class=${`seat-entry ${s === w && hand.outcome === "win" ? "winner" : ""}`} key=${s} data-seat=${s}>
+      ${names.map((p, s) => html`<div class=${`seat-entry ${s === w && hand.outcome === Outcome.WIN ? "winner" : ""}`} key=${s} data-seat=${s}>
         <h3>${seatWind(s, hand.dealer, n)} · ${p}${s === hand.dealer ? html` <span class="tag dealer">${t("dealer")}</span>` : ""}</h3>
-        ${s === w && hand.outcome === "win" ? html`<div class="concealed-entry">
+        ${s === w && hand.outcome === Outcome.WIN ? html`<div class="concealed-entry">
           <div class="muted small">${t("sk_concealed")} · ${t("sk_tap_remove")}</div>
           <button type="button" class=${`slot wide ${target.kind === "concealed" ? "on" : ""}`} data-testid="sk-concealed" onClick=${() => setTarget({ kind: "concealed" })}>
             ${hand.concealed.length ? "" : "＋"}</button>
@@ -350,7 +316,7 @@ function KeeperForm({ session, setSession, onNew, info }) {
         </div>` : ""}
         ${hand.melds[s].map((m, i) => html`<div class="meld-entry" key=${i}>
           <select aria-label=${t("sk_meld_kind")} value=${m.kind} onChange=${(e) => setMeld(s, i, { kind: e.currentTarget.value })}>
-            ${kindsOf(info).map((k) => html`<option value=${k}>${meldWord(k)}</option>`)}</select>
+            ${Object.keys(d.melds).map((k) => html`<option value=${k}>${meldWord(k)}</option>`)}</select>
           ${bigMeld(m) ? html`<button type="button" class=${`slot ${target.kind === "meld" && target.seat === s && target.i === i ? "on" : ""}`}
             onClick=${() => setTarget({ kind: "meld", seat: s, i })}>${m.tile === null ? "＋" : ""}<span class="tiles">${meldTiles(m, wild).map((x, j) => html`<${Tile} key=${j} t=${x} size="tiny" />`)}</span></button>`
             : html`<span class="tiles">${meldTiles(m, wild).map((x, j) => html`<${Tile} key=${j} t=${x} size="tiny" />`)}</span>`}
@@ -367,7 +333,7 @@ function KeeperForm({ session, setSession, onNew, info }) {
       </div>`)}
     </section>
 
-    <${Facts} v=${v} hand=${hand} names=${names} setFact=${setFact} />
+    <${Facts} d=${d} hand=${hand} names=${names} setFact=${setFact} />
     </div><div class="keeper-side">
 
     <section class="card keyboard-card">
@@ -381,7 +347,7 @@ function KeeperForm({ session, setSession, onNew, info }) {
       ${preview && preview.error ? html`<p class="invalid" role="alert" data-testid="sk-invalid">${t("sk_invalid", { msg: preview.error })}</p>` : ""}
       ${preview && preview.ok ? html`<${Settlement} end=${{ ...preview.ok, record: { ...preview.ok.record } }} names=${names} />
         <button type="button" class="primary" data-testid="sk-record" onClick=${record}>${t("sk_record")}</button>` : ""}
-      <button type="button" class="small" onClick=${() => { setHand(freshHand(n, hand.dealer, defaultFacts(v))); setTarget({ kind: "concealed" }); }}>${t("sk_clear")}</button>
+      <button type="button" class="small" onClick=${() => { setHand(freshHand(n, hand.dealer, defaultFacts(d))); setTarget({ kind: "concealed" }); }}>${t("sk_clear")}</button>
     </section>
 
     <section class="card" data-testid="sk-ledger">
@@ -398,32 +364,39 @@ function KeeperForm({ session, setSession, onNew, info }) {
   </div>`;
 }
 
-function Facts({ v, hand, names, setFact }) {
+// The facts the tiles cannot show, as the variant's descriptor asks them: each on a win
+// or every hand, some only for one way of winning.
+/** @param {{d: Descriptor, hand: any, names: string[], setFact: (k: string, v: any) => void}} props */
+function Facts({ d, hand, names, setFact }) {
   const f = hand.facts;
-  const win = hand.outcome === "win";
-  const check = (k) => html`<label class="check" key=${k}><input type="checkbox" name=${k} checked=${!!f[k]} onChange=${(e) => setFact(k, e.currentTarget.checked)} /> ${t(`f_${k}`)}</label>`;
-  let body = null;
-  if (v === "jingzhou" && win) {
-    body = html`${hand.how === "discard" ? check("discarder_ready") : ""}
-      <label>${t("f_qingyise_feeder")}<${SeatChooser} names=${names} value=${f.qingyise_feeder} name="qingyise_feeder" exclude=${hand.winner} allowNone=${true} onChange=${(s) => setFact("qingyise_feeder", s)} /></label>`;
-  } else if (v === "huanghuang") {
-    body = html`<label for="f-laizi">${t("f_laizi_discarded")}<input id="f-laizi" type="number" min="0" max="4" value=${f.laizi_discarded}
-      onInput=${(e) => setFact("laizi_discarded", Math.max(0, parseInt(e.currentTarget.value || "0", 10) || 0))} /></label>`;
-  } else if (v === "taiwan") {
-    body = html`<div class="row">
-      <label for="f-wind">${t("f_prevalent_wind")}<select id="f-wind" value=${f.prevalent_wind} onChange=${(e) => setFact("prevalent_wind", e.currentTarget.value)}>
-        ${["东", "南", "西", "北"].map((x) => html`<option value=${x}>${x}</option>`)}</select></label>
-      <label for="f-streak">${t("f_dealer_streak")}<input id="f-streak" type="number" min="0" max="99" value=${f.dealer_streak}
-        onInput=${(e) => setFact("dealer_streak", Math.max(0, parseInt(e.currentTarget.value || "0", 10) || 0))} /></label>
-      ${win ? html`<label for="f-decl">${t("f_declaration")}<select id="f-decl" value=${f.declaration || ""} onChange=${(e) => setFact("declaration", e.currentTarget.value || null)}>
-        <option value="">${t("none")}</option><option value="heavenly">${t("f_heavenly")}</option><option value="earthly">${t("f_earthly")}</option></select></label>` : ""}
-    </div>
-    ${win ? html`${check("first_draw")}${check("last_tile")}${hand.how === "self_draw" ? check("flower_replacement") : ""}${hand.how === "discard" ? check("discarders_first_discard") : ""}` : ""}`;
-  } else if (win && (v === "golden" || v === "mcr")) {
-    body = html`${check("last_tile")}${check("last_copy")}`;
-  }
-  if (!body) return null;
-  return html`<section class="card"><h2>${t("sk_facts")}</h2>${body}</section>`;
+  const win = hand.outcome === Outcome.WIN;
+  const zh = getLang() === "zh" ? 0 : 1;
+  const asked = d.facts.filter((x) => (x.when !== "win" || win) && (!x.how.length || x.how.includes(hand.how)));
+  if (!asked.length) return null;
+  const number = (x) => (e) => setFact(x.key, Math.max(0, parseInt(e.currentTarget.value || "0", 10) || 0));
+  /** @param {Fact} x */
+  const field = (x) => {
+    const label = x.label[zh];
+    const id = `f-${x.key}`;
+    switch (x.form) {
+      case "bool":
+        return html`<label class="check" key=${x.key}><input type="checkbox" name=${x.key} checked=${!!f[x.key]} onChange=${(e) => setFact(x.key, e.currentTarget.checked)} /> ${label}</label>`;
+      case "seat":
+        return html`<label key=${x.key}>${label}<${SeatChooser} names=${names} value=${f[x.key]} name=${x.key} exclude=${hand.winner} allowNone=${true} onChange=${(s) => setFact(x.key, s)} /></label>`;
+      case "count":
+        return html`<label key=${x.key} for=${id}>${label}<input id=${id} name=${x.key} type="number" min="0" max=${x.maximum} value=${f[x.key]} onInput=${number(x)} /></label>`;
+      case "wind":
+        return html`<label key=${x.key} for=${id}>${label}<select id=${id} name=${x.key} value=${f[x.key]} onChange=${(e) => setFact(x.key, e.currentTarget.value)}>
+          ${d.winds.map((w) => html`<option value=${w}>${w}</option>`)}</select></label>`;
+      default:
+        return html`<label key=${x.key} for=${id}>${label}<select id=${id} name=${x.key} value=${f[x.key] || ""} onChange=${(e) => setFact(x.key, e.currentTarget.value || null)}>
+          <option value="">${t("none")}</option>${x.choices.map(([c, w]) => html`<option value=${c}>${w[zh]}</option>`)}</select></label>`;
+    }
+  };
+  const inline = asked.filter((x) => x.form !== "bool" && x.form !== "seat");
+  const rest = asked.filter((x) => x.form === "bool" || x.form === "seat");
+  return html`<section class="card"><h2>${t("sk_facts")}</h2>
+    ${inline.length ? html`<div class="row">${inline.map(field)}</div>` : ""}${rest.map(field)}</section>`;
 }
 
 export function ScorePage() {

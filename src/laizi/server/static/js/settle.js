@@ -4,6 +4,7 @@
 import { html } from "htm/preact";
 import { reasonText, t } from "./i18n.js";
 import { parseTiles, Tile, tileName } from "./tiles.js";
+import { Outcome, WinHow } from "./protocol.js";
 import { displayName, meldWord, relative, seatName, seatWind, wildMark } from "./words.js";
 
 function party(x, names) {
@@ -22,12 +23,12 @@ function person(x) {
 // "小二 胡 二条 · 阿三 点炮": how the hand was won is said once (who dealt in or whose
 // kong was robbed says it already).
 export function headline(record, names) {
-  if (record.outcome !== "win") return t("draw_game");
+  if (record.outcome !== Outcome.WIN) return t("draw_game");
   const who = record.winners.map((s) => party(s, names)).join(", ");
   const tile = parseTiles(record.tile)[0];
   let how = t(`how_${record.how}`);
-  if (record.how === "discard" && record.from !== undefined) how = t("from_seat", { name: party(record.from, names) });
-  if (record.how === "robbed_kong" && record.from !== undefined) how = t("robbed_from", { name: party(record.from, names) });
+  if (record.how === WinHow.DISCARD && record.from !== undefined) how = t("from_seat", { name: party(record.from, names) });
+  if (record.how === WinHow.ROBBED_KONG && record.from !== undefined) how = t("robbed_from", { name: party(record.from, names) });
   if (record.after_kong) how += ` · ${t("after_kong")}`;
   return `${t("wins_on", { who, tile: tileName(tile) })} · ${how}`;
 }
@@ -56,7 +57,7 @@ function RevealSeat({ record, s, names, n }) {
   const seat = record.seats[s] || {};
   const concealed = parseTiles(seat.concealed || "");
   const wild = record.wildcard !== undefined ? parseTiles(record.wildcard)[0] : null;
-  const winner = record.outcome === "win" && record.winners.includes(s);
+  const winner = record.outcome === Outcome.WIN && record.winners.includes(s);
   const win = winner ? parseTiles(record.tile)[0] : null;
   const mark = wildMark(record.variant);
   return html`<div class=${`reveal-seat ${winner ? "winner" : ""}`}>

@@ -13,12 +13,19 @@ import { Board, Meld } from "./board.js";
 import { LedgerTable, Settlement } from "./settle.js";
 import { parseTiles, Tile, tileName } from "./tiles.js";
 import { Modal, TopBar, copyText, useToast } from "./ui.js";
-import { actionLabel, actionVerb, displayName, errorText, eventLine, queueLine, seatWind, wildMark, wildcardWord } from "./words.js";
+import { actionLabel, actionVerb, displayName, errorText, eventLine, prevalentWind, queueLine, seatWind, wildMark, wildcardWord } from "./words.js";
+import { ActionType, ClientOp, ErrorCode, GameEventType, Outcome, Phase, ServerOp, TableEventType } from "./protocol.js";
+import { descriptor } from "./variants.js";
 
-const WINDOWS = ["claim", "rob", "decide"];
-const LETTER = { win: "h", pung: "p", kong: "k", concealed_kong: "k", added_kong: "k",
-  special_kong: "k", chow: "c", pass: " ", declare: "t", flower_win: "f", rob_flower: "f" };
-const WIND_INDEX = { E: 0, S: 1, W: 2, N: 3 };
+/** @typedef {import("./protocol.js").ActionJSON} ActionJSON */
+/** @typedef {import("./protocol.js").StateFrame} StateFrame */
+
+const WINDOWS = [Phase.CLAIM, Phase.ROB, Phase.DECIDE];
+/** @type {Record<string, string>} */
+const LETTER = { [ActionType.WIN]: "h", [ActionType.PUNG]: "p", [ActionType.KONG]: "k",
+  [ActionType.CONCEALED_KONG]: "k", [ActionType.ADDED_KONG]: "k", [ActionType.SPECIAL_KONG]: "k",
+  [ActionType.CHOW]: "c", [ActionType.PASS]: " ", [ActionType.DECLARE]: "t",
+  [ActionType.FLOWER_WIN]: "f", [ActionType.ROB_FLOWER]: "f" };
 
 function takeToken(code) {
   const params = new URLSearchParams(location.search);
@@ -128,9 +135,9 @@ function Table({ code, token }) {
           const base = f.snapshot ? [] : old;
           return [...base, ...f.events].slice(-300);
         });
-        if (f.events.some((e) => e.type === "hand_end" || e.type === "close") || f.snapshot) loadRecords();
+        if (f.events.some((e) => e.type === TableEventType.HAND_END || e.type === TableEventType.CLOSE) || f.snapshot) loadRecords();
       },
-      onStatus: (s, err) => { setStatus(s); if (s === "gone") setGone(err || { code: "unknown_token" }); },
+      onStatus: (s, err) => { setStatus(s); if (s === "gone") setGone(err || { code: ErrorCode.UNKNOWN_TOKEN }); },
     });
     conn.current = c;
     return () => c.close();
@@ -160,7 +167,7 @@ function Table({ code, token }) {
   // Who sat where in the hand on the board (after 下桌 the table's seats have moved on).
   const handNames = useMemo(() => {
     if (!view || !inHand) return view ? view.table.seats : [];
-    if (view.phase === "over") {
+    if (view.phase === Phase.OVER) {
       const rec = records.find((r) => r.number === view.table.hands - 1);
       if (rec) return rec.seats;
     }
@@ -176,26 +183,24 @@ function Table({ code, token }) {
       rec.seats.forEach((seat, s) => {
         if (seat.concealed === undefined) return;
         const ts = parseTiles(seat.concealed);
-        if (rec.outcome === "win" && rec.winners.includes(s) && rec.tile !== undefined) ts.push(...parseTiles(rec.tile));
+        if (rec.outcome === Outcome.WIN && rec.winners.includes(s) && rec.tile !== undefined) ts.push(...parseTiles(rec.tile));
         hands[s] = ts;
       });
     }
     const drawn = Array.from({ length: n }, (_, s) => (s === mySeat ? view.drawn : null));
     const online = new Set(room.online);
     const auto = new Set(room.auto);
-    let prevalent = null;
-    if (view.variant === "taiwan" && view.extra) prevalent = view.extra.prevalent_wind;
-    else if (["golden", "mcr"].includes(view.variant)) prevalent = WIND_INDEX[view.options.prevalent_wind] ?? null;
+    const prevalent = prevalentWind(descriptor(view.variant), view.extra, view.options);
     return { ...view, n, me: mySeat, names: handNames, hands, drawn, prevalent,
       scores: handNames.map((p) => room.ledger[p]),
       status: handNames.map((p) => ({ online: !p || p.startsWith("🤖") ? true : online.has(p), auto: auto.has(p) })),
-      winners: view.result && view.result.record.outcome === "win" ? view.result.record.winners : [] };
-  }, [view, room, handNames, mySeat, inHand]);
+      winners: view.result && view.result.record.outcome === Outcome.WIN ? view.result.record.winners : [] };
+  }, [view, room, handNames, mySeat, inHand, descriptor(view && view.variant)]);
 
-  const discardable = new Map(legal.filter((a) => a.type === "discard").map((a) => [a.tile, a]));
-  const others = legal.filter((a) => a.type !== "discard");
+  const discardable = new Map(legal.filter((a) => a.type === ActionType.DISCARD).map((a) => [a.tile, a]));
+  const others = legal.filter((a) => a.type !== ActionType.DISCARD);
   const phase = view ? view.phase : null;
-  const myTurn = inHand && phase === "turn" && view.turn === mySeat && legal.length > 0;
+  const myTurn = inHand && phase === Phase.TURN && view.turn === mySeat && legal.length > 0;
   const windowOpen = inHand && WINDOWS.includes(phase) && legal.length > 0;
   useTicking(endAt.current !== null && legal.length > 0);
   const left = secondsLeft(endAt.current, room && room.settings.clock);
@@ -205,7 +210,7 @@ function Table({ code, token }) {
     if (!view || mySeat === null || !inHand) return { tiles: [], drawnAt: -1 };
     const hand = [...view.hand];
     const d = view.drawn;
-    if (phase === "turn" && view.turn === mySeat && d !== null && d !== undefined) {
+    if (phase === Phase.TURN && view.turn === mySeat && d !== null && d !== undefined) {
       const i = hand.lastIndexOf(d);
       if (i >= 0) { hand.splice(i, 1); hand.push(d); return { tiles: hand, drawnAt: hand.length - 1 }; }
     }
@@ -217,13 +222,13 @@ function Table({ code, token }) {
     if (key) setPending(key);
     const ans = await conn.current.send(op, fields);
     if (key) setPending(null);
-    if (ans.op === "error" && ans.error.code !== "stale_version") show(errorText(ans.error));
+    if (ans.op === ServerOp.ERROR && ans.error.code !== ErrorCode.STALE_VERSION) show(errorText(ans.error));
     return ans;
   }
 
   function act(a) {
     if (pending || !frame) return;
-    send("act", { action: a, version: frame.version }, JSON.stringify(a));
+    send(ClientOp.ACT, { action: a, version: frame.version }, JSON.stringify(a));
   }
 
   // Keyboard: ←/→ pick a tile, Enter/↑ discards it, letters and digits for the buttons.
@@ -310,7 +315,7 @@ function Table({ code, token }) {
     </div>` : null;
 
   const prompt = windowOpen ? promptLine(view, handNames, mySeat) : myTurn ? t("my_turn") : null;
-  const waitingFor = inHand && !legal.length && phase === "turn"
+  const waitingFor = inHand && !legal.length && phase === Phase.TURN
     ? t("waiting_for", { name: displayName(handNames[view.turn]) }) : null;
 
   const actionBar = html`<div class=${`actionbar ${windowOpen ? "window" : ""} ${myTurn ? "myturn" : ""}`} data-testid="actionbar">
@@ -325,7 +330,7 @@ function Table({ code, token }) {
     ${others.length ? html`<div class="buttons">${buttonKeys(others).map(([a, key]) => html`<button type="button"
         key=${JSON.stringify(a)} class=${`act act-${a.type}`} data-action=${a.type}
         disabled=${pending !== null} aria-keyshortcuts=${key === " " ? "Space" : key.toUpperCase()}
-        onClick=${() => act(a)}>${a.type === "chow" ? html`${actionVerb(a, wild, phase)} ${a.tiles.map((x, i) => html`<${Tile} key=${i} t=${x} size="tiny" />`)}` : actionLabel(a, wild, phase)}
+        onClick=${() => act(a)}>${a.type === ActionType.CHOW ? html`${actionVerb(a, wild, phase)} ${a.tiles.map((x, i) => html`<${Tile} key=${i} t=${x} size="tiny" />`)}` : actionLabel(a, wild, phase)}
         <kbd>${key === " " ? (getLang() === "zh" ? "空格" : "Space") : key.toUpperCase()}</kbd></button>`)}</div>` : ""}
     ${view.passed_win && inHand ? html`<div class="note">${t("passed_win")}</div>` : ""}
   </div>`;
@@ -368,20 +373,20 @@ function Table({ code, token }) {
       ${spectator ? html`<div class="banner info">${t("spectating")}</div>` : ""}
       ${waitingMe ? html`<div class="banner info waitseat" role="status" data-testid="waiting-banner">
         <strong data-testid="queue-place">${queueLine(table.waiting, myName)}</strong>
-        ${variant === "huanghuang" ? html`<span class="horse-state">${buysHorse ? t("horse_on") : t("horse_off")}
+        ${descriptor(variant)?.horses ? html`<span class="horse-state">${buysHorse ? t("horse_on") : t("horse_off")}
           ${myHorse ? html` · ${t("your_horse")} <${Tile} t=${parseTiles(myHorse.tile)[0]} size="tiny" />${myHorse.seat !== undefined
             ? ` ${t("horse_landed", { seat: displayName(lastRecord.seats[myHorse.seat]) })}` : ""}` : buysHorse ? html` · <span class="muted-light">${t("no_horse_yet")}</span>` : ""}</span>
-          ${!room.in_hand ? html`<button type="button" data-testid="horse-toggle" onClick=${() => send("horse", { buy: !buysHorse })}>${buysHorse ? t("horse_stop") : t("horse_change")}</button>` : ""}` : ""}
+          ${!room.in_hand ? html`<button type="button" data-testid="horse-toggle" onClick=${() => send(ClientOp.HORSE, { buy: !buysHorse })}>${buysHorse ? t("horse_stop") : t("horse_change")}</button>` : ""}` : ""}
       </div>` : ""}
-      ${autoMe ? html`<div class="banner auto" role="alert">${t("auto")} <button type="button" class="primary" data-testid="back" onClick=${() => send("back")}>${t("im_back")}</button></div>` : ""}
+      ${autoMe ? html`<div class="banner auto" role="alert">${t("auto")} <button type="button" class="primary" data-testid="back" onClick=${() => send(ClientOp.BACK)}>${t("im_back")}</button></div>` : ""}
       ${room.paused ? html`<div class="banner warn">${t("paused")}</div>` : ""}
       ${room.idle && !room.paused && !room.over ? html`<div class="banner warn" role="status" data-testid="idle-banner">${t("idle")}</div>` : ""}
       ${!room.started && !room.over ? html`<div class="banner info">${host ? t("not_started_host") : t("not_started")}
-        ${host ? html` <button type="button" class="primary" data-testid="start" onClick=${() => send("start")}>${t("start")}</button>` : ""}</div>` : ""}
+        ${host ? html` <button type="button" class="primary" data-testid="start" onClick=${() => send(ClientOp.START)}>${t("start")}</button>` : ""}</div>` : ""}
       ${room.over ? html`<div class="banner info">${t("match_over")} · <a href=${`/replay/${code}`}>${t("replay")}</a></div>` : ""}
       ${room.vote ? html`<div class="banner warn">${t("dismiss_vote", { agree: room.vote.agree.map(displayName).join(", ") || "—", s: Math.round(room.vote.seconds) })}
-        ${seated && !room.vote.agree.includes(myName) ? html` <button type="button" onClick=${() => send("dismiss", { agree: true })}>${t("agree")}</button>
-          <button type="button" onClick=${() => send("dismiss", { agree: false })}>${t("refuse")}</button>` : ""}</div>` : ""}
+        ${seated && !room.vote.agree.includes(myName) ? html` <button type="button" onClick=${() => send(ClientOp.DISMISS, { agree: true })}>${t("agree")}</button>
+          <button type="button" onClick=${() => send(ClientOp.DISMISS, { agree: false })}>${t("refuse")}</button>` : ""}</div>` : ""}
     </div>
     <div class="table-layout">
       <main class="felt">
@@ -389,7 +394,7 @@ function Table({ code, token }) {
         ${dock}
         ${between ? html`<div class="between">
           ${lastRecord ? html`<button type="button" onClick=${() => setShown(lastRecord.number)}>${t("settlement")}</button>` : ""}
-          ${seated ? html`<button type="button" class="primary" data-testid="ready" disabled=${room.ready.includes(myName)} onClick=${() => send("ready")}>${room.ready.includes(myName) ? t("ready_done") : t("next_hand")}</button>` : ""}
+          ${seated ? html`<button type="button" class="primary" data-testid="ready" disabled=${room.ready.includes(myName)} onClick=${() => send(ClientOp.READY)}>${room.ready.includes(myName) ? t("ready_done") : t("next_hand")}</button>` : ""}
         </div>` : ""}
       </main>
       <aside class="side">
@@ -408,7 +413,7 @@ function Table({ code, token }) {
         <${LedgerTable} people=${peopleOrder} rows=${[]} totals=${shownRecord.end.ledger} />
         <div class="row buttons">
           ${seated && between && shownRecord === lastRecord ? html`<button type="button" class="primary" data-testid="ready-modal" disabled=${room.ready.includes(myName)}
-            onClick=${() => { send("ready"); setShown(null); }}>${room.ready.includes(myName) ? t("ready_done") : t("next_hand")}</button>` : ""}
+            onClick=${() => { send(ClientOp.READY); setShown(null); }}>${room.ready.includes(myName) ? t("ready_done") : t("next_hand")}</button>` : ""}
           <a class="button" data-testid="hand-replay" href=${`/replay/${code}?hand=${shownRecord.number}`}>${t("replay_hand")}</a>
           <button type="button" data-testid="settlement-close" onClick=${() => setShown(null)}>${t("close")}</button>
         </div></div>` : ""}
@@ -434,7 +439,7 @@ function buttonKeys(actions) {
 // special kong of that tile, a locked Taiwan hand in the view, the wildcard): the rules
 // stay on the server, this only names them.
 function refusal(tile, legal, view, me, variant) {
-  const special = legal.find((a) => a.type === "special_kong" && a.tile === tile);
+  const special = legal.find((a) => a.type === ActionType.SPECIAL_KONG && a.tile === tile);
   if (special) return t("why_special", { tile: tileName(tile), action: actionVerb(special, view.wildcard, view.phase) });
   const x = view.extra || {};
   if (x.declared && x.declared[me]) return t("why_locked");
@@ -444,10 +449,10 @@ function refusal(tile, legal, view, me, variant) {
 }
 
 function promptLine(view, names, me) {
-  if (view.phase === "claim" && view.last_discard) {
+  if (view.phase === Phase.CLAIM && view.last_discard) {
     return t("claim_prompt", { name: view.last_discard.seat === me ? t("you") : displayName(names[view.last_discard.seat]) });
   }
-  if (view.phase === "rob" && view.robbing) return t("rob_prompt", { name: displayName(names[view.robbing.seat]) });
+  if (view.phase === Phase.ROB && view.robbing) return t("rob_prompt", { name: displayName(names[view.robbing.seat]) });
   const asking = view.extra && view.extra.asking;
   if (asking && asking.kind === "heavenly") return t("decide_heavenly");
   if (asking && asking.kind === "rob") return t("decide_rob_flower", { name: displayName(names[asking.victim]) });
@@ -458,7 +463,7 @@ function Feed({ feed, names, me, wild, variant }) {
   const lines = [];
   let w = wild;
   for (const ev of feed) {
-    if (ev.type === "indicator") w = ev.wildcard;
+    if (ev.type === GameEventType.INDICATOR) w = ev.wildcard;
     const line = eventLine(ev, names, me, w, variant);
     if (line) lines.push([ev.v, line, ev.type]);
   }
@@ -547,18 +552,18 @@ function RoomPanel({ code, token, room, table, me, myName, host, seated, send })
       ${table.waiting.length ? html`<p><strong>${t("waiting_list")}</strong>: ${table.waiting.map(displayName).join(", ")}</p>` : ""}
       ${room.spectators.length ? html`<p><strong>${t("spectators")}</strong>: ${room.spectators.map(displayName).join(", ")}</p>` : ""}
     </section>
-    ${table.variant === "huanghuang" && myName && (seated || table.waiting.includes(myName)) ? html`<section>
+    ${descriptor(table.variant)?.horses && myName && (seated || table.waiting.includes(myName)) ? html`<section>
       <label class="check"><input type="checkbox" data-testid="horse" checked=${buys} disabled=${room.in_hand || room.over}
-        onChange=${(e) => send("horse", { buy: e.currentTarget.checked })} /> ${t("buy_horse")}</label></section>` : ""}
+        onChange=${(e) => send(ClientOp.HORSE, { buy: e.currentTarget.checked })} /> ${t("buy_horse")}</label></section>` : ""}
     ${player && myName && !seated && !table.waiting.includes(myName) && !room.over ? html`<section>
-      <button type="button" onClick=${() => send("sit")}>${t("sit")}</button></section>` : ""}
+      <button type="button" onClick=${() => send(ClientOp.SIT)}>${t("sit")}</button></section>` : ""}
     ${seated ? html`<section><p class="muted small">${t("keys_hint")}</p></section>` : ""}
     ${host && !room.over ? html`<section class="host"><h3>${t("host_controls")}</h3><div class="row buttons">
-      ${!room.started ? html`<button type="button" class="primary" onClick=${() => send("start")}>${t("start")}</button>` : ""}
-      ${room.started && !room.paused ? html`<button type="button" onClick=${() => send("pause")}>${t("pause")}</button>` : ""}
-      ${room.paused ? html`<button type="button" onClick=${() => send("resume")}>${t("resume")}</button>` : ""}
-      <button type="button" class="danger" onClick=${() => { if (confirm(t("end_confirm"))) send("end"); }}>${t("end_match")}</button>
+      ${!room.started ? html`<button type="button" class="primary" onClick=${() => send(ClientOp.START)}>${t("start")}</button>` : ""}
+      ${room.started && !room.paused ? html`<button type="button" onClick=${() => send(ClientOp.PAUSE)}>${t("pause")}</button>` : ""}
+      ${room.paused ? html`<button type="button" onClick=${() => send(ClientOp.RESUME)}>${t("resume")}</button>` : ""}
+      <button type="button" class="danger" onClick=${() => { if (confirm(t("end_confirm"))) send(ClientOp.END); }}>${t("end_match")}</button>
     </div></section>` : ""}
-    ${seated && room.started && !room.over && !room.vote ? html`<section><button type="button" onClick=${() => send("dismiss", { agree: true })}>${t("dismiss")}</button></section>` : ""}
+    ${seated && room.started && !room.over && !room.vote ? html`<section><button type="button" onClick=${() => send(ClientOp.DISMISS, { agree: true })}>${t("dismiss")}</button></section>` : ""}
   </div>`;
 }

@@ -23,6 +23,7 @@ export function Toast({ msg, kind }) {
 }
 
 // A message that goes away by itself: const [toast, show] = useToast(); show(msg, kind).
+/** @returns {[any, (msg: string, kind?: string) => void]} */
 export function useToast() {
   const [state, setState] = useState({ msg: "", kind: "" });
   const timer = useRef(null);
@@ -57,7 +58,7 @@ export async function copyText(text) {
   ta.setAttribute("readonly", "");
   ta.style.cssText = "position:fixed;top:0;left:0;width:1px;height:1px;opacity:0;font-size:16px";
   document.body.appendChild(ta);
-  const focused = document.activeElement;
+  const focused = /** @type {HTMLElement | null} */ (document.activeElement);
   ta.focus();
   ta.select();
   ta.setSelectionRange(0, text.length);

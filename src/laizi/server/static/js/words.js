@@ -2,21 +2,40 @@
 // laizi.ui.terminal, in Chinese or English).
 import { t, getLang } from "./i18n.js";
 import { formatTiles, shortName, tileName, RED } from "./tiles.js";
+import { ActionType, GameEventType, Outcome, Phase, TableEventType } from "./protocol.js";
+import { descriptor } from "./variants.js";
 
+// The variant's words for its indicator and wildcard, and the mark on a wildcard tile
+// (赖子皮 / 赖子 / 赖, 癞子皮 / 癞子 / 癞, 翻牌 / 黄金牌 / 金): its descriptor's.
+/** @param {string} variant */
 export function indicatorWord(variant) {
-  if (variant === "huanghuang") return t("indicator_huanghuang");
-  if (variant === "golden") return t("indicator_golden");
-  return t("indicator");
+  const w = descriptor(variant)?.wildcard;
+  return w ? w.indicator[getLang() === "zh" ? 0 : 1] : t("indicator");
 }
+/** @param {string} variant */
 export function wildcardWord(variant) {
-  if (variant === "huanghuang") return t("wildcard_huanghuang");
-  if (variant === "golden") return t("wildcard_golden");
-  return t("wildcard");
+  const w = descriptor(variant)?.wildcard;
+  return w ? w.word[getLang() === "zh" ? 0 : 1] : t("wildcard");
 }
+/** @param {string} variant */
 export function wildMark(variant) {
-  if (variant === "golden") return "金";
-  if (variant === "huanghuang") return "癞";
-  return "赖";
+  return descriptor(variant)?.wildcard?.mark ?? "赖";
+}
+
+const WIND_INDEX = { E: 0, S: 1, W: 2, N: 3 };
+
+// The prevalent wind (圈风, 0-3) shown in the middle of the board, from where the
+// variant's descriptor says it lives: the view's `extra` (Taiwan's 圈) or an option.
+/**
+ * @param {import("./variants.js").Descriptor | null} d
+ * @param {Record<string, any> | undefined | null} extra
+ * @param {Record<string, any> | undefined | null} options
+ * @returns {number | null}
+ */
+export function prevalentWind(d, extra, options) {
+  if (d && d.prevalent_wind === "extra" && extra) return extra.prevalent_wind;
+  if (d && d.prevalent_wind === "option" && options) return WIND_INDEX[options.prevalent_wind] ?? null;
+  return null;
 }
 
 export function meldWord(kind) {
@@ -28,14 +47,14 @@ export function meldWord(kind) {
 // The action's verb (no tile): 碰, 暗杠, 红中杠 …
 export function actionVerb(a, wildcard, phase) {
   switch (a.type) {
-    case "special_kong":
+    case ActionType.SPECIAL_KONG:
       if (a.tile === wildcard) return t("a_laizi_kong");
       if (a.tile === RED) return t("a_red_dragon_kong");
       return t("a_special_kong");
-    case "win":
-      return phase === "turn" ? t("a_win_self") : t("a_win");
-    case "declare":
-      return phase === "decide" ? t("a_heavenly") : t("a_declare");
+    case ActionType.WIN:
+      return phase === Phase.TURN ? t("a_win_self") : t("a_win");
+    case ActionType.DECLARE:
+      return phase === Phase.DECIDE ? t("a_heavenly") : t("a_declare");
     default: {
       const k = `a_${a.type}`;
       const s = t(k);
@@ -46,10 +65,10 @@ export function actionVerb(a, wildcard, phase) {
 
 export function actionLabel(a, wildcard, phase) {
   const verb = actionVerb(a, wildcard, phase);
-  if (a.type === "chow" && a.tiles && a.tiles.length) {
+  if (a.type === ActionType.CHOW && a.tiles && a.tiles.length) {
     return `${verb} ${getLang() === "zh" ? a.tiles.map(shortName).join("") : formatTiles(a.tiles)}`;
   }
-  if (a.tile !== null && a.tile !== undefined && a.type !== "pass") {
+  if (a.tile !== null && a.tile !== undefined && a.type !== ActionType.PASS) {
     return `${verb} ${tileName(a.tile)}`;
   }
   return verb;
@@ -98,38 +117,38 @@ export function queueLine(waiting, person) {
 export function eventLine(ev, names, me, wildcard, variant) {
   const who = (s) => (s === me ? t("you") : displayName(names[s]));
   switch (ev.type) {
-    case "action": {
+    case GameEventType.ACTION: {
       const a = ev.action;
-      if (a.type === "pass" || a.type === "win") return null;
-      if (a.type === "discard") return t("ev_discard", { who: who(a.seat), tile: tileName(a.tile) });
-      if (["chow", "pung", "kong"].includes(a.type)) return null; // the claim event says it
-      return t("ev_action", { who: who(a.seat), act: actionLabel(a, wildcard, "turn") });
+      if (a.type === ActionType.PASS || a.type === ActionType.WIN) return null;
+      if (a.type === ActionType.DISCARD) return t("ev_discard", { who: who(a.seat), tile: tileName(a.tile) });
+      if ([ActionType.CHOW, ActionType.PUNG, ActionType.KONG].includes(a.type)) return null; // the claim event says it
+      return t("ev_action", { who: who(a.seat), act: actionLabel(a, wildcard, Phase.TURN) });
     }
-    case "draw":
+    case GameEventType.DRAW:
       if (ev.tile === null || ev.tile === undefined) return null;
       return t(ev.replacement ? "ev_replacement" : "ev_draw", { who: who(ev.seat), tile: tileName(ev.tile) });
-    case "claim":
+    case GameEventType.CLAIM:
       return t("ev_claim", { who: who(ev.seat), kind: meldWord(ev.meld.kind),
         tiles: getLang() === "zh" ? ev.meld.tiles.map(shortName).join("") : formatTiles(ev.meld.tiles) });
-    case "flower":
+    case GameEventType.FLOWER:
       return t("ev_flower", { who: who(ev.seat), tile: tileName(ev.tile) });
-    case "indicator":
+    case GameEventType.INDICATOR:
       return t("ev_indicator", { tile: ev.tiles.map(tileName).join(" "),
         name: wildcardWord(variant), wild: ev.wildcard === null ? "—" : tileName(ev.wildcard) });
-    case "revealed":
-      return (ev.actions || []).map((a) => t("ev_declare", { who: who(a.seat), kind: actionVerb(a, wildcard, "decide") })).join("; ") || null;
-    case "end": {
+    case GameEventType.REVEALED:
+      return (ev.actions || []).map((a) => t("ev_declare", { who: who(a.seat), kind: actionVerb(a, wildcard, Phase.DECIDE) })).join("; ") || null;
+    case GameEventType.END: {
       const r = ev.record;
-      if (r.outcome !== "win") return t("ev_draw_end");
+      if (r.outcome !== Outcome.WIN) return t("ev_draw_end");
       return t("ev_win", { who: r.winners.map(who).join(", ") });
     }
-    case "hand":
+    case TableEventType.HAND:
       return t("ev_hand", { n: ev.number + 1, dealer: displayName(ev.seats[ev.dealer]) });
-    case "join":
+    case TableEventType.JOIN:
       return t("ev_join", { who: displayName(ev.person) });
-    case "leave":
+    case TableEventType.LEAVE:
       return t("ev_leave", { who: displayName(ev.person) });
-    case "close":
+    case TableEventType.CLOSE:
       return t("ev_close");
     default:
       return null;
