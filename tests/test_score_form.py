@@ -128,11 +128,11 @@ def test_facts_are_sent_as_the_variant_asks_them() -> None:
     ("huanghuang", 3, "win", 1, 1), ("huanghuang", 3, "draw", None, 3),
     ("taiwan", 1, "win", 1, 1), ("taiwan", 1, "win", 2, 2), ("taiwan", 3, "win", 0, 0),
     ("taiwan", 2, "draw", None, 2),
-    ("golden", 0, "win", 0, 1), ("golden", 3, "win", 1, 0), ("golden", 2, "draw", None, 2),
-    ("mcr", 1, "win", 1, 2), ("mcr", 1, "draw", None, 1),
+    ("golden", 0, "win", 0, 1), ("golden", 3, "win", 1, 0), ("golden", 2, "draw", None, 3),
+    ("mcr", 1, "win", 1, 2), ("mcr", 1, "draw", None, 2),
 ])
-def test_the_next_dealer_is_the_score_keepers_rule(variant: str, dealer: int, outcome: str,
-                                                   winner: int | None, expected: int) -> None:
+def test_the_next_dealer_is_the_variants_rule(variant: str, dealer: int, outcome: str,
+                                              winner: int | None, expected: int) -> None:
     assert following(variant, form(get(variant).seats, dealer=dealer, outcome=outcome,
                                    winner=winner))["dealer"] == expected
 

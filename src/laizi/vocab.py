@@ -4,7 +4,7 @@ browser exchange, as string enums.
 Each enum's values are the exact strings of the logs and the wire protocol (docs/protocol.md):
 a member *is* its string (``ActionType.DISCARD == "discard"``, it hashes and serialises as
 the string), so typing a value changes no log byte. The browser's copy,
-``server/static/protocol.js``, is generated from this module (``scripts/gen_protocol.py``;
+``server/static/js/protocol.js``, is generated from this module (``scripts/gen_protocol.py``;
 a test fails when it is stale), so the client never spells a word by hand.
 
 This module imports nothing from laizi: it sits below every other module.

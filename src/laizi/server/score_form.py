@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from laizi import tiles as T
 from laizi.errors import ErrorCode, LaiziError
-from laizi.records import DRAW, WIN
+from laizi.records import DRAW, WIN, HandRecord
 from laizi.variants import get, ids
 from laizi.variants.descriptors import Descriptor, describe
 from laizi.vocab import MeldKind, WinHow
@@ -253,17 +253,14 @@ def build_record(variant_id: object, options: object,
 
 
 def next_hand(variant_id: object, form: HandForm) -> JSON:
-    """The next hand's dealer and facts, by the variant's score-keeper rules."""
+    """The next hand's dealer (the variant's own rule, as at the hall's tables) and the
+    facts the next hand's form starts from."""
     d = _descriptor(variant_id)
     dealer, winner = form.dealer, form.winner if form.outcome == WIN else None
-    if winner is None:
-        nxt = dealer
-    elif d.next_dealer == "winner":
-        nxt = winner
-    elif d.next_dealer == "dealer_keeps" and winner == dealer:
-        nxt = dealer
-    else:
-        nxt = (dealer + 1) % d.seats
+    # the rule reads who dealt and who won: the hand's tiles do not matter to it
+    outline = HandRecord(variant=d.id, options=None, dealer=dealer, seats=(),
+                         outcome=form.outcome, winners=() if winner is None else (winner,))
+    nxt = get(d.id).next_dealer(outline)
     facts: JSON = {}
     for fact in d.facts:
         old = form.facts.get(fact.key, fact.default)

@@ -28,12 +28,6 @@ Words = tuple[str, str]
 """(Chinese, English)."""
 
 FactForm = Literal["bool", "seat", "count", "wind", "choice"]
-NextDealer = Literal["winner", "dealer_keeps", "next_on_win"]
-"""The score-keeper's next dealer after a hand: ``winner`` the winner deals (after a draw
-the dealer again); ``dealer_keeps`` the dealer keeps the deal on their own win or a draw,
-else the next seat; ``next_on_win`` any win passes the deal on, a draw keeps it."""
-
-
 @dataclass(frozen=True, slots=True)
 class Fact:
     """One question the score-keeper asks about a hand (its record's variant section).
@@ -78,7 +72,6 @@ class Descriptor:
     horses: bool
     actions: dict[str, Words]
     melds: dict[str, Words]
-    next_dealer: NextDealer
     facts: tuple[Fact, ...]
 
 
@@ -117,19 +110,19 @@ _LAST: tuple[Fact, ...] = (
     Fact("last_tile", "bool", False, ("海底 (最后一张)", "Last tile (海底)")),
     Fact("last_copy", "bool", False, ("和绝张", "Last copy (和绝张)")),
 )
-_SCORE_KEEPER: dict[str, tuple[NextDealer, tuple[Fact, ...]]] = {
-    "jingzhou": ("winner", (
+_SCORE_KEEPER: dict[str, tuple[Fact, ...]] = {
+    "jingzhou": (
         Fact("discarder_ready", "bool", True, ("点炮的人当时已听牌 (全求人包牌用)",
                                                 "The discarder was ready (for 全求人 包牌)"),
              how=(WinHow.DISCARD,), send="always"),
         Fact("qingyise_feeder", "seat", None,
              ("清一色第三副是谁喂的", "Who fed the 3rd meld of the flush (清一色 包牌)")),
-    )),
-    "huanghuang": ("winner", (
+    ),
+    "huanghuang": (
         Fact("laizi_discarded", "count", 0, ("打出的癞子张数", "Laizi discarded this hand"),
              when="always", maximum=4),
-    )),
-    "taiwan": ("dealer_keeps", (
+    ),
+    "taiwan": (
         Fact("prevalent_wind", "wind", "东", ("圈风", "Prevalent wind"), when="always",
              send="always", carry="keep"),
         Fact("dealer_streak", "count", 0, ("连庄数 (连N拉N)", "Dealer streak (连N)"), when="always",
@@ -145,11 +138,12 @@ _SCORE_KEEPER: dict[str, tuple[NextDealer, tuple[Fact, ...]]] = {
         Fact("discarders_first_discard", "bool", False,
              ("胡在点炮者的第一张打牌上 (地胡)",
               "On the discarder's first discard (地胡)"), how=(WinHow.DISCARD,)),
-    )),
-    "golden": ("next_on_win", _LAST),
-    "mcr": ("next_on_win", _LAST),
+    ),
+    "golden": _LAST,
+    "mcr": _LAST,
 }
-"""The score-keeper's questions and next-dealer rule (its own, kept as the page had it)."""
+"""The score-keeper's questions per variant; the next dealer is the variant's own rule
+(``Variant.next_dealer``), as at the hall's tables."""
 
 _ORDER = ("jingzhou", "huanghuang", "golden", "taiwan", "mcr")
 """The order the lobby offers the variants in."""
@@ -161,7 +155,7 @@ def describe(variant: Variant) -> Descriptor:
     options = variant.default_options()
     fields = {f.name for f in dataclasses.fields(variant.options_type)}
     wild = variant.wildcard_for([0], options) is not None
-    next_dealer, facts = _SCORE_KEEPER.get(vid, ("dealer_keeps", ()))
+    facts = _SCORE_KEEPER.get(vid, ())
     winds_of = "prevalent_wind" in fields or any(f.key == "prevalent_wind" for f in facts)
     claims = variant.claim_types(options)
     actions = [*_BASE_ACTIONS] + [ActionType(c) for c in sorted(claims)]
@@ -179,7 +173,7 @@ def describe(variant: Variant) -> Descriptor:
         flowers=bool(variant.flower_tiles(options)), horses="horses" in fields,
         actions={a.value: _ACTIONS[a] for a in actions},
         melds={m.value: _MELDS[m] for m in melds},
-        next_dealer=next_dealer, facts=facts)
+        facts=facts)
 
 
 def descriptor_json(variant: Variant) -> dict[str, object]:

@@ -27,7 +27,6 @@ import { api } from "./api.js";
  * @property {boolean} horses
  * @property {Record<string, [string, string]>} actions
  * @property {Record<string, [string, string]>} melds
- * @property {string} next_dealer
  * @property {Fact[]} facts
  *
  * @typedef {object} VariantInfo
