@@ -49,6 +49,7 @@ from laizi.ui.player import (
 from laizi.ui.words import ME, plural
 from laizi.variants import get, ids
 from laizi.variants.options import parse_options
+from laizi.vocab import TableEventType
 
 __all__ = ["ME", "bot_for", "register", "run"]
 
@@ -320,7 +321,7 @@ def _records(table: Table, path: str | None, console: Console) -> int:
     if path is None:
         return 0
     lines = [json.dumps(e["record"], ensure_ascii=False, sort_keys=True)
-             for e in table.log if e["type"] == "hand_end"]
+             for e in table.log if e["type"] == TableEventType.HAND_END]
     try:
         Path(path).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     except OSError as exc:
@@ -339,7 +340,7 @@ def _hands_in(lines: list[str]) -> int:
             entry = json.loads(line)
         except json.JSONDecodeError:
             continue  # Table.replay names the bad line
-        count += isinstance(entry, dict) and entry.get("type") == "hand"
+        count += isinstance(entry, dict) and entry.get("type") == TableEventType.HAND
     return count
 
 
@@ -382,7 +383,7 @@ def _replay(args: argparse.Namespace, stdout: IO[str]) -> int:
                     console.print(item)
                 console.print(f"Replay of {path}, as {person} saw it.")
             screen.catch_up()
-            done = sum(1 for e in table.log if e["type"] == "hand_end")
+            done = sum(1 for e in table.log if e["type"] == TableEventType.HAND_END)
             if done > shown:
                 shown = done
                 screen.after_hand()

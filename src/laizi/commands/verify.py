@@ -17,6 +17,7 @@ from typing import Any
 
 from laizi.errors import LaiziError
 from laizi.table.table import Table
+from laizi.vocab import TableEventType
 
 __all__ = ["register", "run", "verify_text"]
 
@@ -42,7 +43,7 @@ def verify_text(text: str) -> str:
     if not table.closed:
         raise LogError("the table is not closed: its secret is not revealed yet, so its "
                        "deals cannot be checked")
-    hands = sum(1 for e in table.log if e["type"] == "hand_end")
+    hands = sum(1 for e in table.log if e["type"] == TableEventType.HAND_END)
     kind = "a public seed (predictable deals, for simulation)" if table.seed is not None \
         else "the revealed secret, which opens the commitment"
     return (f"ok: {table.variant.id}, {hands} hand(s), {len(table.log)} lines; every deal "

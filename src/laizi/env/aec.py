@@ -32,6 +32,7 @@ from laizi.env.encoding import NUM_ACTIONS, OBS_SHAPE, action_mask, encode_view,
 from laizi.env.history import HISTORY_SHAPE, PublicHistory, encode_history
 from laizi.table.table import Table
 from laizi.variants import get as get_variant
+from laizi.vocab import TableEventType
 
 __all__ = ["OBS_VERSIONS", "LaiziAEC", "PublicFeed", "hand_net", "observation_space",
            "ordered_to_act"]
@@ -83,8 +84,8 @@ def hand_net(table: Table) -> list[int]:
     table (the ``hand_end`` line's ``net``; 晃晃's horse bets included)."""
     game = table.game
     assert game is not None and game.over, "the hand is not over"
-    end = next(e for e in reversed(table.log) if e["type"] == "hand_end")
-    seats = next(e for e in reversed(table.log) if e["type"] == "hand")["seats"]
+    end = next(e for e in reversed(table.log) if e["type"] == TableEventType.HAND_END)
+    seats = next(e for e in reversed(table.log) if e["type"] == TableEventType.HAND)["seats"]
     return [int(end["net"][p]) for p in seats]
 
 

@@ -60,15 +60,19 @@ from laizi.engine.actions import (
     ADDED_KONG,
     CHOW,
     CONCEALED_KONG,
+    DECLARE,
     DISCARD,
+    FLOWER_WIN,
     KONG,
     PASS,
     PUNG,
+    ROB_FLOWER,
     SPECIAL_KONG,
     WIN,
     Action,
 )
 from laizi.tiles import NUM_FLOWERS, NUM_KINDS
+from laizi.vocab import MeldKind, Phase
 
 __all__ = [
     "ACTION_KINDS",
@@ -88,12 +92,6 @@ __all__ = [
     "win_tile",
 ]
 
-# The Taiwan action types by name: importing laizi.variants.taiwan here would load the
-# variant (and its scoring) just to encode actions; a test holds these to the variant.
-DECLARE = "declare"
-FLOWER_WIN = "flower_win"
-ROB_FLOWER = "rob_flower"
-
 _BLOCKS: dict[str, int] = {DISCARD: 0, CONCEALED_KONG: 34, ADDED_KONG: 68, SPECIAL_KONG: 102,
                            PUNG: 136, KONG: 170}
 _CHOW_BASE = 204
@@ -105,7 +103,7 @@ ROB_FLOWER_BASE = 310
 NUM_ACTIONS = ROB_FLOWER_BASE + NUM_FLOWERS
 OBS_SHAPE = (18, 34)
 _MAX_SEATS = 4
-_OPEN = frozenset({"chow", "pung", "kong", "added_kong"})
+_OPEN = frozenset({MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.ADDED_KONG})
 _NO_TILE: dict[str, int] = {WIN: WIN_INDEX, PASS: PASS_INDEX, DECLARE: DECLARE_INDEX,
             FLOWER_WIN: FLOWER_WIN_INDEX}
 """Kinds with one index each (a seat never has two of them with different tiles)."""
@@ -236,9 +234,9 @@ def encode_view(view: dict[str, Any]) -> np.ndarray[Any, np.dtype[np.float32]]:
         obs[16, t] = min(1.0, unseen[t] / 4.0)
     sc = obs[17]
     phase = view["phase"]
-    sc[0] = phase == "turn"
-    sc[1] = phase == "claim"
-    sc[2] = phase == "rob"
+    sc[0] = phase == Phase.TURN
+    sc[1] = phase == Phase.CLAIM
+    sc[2] = phase == Phase.ROB
     sc[3] = min(1.0, view["wall"] / max(1, sum(tile_set_counts(view))))
     if target is not None:
         sc[4 + (int(target["seat"]) - me) % n] = 1.0

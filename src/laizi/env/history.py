@@ -41,6 +41,8 @@ from typing import Any, Literal
 
 import numpy as np
 
+from laizi.vocab import ActionType, GameEventType, MeldKind, WinHow
+
 __all__ = [
     "HISTORY_FEATURES",
     "HISTORY_SHAPE",
@@ -62,7 +64,8 @@ _ORDER_SCALE = float(_MAX_SEATS * MAX_DISCARDS)
 _TILE, _PRESENT, _CLAIMED, _CLAIMER = 0, 34, 35, 36
 _CHOW, _PUNG, _KONG, _WON, _DECLARED, _ORDER = 40, 43, 44, 45, 46, 47
 
-ClaimKind = Literal["chow", "pung", "kong", "win"]
+ClaimKind = Literal[MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, ActionType.WIN]
+"""What a discard was claimed into: a meld (吃 / 碰 / 明杠) or a win on it (点炮)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,30 +112,30 @@ class PublicHistory:
         ``end`` came about (the winners and the discarder — not the revealed hands)."""
         for ev in events:
             kind = ev.get("type")
-            if kind == "start":
+            if kind == GameEventType.START:
                 self.reset()
-            elif kind == "action" and not ev.get("answer"):
+            elif kind == GameEventType.ACTION and not ev.get("answer"):
                 action = ev["action"]
                 seat = int(action["seat"])
-                if action["type"] == "discard":
+                if action["type"] == ActionType.DISCARD:
                     self.discards[seat].append(Discard(int(action["tile"]), self._count,
                                                        declared=seat in self._declaring))
                     self._declaring.discard(seat)
                     self._count += 1
-                elif action["type"] == "declare":  # 地听, on the seat's own turn
+                elif action["type"] == ActionType.DECLARE:  # 地听, on the seat's own turn
                     self._declaring.add(seat)
-            elif kind == "claim":
+            elif kind == GameEventType.CLAIM:
                 meld = ev["meld"]
                 self._claim(int(meld["from"]), int(meld["claimed"]),
                             Claim(int(ev["seat"]), meld["kind"], tuple(meld["tiles"])))
-            elif kind == "end":
+            elif kind == GameEventType.END:
                 record = ev["record"]
-                if record.get("how") == "discard" and record.get("from") is not None:
+                if record.get("how") == WinHow.DISCARD and record.get("from") is not None:
                     source = int(record["from"])
                     pool = self.discards[source]
                     if pool:
                         for w in record.get("winners", []):
-                            pool[-1].claims.append(Claim(int(w), "win"))
+                            pool[-1].claims.append(Claim(int(w), ActionType.WIN))
 
     def _claim(self, source: int, tile: int, claim: Claim) -> None:
         pool = self.discards[source]
@@ -164,11 +167,11 @@ def encode_history(history: PublicHistory, seat: int
                 cr = (c.seat - seat) % n
                 if cr < _MAX_SEATS:
                     row[_CLAIMER + cr] = 1.0
-                if c.kind == "chow":
+                if c.kind == MeldKind.CHOW:
                     row[_CHOW + c.meld.index(d.tile)] = 1.0
-                elif c.kind == "pung":
+                elif c.kind == MeldKind.PUNG:
                     row[_PUNG] = 1.0
-                elif c.kind == "kong":
+                elif c.kind == MeldKind.KONG:
                     row[_KONG] = 1.0
                 else:
                     row[_WON] = 1.0

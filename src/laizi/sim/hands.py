@@ -19,6 +19,7 @@ from laizi.table.driver import BotController, Decision
 from laizi.table.driver import play_hand as drive_hand
 from laizi.table.table import Table
 from laizi.variants import get as get_variant
+from laizi.vocab import GameEventType, TableEventType
 
 if TYPE_CHECKING:
     from laizi.engine.actions import Action
@@ -107,10 +108,10 @@ def play_hand(task: HandTask) -> dict[str, Any]:
     end = game.log[-1]  # the engine's end event: the hand's own settlement
     booked = table.log[-1]  # the table's hand_end: the people's results
     record = end["record"]
-    turns = sum(1 for e in game.log if e["type"] == "draw" and not e.get("replacement"))
+    turns = sum(1 for e in game.log if e["type"] == GameEventType.DRAW and not e.get("replacement"))
     decisions = [0] * len(seats)
     for e in table.log:  # the table's first and only hand
-        if e["type"] == "action":
+        if e["type"] == TableEventType.ACTION:
             decisions[e["action"]["seat"]] += 1
     return {
         "seed": task.seed,

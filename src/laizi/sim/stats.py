@@ -12,6 +12,9 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from laizi.records import WIN
+from laizi.vocab import WinHow
+
 __all__ = ["Z95", "mean_ci", "summarise"]
 
 Z95 = 1.959963984540054
@@ -41,7 +44,7 @@ def summarise(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
     if not hands:
         return {"hands": 0}
     n = len(rows[0]["net"])
-    wins = [r for r in rows if r["outcome"] == "win"]
+    wins = [r for r in rows if r["outcome"] == WIN]
     seat_vals: list[list[float]] = [[] for _ in range(n)]
     seat_wins = [0] * n
     seat_feeds = [0] * n
@@ -63,10 +66,10 @@ def summarise(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
             if s in r["winners"]:
                 seat_wins[s] += 1
                 bot_wins[b] += 1
-            if r["outcome"] == "win" and r.get("how") == "discard" and r.get("source") == s:
+            if r["outcome"] == WIN and r.get("how") == WinHow.DISCARD and r.get("source") == s:
                 seat_feeds[s] += 1
                 bot_feeds[b] += 1
-        if r["outcome"] == "win":
+        if r["outcome"] == WIN:
             items.update(r["items"])
             how[str(r.get("how"))] += 1
     seats = []

@@ -29,7 +29,7 @@ from laizi import tiles as T
 from laizi.analysis import DEFAULT_RULES, WinRules, is_win
 from laizi.engine.actions import Action
 from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
-from laizi.records import HandRecord
+from laizi.records import WIN, HandRecord
 from laizi.table.driver import Controller, Decision
 from laizi.table.table import Entry, Table
 from laizi.ui.terminal import (
@@ -44,6 +44,7 @@ from laizi.ui.terminal import (
 )
 from laizi.ui.words import ME, capitalise, name_seats, plural, says
 from laizi.variants import get as get_variant
+from laizi.vocab import ActionType, GameEventType, Phase, TableEventType
 
 __all__ = ["TYPING_HELP", "Display", "Keyboard", "Quit", "Screen", "TerminalController", "Watched",
            "deal_text", "display_for", "hand_seats", "hands_played", "read_tile"]
@@ -54,6 +55,11 @@ TYPING_HELP = (
     "Chinese, Unicode or PyMahjongGB). Numbers stay the same for the whole turn (after a "
     "kong too). ? shows this help, q leaves the table.")
 """How to answer a prompt, the same in every variant."""
+
+_TABLE_ONLY = frozenset({TableEventType.TABLE, TableEventType.HAND_END, TableEventType.JOIN,
+                         TableEventType.LEAVE, TableEventType.HORSE, TableEventType.ENTROPY,
+                         TableEventType.CLOSE})
+"""The table's own entries in a person's stream: the screen shows the hand's events only."""
 
 
 class Keyboard(Protocol):
@@ -72,7 +78,7 @@ class Quit(Exception):
 def hand_seats(table: Table) -> list[str]:
     """Who sat where in the current (or the last) hand; the seating before any hand."""
     for entry in reversed(table.log):
-        if entry["type"] == "hand":
+        if entry["type"] == TableEventType.HAND:
             return list(entry["seats"])
     return [p or "-" for p in table.seats]
 
@@ -197,7 +203,7 @@ class Display:
               names: Sequence[str]) -> list[str]:
         """What the decision is about (the discard to claim, the kong to rob)."""
         out = []
-        if view["phase"] == "claim" and view.get("last_discard"):
+        if view["phase"] == Phase.CLAIM and view.get("last_discard"):
             d = view["last_discard"]
             out.append(f"{says(names[d['seat']], 'discard')} {tile_label(d['tile'])}")
         if view.get("robbing"):
@@ -210,7 +216,7 @@ class Display:
         """Why the person's hand, complete with the tile drawn, discarded or added to a
         kong, may not win (the minimum, 开口, 过水 …); ``None`` when it can win, or is not
         complete."""
-        if any(a.type == "win" for a in decision.legal):
+        if any(a.type == ActionType.WIN for a in decision.legal):
             return None
         found = self._candidate(decision)
         if found is None:
@@ -248,12 +254,12 @@ class Display:
         """The tile that would complete the hand now and how, if it does."""
         view = decision.view()
         seat, phase = decision.seat, view["phase"]
-        if phase == "turn" and view.get("drawn") is not None:
+        if phase == Phase.TURN and view.get("drawn") is not None:
             tile, how = int(view["drawn"]), SELF_DRAW
-        elif phase == "claim" and view.get("last_discard") and \
+        elif phase == Phase.CLAIM and view.get("last_discard") and \
                 view["last_discard"]["seat"] != seat:
             tile, how = int(view["last_discard"]["tile"]), DISCARD_WIN
-        elif phase == "rob" and view.get("robbing") and view["robbing"]["seat"] != seat:
+        elif phase == Phase.ROB and view.get("robbing") and view["robbing"]["seat"] != seat:
             tile, how = int(view["robbing"]["tile"]), ROBBED_KONG
         else:
             return None
@@ -284,7 +290,7 @@ class Display:
         for s, seat in enumerate(record.seats):
             if seat.concealed is None:
                 continue
-            win = record.win_tile if record.outcome == "win" and s in record.winners else None
+            win = record.win_tile if record.outcome == WIN and s in record.winners else None
             out[s] = Reveal(tuple(sorted(seat.concealed)), win)
         return out
 
@@ -302,12 +308,12 @@ class Display:
         """After a hand: the payments and what the variant says about the hand."""
         out: list[RenderableType] = []
         game = table.game
-        if game is None or not game.log or game.log[-1].get("type") != "end":
+        if game is None or not game.log or game.log[-1].get("type") != GameEventType.END:
             return out
         # Who won how, the variant's account of the hand, then the payments.
         lines = settlement_lines(game.log[-1], names, draw=self.draw_text)
         out.append(lines[0])
-        if game.record is not None and game.record.outcome == "win":
+        if game.record is not None and game.record.outcome == WIN:
             out.extend(self.summary(game.record, names))
         out.extend(lines[1:])
         return out
@@ -356,11 +362,11 @@ class Screen:
         for ev in events:
             self.seen = ev["v"]
             kind = ev.get("type")
-            if kind == "hand":
+            if kind == TableEventType.HAND:
                 self.names = list(ev["seats"])
                 self.title(ev)
                 continue
-            if kind in ("table", "hand_end", "join", "leave", "horse", "entropy", "close"):
+            if kind in _TABLE_ONLY:
                 continue
             if self.person not in self.names:
                 continue  # waiting: the bots play this hand, the person sees its result
@@ -388,7 +394,7 @@ class Screen:
         """The end of a hand: the last events, the final board with every hand, the
         settlement and the running scores."""
         self.catch_up()
-        end = next(e for e in reversed(self.table.log) if e["type"] == "hand_end")
+        end = next(e for e in reversed(self.table.log) if e["type"] == TableEventType.HAND_END)
         names = hand_seats(self.table)
         for item in self.display.final_board(self.table, self.person, names):
             self.console.print(item)
@@ -423,9 +429,9 @@ Choice = Action | str
 def pick_by_tile(legal: Sequence[Action], tile: int) -> Choice:
     """The action a typed tile means: its discard, else the one action on that tile."""
     for a in legal:
-        if a.type == "discard" and a.tile == tile:
+        if a.type == ActionType.DISCARD and a.tile == tile:
             return a
-    on = [a for a in legal if a.tile == tile and a.type != "pass"]
+    on = [a for a in legal if a.tile == tile and a.type != ActionType.PASS]
     if len(on) == 1:
         return on[0]
     if on:
@@ -472,7 +478,7 @@ class TerminalController:
 
     def decide(self, decision: Decision) -> Action | None:
         legal = decision.legal
-        if len(legal) == 1 and legal[0].type == "pass":
+        if len(legal) == 1 and legal[0].type == ActionType.PASS:
             return legal[0]
         screen = self.screen
         screen.catch_up()
