@@ -31,12 +31,13 @@ import time
 from typing import IO, Any
 from urllib.parse import parse_qs, urlparse
 
+from laizi.commands import Subparsers
 from laizi.ui.words import ME
 
 __all__ = ["register", "run"]
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser(
         "connect", help="play a room of the hall (laizi serve) at the terminal",
         description="Play a room of the hall at the terminal: create one (--new VARIANT), "

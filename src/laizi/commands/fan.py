@@ -17,9 +17,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
 from laizi import tiles as T
+from laizi.commands import Subparsers
 from laizi.scoring.mcr import FanResult, HandError, Meld, WinContext, score_hand
 
 __all__ = ["parse_melds", "register", "run"]
@@ -66,7 +66,7 @@ def _wind(text: str) -> int:
     return w
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser("fan", help="count the MCR fans (国标番) of a hand",
                               description=__doc__,
                               formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -32,6 +32,7 @@ from typing import IO, Any
 from rich.console import Console
 
 from laizi.bots.simple import SimpleBot
+from laizi.commands import Subparsers
 from laizi.errors import LaiziError, LogError, OptionsError
 from laizi.table.driver import BotController, Controller, play
 from laizi.table.session import Session, session_for
@@ -80,7 +81,7 @@ def _delay(text: str) -> float:
     return value
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser(
         "play", help="play a variant at the terminal against bots",
         description="Play at the terminal against bots. Type the number of an action or "

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
 
+from laizi.commands import Subparsers
 from laizi.reasons import LANGS, Lang
 from laizi.records import (
     BEYOND,
@@ -66,7 +67,7 @@ class _HandJson(TypedDict):
     ledger: list[int]
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser(
         "score", help="settle hands from their hand records (JSON), with a running ledger",
         description="Settle finished hands: print every payment with its reasons and the "

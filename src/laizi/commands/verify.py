@@ -13,8 +13,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
+from laizi.commands import Subparsers
 from laizi.errors import LaiziError
 from laizi.table.table import Table
 from laizi.vocab import TableEventType
@@ -22,7 +22,7 @@ from laizi.vocab import TableEventType
 __all__ = ["register", "run", "verify_text"]
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser(
         "verify", help="check a table log: the secret, every deal and every action",
         description="Check a closed table's log (written by `laizi play --save LOG` or the "

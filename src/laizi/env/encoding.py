@@ -54,6 +54,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from laizi.bots.knowledge import tile_set_counts, unseen_counts
 from laizi.engine.actions import (
@@ -83,6 +84,7 @@ __all__ = [
     "PASS_INDEX",
     "ROB_FLOWER_BASE",
     "WIN_INDEX",
+    "Observation",
     "action_index",
     "action_kind",
     "action_mask",
@@ -91,6 +93,10 @@ __all__ = [
     "legal_by_index",
     "win_tile",
 ]
+
+Observation = dict[str, npt.NDArray[np.float32] | npt.NDArray[np.int8]]
+"""An observation: ``"observation"`` (:func:`encode_view`), ``"history"`` (version 1) and
+``"action_mask"`` (:func:`action_mask`)."""
 
 _BLOCKS: dict[str, int] = {DISCARD: 0, CONCEALED_KONG: 34, ADDED_KONG: 68, SPECIAL_KONG: 102,
                            PUNG: 136, KONG: 170}
@@ -191,14 +197,14 @@ def legal_by_index(legal: Sequence[Action]) -> dict[int, Action]:
     return {action_index(a): a for a in legal}
 
 
-def action_mask(legal: Sequence[Action]) -> np.ndarray[Any, np.dtype[np.int8]]:
+def action_mask(legal: Sequence[Action]) -> npt.NDArray[np.int8]:
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     for a in legal:
         mask[action_index(a)] = 1
     return mask
 
 
-def encode_view(view: dict[str, Any]) -> np.ndarray[Any, np.dtype[np.float32]]:
+def encode_view(view: dict[str, Any]) -> npt.NDArray[np.float32]:
     """The fixed-shape observation of a seat's view (see the module docstring)."""
     obs = np.zeros(OBS_SHAPE, dtype=np.float32)
     me = int(view["seat"])

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
+import numpy.typing as npt
 
 from laizi.vocab import ActionType, GameEventType, MeldKind, WinHow
 
@@ -147,7 +148,7 @@ class PublicHistory:
 
 
 def encode_history(history: PublicHistory, seat: int
-                   ) -> np.ndarray[Any, np.dtype[np.float32]]:
+                   ) -> npt.NDArray[np.float32]:
     """The history features as ``seat`` sees them (seats relative to it; see the module
     docstring). The same for every seat up to the rotation: it is all public."""
     out = np.zeros(HISTORY_SHAPE, dtype=np.float32)
