@@ -86,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
         except RayMissingError as exc:
             raise UserError(str(exc)) from None
         summary = summarise(results)
-        summary.update(variant=variant, bots=list(tasks[0].bots))
+        summary["variant"] = variant
+        summary["bots"] = list(tasks[0].bots)
         if args.plot:
             from laizi.sim.report import plot_summary
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from laizi.records import WIN
+from laizi.sim.results import BotStats, HandResult, SeatStats, Summary
 from laizi.vocab import WinHow
 
 __all__ = ["Z95", "mean_ci", "summarise"]
@@ -37,7 +37,7 @@ def _bot_name(spec: str) -> str:
     return spec
 
 
-def summarise(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
+def summarise(results: Iterable[HandResult]) -> Summary:
     """The summary of hand results (:func:`laizi.sim.hands.play_hand` dicts), as JSON."""
     rows = list(results)
     hands = len(rows)
@@ -72,12 +72,12 @@ def summarise(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
         if r["outcome"] == WIN:
             items.update(r["items"])
             how[str(r.get("how"))] += 1
-    seats = []
+    seats: list[SeatStats] = []
     for s in range(n):
         m, sd, ci = mean_ci(seat_vals[s])
         seats.append({"seat": s, "mean": m, "sd": sd, "ci95": ci,
                       "win_rate": seat_wins[s] / hands, "deal_in_rate": seat_feeds[s] / hands})
-    bots = []
+    bots: list[BotStats] = []
     for b in sorted(bot_hands):
         per_group = [sum(vs) / len(vs) for _, vs in sorted(groups[b].items())]
         m, _, ci = mean_ci(per_group)
@@ -85,7 +85,7 @@ def summarise(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
         bots.append({"bot": b, "hands": bot_hands[b], "groups": len(per_group), "mean": m,
                      "sd": sd, "ci95": ci, "win_rate": bot_wins[b] / bot_hands[b],
                      "deal_in_rate": bot_feeds[b] / bot_hands[b]})
-    out: dict[str, Any] = {
+    out: Summary = {
         "hands": hands,
         "seats": n,
         "win_rate": len(wins) / hands,
