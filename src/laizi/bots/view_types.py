@@ -36,7 +36,8 @@ class SeatView(TypedDict):
 
     variant: str
     options: dict[str, object]
-    seat: int
+    seat: int | None
+    """``None`` in a spectator's view (``Table.view_for(None)``): no concealed tile."""
     seats: int
     dealer: int
     phase: str  # a laizi.vocab.Phase
@@ -58,11 +59,12 @@ class SeatView(TypedDict):
     passed_win: bool
     to_act: bool
     extra: NotRequired[dict[str, Any]]
-    """What the variant shows besides (``Variant.view_extra``): its own JSON."""
-    result: NotRequired[dict[str, Any]]
+    """What the variant shows besides (``Variant.view_extra``): its own JSON, each
+    variant's own shape."""
+    result: NotRequired[dict[str, object]]
     """The hand's ``end`` event, once the hand is over."""
 
 
-def seat_view(view: Mapping[str, Any]) -> SeatView:
+def seat_view(view: Mapping[str, object]) -> SeatView:
     """``view`` (``Game.view``'s or ``Table.view``'s dict) as the :class:`SeatView` it is."""
     return cast(SeatView, view)

@@ -432,11 +432,12 @@ def _take(link: _Link, console: Console) -> tuple[list[StateFrame], bool] | int:
 def _ask(console: Console, stdin: IO[str], frame: StateFrame, legal: list[Action]
          ) -> Action | None:
     """The board, the numbered actions and the person's pick (``None``: they left)."""
+    from laizi.bots.view_types import seat_view
     from laizi.ui.terminal import action_label, view_panel
 
     view = frame["view"]
     names = [p or "-" for p in frame["room"]["seats"]]
-    console.print(view_panel(view, names))
+    console.print(view_panel(seat_view(view), names))
     wildcard = view.get("wildcard")
     for i, a in enumerate(legal, 1):
         console.print(f"  {i:>2}) {action_label(a, wildcard)}")

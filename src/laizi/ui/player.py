@@ -27,6 +27,7 @@ from rich.console import Console, RenderableType
 
 from laizi import tiles as T
 from laizi.analysis import DEFAULT_RULES, WinRules, is_win
+from laizi.bots.view_types import SeatView, seat_view
 from laizi.engine.actions import Action
 from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
 from laizi.records import WIN, HandRecord
@@ -182,7 +183,7 @@ class Display:
         """A line under the rule for the person (e.g. that they wait this hand)."""
         return None
 
-    def wind_tags(self, view: Mapping[str, Any]) -> tuple[list[str] | None, str]:
+    def wind_tags(self, view: SeatView) -> tuple[list[str] | None, str]:
         """Per seat a tag after the name (its seat wind), and what the title adds (the
         prevalent wind); nothing unless :attr:`winds`."""
         if not self.winds:
@@ -192,22 +193,22 @@ class Display:
         prevalent = _wind_of(view.get("options", {}).get("prevalent_wind", 0))
         return tags, f" · {WIND_NAMES[prevalent]}圈"
 
-    def board(self, view: Mapping[str, Any], names: Sequence[str],
+    def board(self, view: SeatView, names: Sequence[str],
               reveal: Mapping[int, Reveal] | None = None) -> list[RenderableType]:
         """The table as the person sees it when they decide (``reveal``: the hands shown
         at the end of a hand)."""
         tags, extra = self.wind_tags(view)
         return [board(view, names, reveal=reveal, tags=tags, title_extra=extra)]
 
-    def notes(self, view: Mapping[str, Any], legal: Sequence[Action],
+    def notes(self, view: SeatView, legal: Sequence[Action],
               names: Sequence[str]) -> list[str]:
         """What the decision is about (the discard to claim, the kong to rob)."""
         out = []
-        if view["phase"] == Phase.CLAIM and view.get("last_discard"):
-            d = view["last_discard"]
+        d = view.get("last_discard")
+        if view["phase"] == Phase.CLAIM and d:
             out.append(f"{says(names[d['seat']], 'discard')} {tile_label(d['tile'])}")
-        if view.get("robbing"):
-            r = view["robbing"]
+        r = view.get("robbing")
+        if r:
             out.append(f"{says(names[r['seat']], 'add')} a kong of {tile_label(r['tile'])}: "
                        "rob it (抢杠)?")
         return out
@@ -222,7 +223,7 @@ class Display:
         if found is None:
             return None
         tile, how = found
-        view = decision.view()
+        view = seat_view(decision.view())
         if how != SELF_DRAW and view.get("passed_win"):
             return ("过水: you passed a win since your last draw, so you may not win on a "
                     "discard until you draw again")
@@ -252,15 +253,15 @@ class Display:
 
     def _candidate(self, decision: Decision) -> tuple[int, str] | None:
         """The tile that would complete the hand now and how, if it does."""
-        view = decision.view()
+        view = seat_view(decision.view())
         seat, phase = decision.seat, view["phase"]
-        if phase == Phase.TURN and view.get("drawn") is not None:
-            tile, how = int(view["drawn"]), SELF_DRAW
-        elif phase == Phase.CLAIM and view.get("last_discard") and \
-                view["last_discard"]["seat"] != seat:
-            tile, how = int(view["last_discard"]["tile"]), DISCARD_WIN
-        elif phase == Phase.ROB and view.get("robbing") and view["robbing"]["seat"] != seat:
-            tile, how = int(view["robbing"]["tile"]), ROBBED_KONG
+        drawn, discard, robbing = view.get("drawn"), view.get("last_discard"), view.get("robbing")
+        if phase == Phase.TURN and drawn is not None:
+            tile, how = int(drawn), SELF_DRAW
+        elif phase == Phase.CLAIM and discard and discard["seat"] != seat:
+            tile, how = int(discard["tile"]), DISCARD_WIN
+        elif phase == Phase.ROB and robbing and robbing["seat"] != seat:
+            tile, how = int(robbing["tile"]), ROBBED_KONG
         else:
             return None
         counts = T.to_counts(view["hand"])
@@ -300,7 +301,7 @@ class Display:
         game = table.game
         if game is None or game.record is None:
             return []
-        view = table.view_for(person)
+        view = seat_view(table.view_for(person))
         return self.board(view, names, self.reveal(game.record))
 
     def settlement(self, table: Table, end: Entry, names: Sequence[str]
@@ -459,7 +460,7 @@ class TerminalController:
 
     def numbered(self, decision: Decision) -> list[tuple[int, Action]]:
         """The legal actions with their numbers, in number order."""
-        view = decision.view()
+        view = seat_view(decision.view())
         # One turn: the same hand, phase and seat to move, and no discard since (a
         # kong's replacement draw is in the same turn; a claim window is not).
         turn = (decision.table.number, view["phase"], view["turn"],
@@ -482,7 +483,7 @@ class TerminalController:
             return legal[0]
         screen = self.screen
         screen.catch_up()
-        view = decision.view()
+        view = seat_view(decision.view())
         names = [p or "-" for p in decision.table.seats]
         display, console = screen.display, screen.console
         for item in display.board(view, names):

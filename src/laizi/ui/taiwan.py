@@ -9,13 +9,13 @@ The 将 itself — 连庄, the deal passing on, four 圈 — is the table's sess
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from rich.cells import cell_len
 from rich.console import RenderableType
 
 from laizi.analysis import WinRules
+from laizi.bots.view_types import SeatView
 from laizi.engine.actions import Action
 from laizi.records import WIN, HandRecord
 from laizi.table.table import Entry, Table
@@ -92,7 +92,7 @@ class TaiwanDisplay(Display):
         return (f"hand {hand['number'] + 1} · {WIND_NAMES[ctx.get('prevalent_wind', 0)]}圈 · "
                 f"dealer {hand['seats'][hand['dealer']]} · 连{ctx.get('dealer_streak', 0)}")
 
-    def wind_tags(self, view: Mapping[str, Any]) -> tuple[list[str] | None, str]:
+    def wind_tags(self, view: SeatView) -> tuple[list[str] | None, str]:
         x = view.get("extra", {})
         declared = x.get("declared") or [None] * view["seats"]
         winds = x.get("seat_winds") or [(s - view["dealer"]) % 4 for s in range(view["seats"])]
@@ -102,7 +102,7 @@ class TaiwanDisplay(Display):
         return tags, (f" · {WIND_NAMES[x.get('prevalent_wind', 0)]}圈 · "
                       f"连{x.get('dealer_streak', 0)}")
 
-    def notes(self, view: Mapping[str, Any], legal: Sequence[Action],
+    def notes(self, view: SeatView, legal: Sequence[Action],
               names: Sequence[str]) -> list[str]:
         out = []
         if view["phase"] == Phase.DECIDE:

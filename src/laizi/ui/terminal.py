@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from laizi import tiles as T
+from laizi.bots.view_types import MeldJSON, SeatView
 from laizi.engine.actions import CLAIM_TYPES, Action
 from laizi.reasons import Lang
 from laizi.records import DRAW
@@ -181,7 +182,7 @@ def action_label(a: Action, wildcard: int | None = None) -> str:
     return name
 
 
-def _meld_text(m: Mapping[str, Any], wildcard: int | None,
+def _meld_text(m: MeldJSON, wildcard: int | None,
                names: Sequence[str] | None = None) -> Text:
     kind = MELD_NAMES.get(m["kind"], m["kind"])
     tiles = m["tiles"]
@@ -218,7 +219,7 @@ class Reveal:
     win_tile: int | None = None
 
 
-def board_title(view: Mapping[str, Any], names: Sequence[str], extra: str = ""
+def board_title(view: SeatView, names: Sequence[str], extra: str = ""
                 ) -> list[str]:
     """The parts of the board's title line (each kept whole when the line breaks)."""
     wildcard = view.get("wildcard")
@@ -233,7 +234,7 @@ def board_title(view: Mapping[str, Any], names: Sequence[str], extra: str = ""
     return parts
 
 
-def board(view: Mapping[str, Any], names: Sequence[str] | None = None, *,
+def board(view: SeatView, names: Sequence[str] | None = None, *,
           reveal: Mapping[int, Reveal] | None = None,
           tags: Sequence[str] | None = None, title_extra: str = "") -> Group:
     """The table as one seat sees it (``view['seat']``; ``None``: a spectator), one block
@@ -288,7 +289,7 @@ def board(view: Mapping[str, Any], names: Sequence[str] | None = None, *,
     return Group(*blocks)
 
 
-def view_panel(view: Mapping[str, Any], names: Sequence[str] | None = None) -> Group:
+def view_panel(view: SeatView, names: Sequence[str] | None = None) -> Group:
     """The board (:func:`board`) as one seat sees it; its first line is the title."""
     return board(view, names)
 
