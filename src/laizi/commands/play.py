@@ -27,10 +27,11 @@ import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from rich.console import Console
 
+from laizi.bots.base import Bot
 from laizi.bots.simple import SimpleBot
 from laizi.commands import Subparsers
 from laizi.errors import LaiziError, LogError, OptionsError
@@ -121,7 +122,7 @@ def register(subparsers: Subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def bot_for(variant_id: str) -> Any:
+def bot_for(variant_id: str) -> Bot:
     """The bot that plays the other seats of ``variant_id`` when ``--bots`` is not given."""
     if variant_id == "taiwan":
         from laizi.variants.taiwan_bot import TaiwanBot
@@ -139,12 +140,12 @@ class _Setup:
     table: Table
     display: Display
     hands: int | None
-    bots: dict[str, Any]
+    bots: dict[str, Bot]
     """The bot of each person other than you (by name)."""
 
 
 def _bots(variant_id: str, text: str | None, names: list[str], seed: int | None
-          ) -> dict[str, Any]:
+          ) -> dict[str, Bot]:
     """A bot for each name: the ``--bots`` specs in order (the last repeated), else the
     variant's default bot."""
     if text is None:
