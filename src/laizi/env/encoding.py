@@ -50,12 +50,12 @@ order, …; a 3-seat variant leaves seat 3 empty):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
+from laizi.bots.base import View
 from laizi.bots.knowledge import tile_set_counts, unseen_counts
 from laizi.engine.actions import (
     ADDED_KONG,
@@ -182,7 +182,7 @@ def decode_action(index: int, seat: int, win_tile: int | None = None) -> Action:
     return Action(kind, seat, t)
 
 
-def win_tile(view: Mapping[str, Any]) -> int | None:
+def win_tile(view: View) -> int | None:
     """The tile a ``win`` of the viewing seat would be on now: the discard to claim, the
     kong tile to rob, or the tile it just drew (the engine's ``last_tile`` in each case)."""
     target = view.get("last_discard") or view.get("robbing")
@@ -204,7 +204,7 @@ def action_mask(legal: Sequence[Action]) -> npt.NDArray[np.int8]:
     return mask
 
 
-def encode_view(view: dict[str, Any]) -> npt.NDArray[np.float32]:
+def encode_view(view: View) -> npt.NDArray[np.float32]:
     """The fixed-shape observation of a seat's view (see the module docstring)."""
     obs = np.zeros(OBS_SHAPE, dtype=np.float32)
     me = int(view["seat"])

@@ -35,13 +35,14 @@ does not say it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
+from laizi.table.table import Entry
 from laizi.vocab import ActionType, GameEventType, MeldKind, WinHow
 
 __all__ = [
@@ -105,7 +106,7 @@ class PublicHistory:
         self._count = 0
         self._declaring = set()
 
-    def feed(self, events: Iterable[Mapping[str, Any]]) -> None:
+    def feed(self, events: Iterable[Entry]) -> None:
         """Take in the next events of the hand's stream (a ``start`` begins a new hand).
 
         Only public facts are read: turn actions (``discard``, ``declare``; never an

@@ -104,10 +104,11 @@ def read_tile(text: str) -> int | None:
     text = text.strip()
     if not text:
         return None
-    for dialect, typed in (("mpsz", text.lower()), ("chinese", text), ("unicode", text),
-                           ("gb", text.upper())):
+    readings: tuple[tuple[T.Dialect, str], ...] = (
+        ("mpsz", text.lower()), ("chinese", text), ("unicode", text), ("gb", text.upper()))
+    for dialect, typed in readings:
         try:
-            return T.parse_tile(typed, dialect)  # type: ignore[arg-type]
+            return T.parse_tile(typed, dialect)
         except ValueError:
             continue
     return None

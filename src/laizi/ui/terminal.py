@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderResult
@@ -27,6 +26,7 @@ from laizi.engine.actions import CLAIM_TYPES, Action
 from laizi.reasons import Lang
 from laizi.records import DRAW
 from laizi.settlement import Payment, net
+from laizi.table.table import Entry
 from laizi.ui.words import ME, name_seats, plural, says
 from laizi.vocab import ActionType, GameEventType, MeldKind, Phase, WinHow
 
@@ -302,7 +302,7 @@ def _words(text: str) -> list[Text]:
 
 
 def event_line(
-    event: Mapping[str, Any], names: Sequence[str], me: int, wildcard: int | None = None
+    event: Entry, names: Sequence[str], me: int, wildcard: int | None = None
 ) -> str | None:
     """One line for a (redacted) log event, or ``None`` for events not worth a line.
 
@@ -336,7 +336,7 @@ _HOW = {"self_draw": "自摸 self-drawn", "discard": "点炮 on a discard",
         "robbed_kong": "抢杠 robbing a kong"}
 
 
-def settlement_lines(end: Mapping[str, Any], names: Sequence[str], lang: Lang = "zh", *,
+def settlement_lines(end: Entry, names: Sequence[str], lang: Lang = "zh", *,
                      draw: str | None = "黄庄 — the wall ran down: no winner, no payments",
                      ) -> list[Flow]:
     """The settlement of a hand (the engine's ``end`` event): who won how (or ``draw``
@@ -372,7 +372,7 @@ def settlement_lines(end: Mapping[str, Any], names: Sequence[str], lang: Lang = 
     return out
 
 
-def settlement_table(end: Mapping[str, Any], names: Sequence[str], lang: Lang = "zh"
+def settlement_table(end: Entry, names: Sequence[str], lang: Lang = "zh"
                      ) -> Group:
     """:func:`settlement_lines` as one renderable."""
     return Group(*settlement_lines(end, names, lang))
