@@ -21,7 +21,7 @@ ends; zero before.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypedDict
+from typing import ClassVar, TypedDict
 
 import numpy as np
 from gymnasium import spaces
@@ -69,7 +69,7 @@ def observation_space(version: int) -> spaces.Dict:
     """The observation space of an observation version (the same in every variant)."""
     if version not in OBS_VERSIONS:
         raise ValueError(f"observation version {version!r} is not one of {OBS_VERSIONS}")
-    parts: dict[str, spaces.Space[Any]] = {
+    parts: dict[str, spaces.Space[object]] = {
         "observation": spaces.Box(0.0, 1.0, OBS_SHAPE, dtype=np.float32)}
     if version >= 1:
         parts["history"] = spaces.Box(0.0, 1.0, HISTORY_SHAPE, dtype=np.float32)
@@ -118,7 +118,7 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
     JSON), ``dealer`` (a seat, or ``None`` for a random dealer), ``reward_scale``,
     ``version`` (the observation version, :data:`OBS_VERSIONS`)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "laizi_v0",
+    metadata: ClassVar[dict[str, object]] = {"render_modes": ["ansi", "human"], "name": "laizi_v0",
                 "is_parallelizable": False, "render_fps": 1}
     variant_id = "jingzhou"
 
@@ -159,10 +159,10 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
         kept in every version), ``None`` before :meth:`reset`."""
         return None if self._feed is None else self._feed.history()
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
+    def observation_space(self, agent: str) -> spaces.Space[object]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space[Any]:
+    def action_space(self, agent: str) -> spaces.Space[object]:
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------------ helpers

@@ -23,7 +23,6 @@ random-action checks meaningful).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -43,7 +42,7 @@ __all__ = ["SingleSeatEnv"]
 
 
 class SingleSeatEnv(gym.Env):
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
+    metadata: dict[str, object] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(self, variant: str = "jingzhou", seat: int = 0,
                  opponents: str | Sequence[str] = "greedy",
