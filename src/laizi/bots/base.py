@@ -9,9 +9,12 @@ contract for the bots package).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from laizi.engine.actions import Action
+
+if TYPE_CHECKING:
+    from laizi.engine.game import Game
 
 __all__ = ["Bot", "View", "run_hand"]
 
@@ -30,7 +33,7 @@ class Bot(Protocol):
         ...
 
 
-def run_hand(game: Any, bots: Sequence[Bot]) -> None:
+def run_hand(game: Game, bots: Sequence[Bot]) -> None:
     """Play ``game`` (a :class:`laizi.engine.Game`) to its end, seat ``s`` by ``bots[s]``."""
     while not game.over:
         for seat in game.to_act():

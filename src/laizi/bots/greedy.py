@@ -51,7 +51,7 @@ from laizi.engine.actions import (
 )
 from laizi.engine.game import TURN, Game
 from laizi.engine.variant import SELF_DRAW
-from laizi.vocab import TurnStart
+from laizi.vocab import Phase, TurnStart
 
 __all__ = ["GreedyBot", "HandContext", "posed_self_draws"]
 
@@ -368,7 +368,7 @@ class GreedyBot:
             return [(0.0, legal_actions[0])]
         ctx = HandContext(view, self.probe)
         self.last_risk = {}
-        if view["phase"] == "turn":
+        if view["phase"] == Phase.TURN:
             scored = self._turn(ctx, legal_actions)
         else:
             scored = self._claims(ctx, legal_actions)

@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Sequence
 from multiprocessing.connection import Connection
-from typing import Any
+from multiprocessing.process import BaseProcess
 
 from laizi.bots.determinize import DeterminizeError, clone_world, sample_world
 from laizi.bots.protocol import View
@@ -177,7 +177,7 @@ class Helpers:
     """The helper processes of this process (see the module docstring)."""
 
     def __init__(self) -> None:
-        self._procs: list[tuple[Any, Connection]] = []
+        self._procs: list[tuple[BaseProcess, Connection]] = []
         self._failed = False
         self._ident = 0
 
@@ -196,7 +196,7 @@ class Helpers:
         return [c for _, c in self._procs[:count]]
 
     @staticmethod
-    def _start() -> tuple[Any, Connection]:
+    def _start() -> tuple[BaseProcess, Connection]:
         methods = multiprocessing.get_all_start_methods()
         use_fork = "fork" in methods and threading.active_count() == 1
         ctx: multiprocessing.context.ForkContext | multiprocessing.context.SpawnContext = (

@@ -14,7 +14,6 @@ import inspect
 import types
 import typing
 from collections.abc import Callable
-from typing import Any
 
 from laizi.bots.protocol import Bot
 
@@ -25,74 +24,59 @@ class BotSpecError(ValueError):
     """An unknown bot name or a bad parameter."""
 
 
-def _random(seed: int, **kw: Any) -> Bot:
-    from laizi.bots.random_bot import RandomBot
+Param = bool | int | float | str | None
+"""A bot parameter's value, as a spec gives it (``none`` only where the parameter may be
+``None``)."""
 
-    return RandomBot(seed, **kw)
+_CLASSES = {"random": ("laizi.bots.random_bot", "RandomBot"),
+            "greedy": ("laizi.bots.greedy", "GreedyBot"),
+            "search": ("laizi.bots.search", "SearchBot")}
+"""The classes whose keyword parameters a spec may set (checked against their types);
+each is built as ``cls(seed, **params)``."""
 
-
-def _greedy(seed: int, **kw: Any) -> Bot:
-    from laizi.bots.greedy import GreedyBot
-
-    return GreedyBot(seed, **kw)
-
-
-def _search(seed: int, **kw: Any) -> Bot:
-    from laizi.bots.search import SearchBot
-
-    return SearchBot(seed, **kw)
+_BOTS = ("random", "simple", "greedy", "search")
+"""Every bot name, in the order ``bot_names`` gives them."""
 
 
-def _simple(seed: int, **kw: Any) -> Bot:
+def _simple(seed: int, kw: dict[str, Param]) -> Bot:
     try:
         module = importlib.import_module("laizi.bots.simple")
     except ModuleNotFoundError as exc:
         raise BotSpecError("bot 'simple' is not available (laizi.bots.simple)") from exc
     for attr in ("SimpleBot", "Simple", "Bot"):
-        cls = getattr(module, attr, None)
+        cls: Callable[..., Bot] | None = getattr(module, attr, None)
         if cls is not None:
             try:
-                return cls(seed=seed, **kw)  # type: ignore[no-any-return]
+                return cls(seed=seed, **kw)
             except TypeError:
-                return cls(**kw)  # type: ignore[no-any-return]
+                return cls(**kw)
     raise BotSpecError("laizi.bots.simple defines no SimpleBot")
 
 
-_FACTORIES: dict[str, Callable[..., Bot]] = {
-    "random": _random,
-    "simple": _simple,
-    "greedy": _greedy,
-    "search": _search,
-}
-
-
 def bot_names() -> list[str]:
-    return list(_FACTORIES)
+    return list(_BOTS)
 
 
-def _value(text: str) -> Any:
+def _value(text: str) -> Param:
     low = text.lower()
     if low in ("true", "yes", "on"):
         return True
     if low in ("false", "no", "off"):
         return False
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return text
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        return text
 
 
-_CLASSES = {"random": ("laizi.bots.random_bot", "RandomBot"),
-            "greedy": ("laizi.bots.greedy", "GreedyBot"),
-            "search": ("laizi.bots.search", "SearchBot")}
-"""The classes whose keyword parameters a spec may set (checked against their types)."""
-
-_NAMES = {bool: "true or false", int: "a whole number", float: "a number"}
+_NAMES: dict[object, str] = {bool: "true or false", int: "a whole number", float: "a number"}
 
 
-def _accepts(kind: Any, value: Any) -> bool:
+def _accepts(kind: object, value: Param) -> bool:
     if kind is bool:
         return isinstance(value, bool)
     if kind is int:
@@ -104,13 +88,13 @@ def _accepts(kind: Any, value: Any) -> bool:
     return False
 
 
-def _describe(kind: Any) -> str:
+def _describe(kind: object) -> str:
     options = [k for k in typing.get_args(kind) if k is not type(None)] \
         if typing.get_origin(kind) in (typing.Union, types.UnionType) else [kind]
-    return " or ".join(_NAMES.get(k, getattr(k, "__name__", str(k))) for k in options)
+    return " or ".join(_NAMES.get(k) or str(getattr(k, "__name__", k)) for k in options)
 
 
-def _check_params(name: str, spec: str, kw: dict[str, Any]) -> None:
+def _check_params(name: str, spec: str, kw: dict[str, Param]) -> None:
     """Refuse what the bot's constructor would not take, naming the parameter: a spec is
     read long before the bot plays (in another process, for a simulation), so a wrong
     value must be caught here rather than as a crash in the middle of a run."""
@@ -141,13 +125,13 @@ def _check_params(name: str, spec: str, kw: dict[str, Any]) -> None:
                                f"got {value!r} (in {spec!r})")
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+def parse_spec(spec: str) -> tuple[str, dict[str, Param]]:
     """``"search:rollouts=8"`` → ``("search", {"rollouts": 8})``; :class:`BotSpecError`
     for an unknown bot, an unknown parameter or a value of the wrong type."""
     name, *params = spec.strip().split(":")
-    if name not in _FACTORIES:
-        raise BotSpecError(f"unknown bot {name!r}; known: {', '.join(_FACTORIES)}")
-    kw: dict[str, Any] = {}
+    if name not in _BOTS:
+        raise BotSpecError(f"unknown bot {name!r}; known: {', '.join(_BOTS)}")
+    kw: dict[str, Param] = {}
     for p in params:
         key, sep, val = p.partition("=")
         if not sep or not key.isidentifier():
@@ -161,6 +145,10 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     """A fresh bot from its spec."""
     name, kw = parse_spec(spec)
     try:
-        return _FACTORIES[name](seed, **kw)
+        if name == "simple":
+            return _simple(seed, kw)
+        cls: Callable[..., Bot] = getattr(importlib.import_module(_CLASSES[name][0]),
+                                          _CLASSES[name][1])
+        return cls(seed, **kw)
     except (TypeError, ValueError) as exc:
         raise BotSpecError(f"bad parameters for bot {name!r}: {exc}") from None

@@ -43,6 +43,7 @@ from laizi.bots.helpers import Decision, default_procs, helpers, run_share
 from laizi.bots.profiles import profile
 from laizi.bots.protocol import View
 from laizi.engine.actions import DISCARD, FLOWER_WIN, PASS, ROB_FLOWER, WIN, Action
+from laizi.vocab import Phase
 
 __all__ = ["SearchBot"]
 
@@ -132,7 +133,7 @@ class SearchBot:
             # and a concealed hand is 大刀 only when self-drawn), so passing on a
             # discard win is worth a look; a self-drawn win is always taken.
             passes = [a for a in legal_actions if a.type == PASS]
-            if not (self.decline and passes and view["phase"] != "turn"):
+            if not (self.decline and passes and view["phase"] != Phase.TURN):
                 return top
             cands = [top, passes[0]]
         else:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from laizi.analysis import WinRules, is_win, shanten, waits
+from laizi.commands import Subparsers
 from laizi.tiles import DIALECTS, NUM_KINDS, Dialect, NotationError, format, name, parse
 
 __all__ = ["Analysis", "DiscardAdvice", "analyze_hand", "register", "run"]
@@ -68,7 +69,7 @@ class _Failed(TypedDict):
     error: str
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser(
         "analyze",
         help="is a hand complete, how far from ready, what does it wait on",

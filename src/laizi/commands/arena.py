@@ -8,14 +8,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
+from laizi.commands import Subparsers
 from laizi.sim.cli_common import add_run_arguments
 
 __all__ = ["register", "run"]
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser(
         "arena", help="play bots against each other (every deal with the bots rotated)",
         description="Play every seed once per rotation of the bots through the seats "

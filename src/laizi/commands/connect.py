@@ -28,15 +28,28 @@ import queue
 import sys
 import threading
 import time
-from typing import IO, Any
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from typing import IO, TYPE_CHECKING, Protocol, TypedDict
 from urllib.parse import parse_qs, urlparse
 
+from laizi.commands import Subparsers
+from laizi.commands._frames import is_error, is_state
 from laizi.ui.words import ME
+from laizi.vocab import ClientOp, GameEventType, TableEventType
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from laizi.commands._frames import Frame, StateFrame
+    from laizi.engine.actions import Action
+    from laizi.table.table import Entry
+    from laizi.ui.player import Display
 
 __all__ = ["register", "run"]
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser(
         "connect", help="play a room of the hall (laizi serve) at the terminal",
         description="Play a room of the hall at the terminal: create one (--new VARIANT), "
@@ -59,14 +72,25 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+class _Joined(TypedDict, total=False):
+    """The hall's answer to creating (``code``, ``token``, ``link``) or joining
+    (``token``, ``role``, ``link``) a room."""
+
+    code: str
+    token: str
+    role: str
+    link: str
+
+
+def _post(url: str, body: dict[str, object]) -> _Joined:
     import httpx
 
     r = httpx.post(url, json=body, timeout=30)
-    data: dict[str, Any] = r.json()
+    data = r.json()
     if r.status_code >= 400:
         raise RuntimeError(data.get("error", {}).get("message", r.text))
-    return data
+    joined: _Joined = data
+    return joined
 
 
 def _share_base(base: str) -> str:
@@ -154,16 +178,33 @@ GONE = 4404
 """The hall's close code for an unknown room or token: never worth another try."""
 
 
+class _Socket(Protocol):
+    """What the client uses of a websocket (``websockets.sync.client.ClientConnection``)."""
+
+    @property
+    def close_code(self) -> int | None: ...
+
+    def send(self, message: str) -> None: ...
+
+    def close(self) -> None: ...
+
+    def __iter__(self) -> Iterator[str | bytes]: ...
+
+
+Connect = Callable[..., AbstractContextManager[_Socket]]
+"""Opens a websocket (``websockets.sync.client.connect``)."""
+
+
 class _Link:
     """The websocket to the room, opened again with the last version seen when it is
     lost; frames go to one queue, ``("closed", code)`` when a connection ends."""
 
-    def __init__(self, url: str, connect: Any) -> None:
+    def __init__(self, url: str, connect: Connect) -> None:
         self.url = url
         self.connect = connect
         self.version = 0
-        self.ws: Any = None
-        self.frames: queue.Queue[dict[str, Any] | tuple[str, int | None]] = queue.Queue()
+        self.ws: _Socket | None = None
+        self.frames: queue.Queue[Frame | tuple[str, int | None]] = queue.Queue()
 
     def open(self) -> None:
         # Entered as a context manager (websockets 15+ warns on anything else); closed
@@ -172,11 +213,11 @@ class _Link:
         self.ws = ws
         threading.Thread(target=self._read, args=(ws,), daemon=True).start()
 
-    def _read(self, ws: Any) -> None:
+    def _read(self, ws: _Socket) -> None:
         try:
             for raw in ws:
-                frame = json.loads(raw)
-                if frame.get("op") == "state":
+                frame: Frame = json.loads(raw)
+                if is_state(frame):
                     self.version = int(frame["version"])
                 self.frames.put(frame)
         except Exception:
@@ -203,7 +244,8 @@ class _Link:
         # A send on a lost connection: the reader sees it end, and the state after the
         # reconnection is answered again.
         with contextlib.suppress(Exception):
-            self.ws.send(text)
+            if self.ws is not None:
+                self.ws.send(text)
 
     def close(self) -> None:
         if self.ws is not None:
@@ -216,11 +258,11 @@ class _Story:
     variant's words, the people's names, ``you`` for oneself) and each hand's end — who
     won how, the payments and everyone's net (晃晃: horses and 下桌 too)."""
 
-    def __init__(self, console: Any, name: str | None) -> None:
+    def __init__(self, console: Console, name: str | None) -> None:
         self.console = console
         self.name = name
-        self.hand: dict[str, Any] | None = None
-        self.display: Any = None
+        self.hand: Entry | None = None
+        self.display: Display | None = None
 
     def names(self, seats: list[str]) -> list[str]:
         return [ME if p == self.name else p for p in seats]
@@ -228,7 +270,7 @@ class _Story:
     def person(self, p: str) -> str:
         return ME if p == self.name else p
 
-    def show(self, frame: dict[str, Any]) -> None:
+    def show(self, frame: StateFrame) -> None:
         from laizi.ui.player import display_for
 
         view = frame["view"]
@@ -242,15 +284,15 @@ class _Story:
         for e in frame["events"]:
             self.event(e, view.get("wildcard"))
 
-    def event(self, e: dict[str, Any], wildcard: int | None) -> None:
+    def event(self, e: Entry, wildcard: int | None) -> None:
         from laizi.ui.player import display_for
         from laizi.ui.words import capitalise
 
         kind = e.get("type")
-        if kind == "table":
+        if kind == TableEventType.TABLE:
             self.display = display_for(e["variant"])
             return
-        if kind == "hand":
+        if kind == TableEventType.HAND:
             self.hand = e
             self.console.rule(f"hand {e['number'] + 1}")
             return
@@ -258,24 +300,25 @@ class _Story:
             return
         names = self.names(list(self.hand["seats"]))
         me = names.index(ME) if ME in names else None
-        if kind == "end":
+        if kind == GameEventType.END:
             self.ending(e, names)
-        elif kind == "hand_end":
+        elif kind == TableEventType.HAND_END:
             self.booking(e)
         else:
             line = self.display.event(e, names, me, wildcard)
             if line is not None:
                 self.console.print(capitalise(line[0]), style=line[1])
 
-    def ending(self, end: dict[str, Any], names: list[str]) -> None:
+    def ending(self, end: Entry, names: list[str]) -> None:
         """The engine's ``end``: who won how (the variant's account), the payments."""
-        from laizi.records import record_from_json
+        from laizi.records import WIN, record_from_json
         from laizi.ui.terminal import settlement_lines
 
+        assert self.display is not None  # event() tells an end only with a display
         lines = settlement_lines(end, names, draw=self.display.draw_text)
         if lines:
             self.console.print(lines[0])
-        if end["record"].get("outcome") == "win":
+        if end["record"].get("outcome") == WIN:
             try:
                 for item in self.display.summary(record_from_json(end["record"]), names):
                     self.console.print(item)
@@ -284,7 +327,7 @@ class _Story:
         for line in lines[1:]:
             self.console.print(line)
 
-    def booking(self, end: dict[str, Any]) -> None:
+    def booking(self, end: Entry) -> None:
         """The table's ``hand_end``: each person's net (晃晃: horses and 下桌)."""
         from laizi.ui.huanghuang import hand_report
 
@@ -311,14 +354,12 @@ def _play(link: _Link, stdin: IO[str], out: IO[str], host: bool,
     from rich.console import Console
 
     from laizi.engine.actions import Action
-    from laizi.ui.terminal import action_label, view_panel
 
     console = Console(file=out, highlight=False)
     story = _Story(console, name)
-    frames = link.frames
     seq = 0
 
-    def send(msg: dict[str, Any]) -> None:
+    def send(msg: dict[str, object]) -> None:
         nonlocal seq
         seq += 1
         link.send(json.dumps({**msg, "seq": seq}))
@@ -326,28 +367,12 @@ def _play(link: _Link, stdin: IO[str], out: IO[str], host: bool,
     started = False
     answered: int | None = None
     while True:
-        batch = [frames.get()]
-        while not frames.empty():  # act on the newest state only
-            batch.append(frames.get())
-        closed = [f for f in batch if isinstance(f, tuple)]
-        replies = [f for f in batch if isinstance(f, dict)]
-        for f in replies:
-            if f.get("op") == "error":
-                console.print(f"[red]refused: {f['error']['message']}[/red]")
-                answered = None
-                if f["error"].get("code") in ("unknown_room", "unknown_token"):
-                    return 1
-        if closed:
-            if closed[-1][1] == GONE:
-                console.print("the room is gone")
-                return 1
-            console.print("the connection was lost; connecting again…")
-            if not link.reopen():
-                console.print(f"could not connect again in {RECONNECT_FOR:.0f} s")
-                return 1
+        got = _take(link, console)
+        if isinstance(got, int):
+            return got
+        states, void = got
+        if void:
             answered = None
-            continue
-        states = [f for f in replies if f.get("op") == "state"]
         if not states:
             continue
         for f in states:  # every move as it comes, not only at one's own turn
@@ -362,28 +387,66 @@ def _play(link: _Link, stdin: IO[str], out: IO[str], host: bool,
                           "hands).", end="")
             if not stdin.readline():
                 return 0
-            send({"op": "start"})
+            send({"op": ClientOp.START})
             started = True
             continue
         legal = [Action.from_json(a) for a in frame["legal"]]
         if not legal or answered == frame["version"]:
             continue
-        view = frame["view"]
-        names = [p or "-" for p in room["seats"]]
-        console.print(view_panel(view, names))
-        wildcard = view.get("wildcard")
-        for i, a in enumerate(legal, 1):
-            console.print(f"  {i:>2}) {action_label(a, wildcard)}")
-        while True:
-            console.print("your choice: ", end="")
-            line = stdin.readline()
-            if not line or line.strip().lower() in ("q", "quit"):
-                console.print("you left; a bot plays your seat until you come back")
-                return 0
-            text = line.strip()
-            if text.isdigit() and 1 <= int(text) <= len(legal):
-                send({"op": "act", "action": legal[int(text) - 1].to_json(),
-                      "version": frame["version"]})
-                answered = frame["version"]
-                break
-            console.print(f"Please type a number from 1 to {len(legal)} (q to leave).")
+        choice = _ask(console, stdin, frame, legal)
+        if choice is None:
+            console.print("you left; a bot plays your seat until you come back")
+            return 0
+        send({"op": ClientOp.ACT, "action": choice.to_json(), "version": frame["version"]})
+        answered = frame["version"]
+
+
+def _take(link: _Link, console: Console) -> tuple[list[StateFrame], bool] | int:
+    """The ``state`` frames waiting (the newest last) and whether the last answer is void
+    (refused, or the connection opened again); the exit status when the client stops."""
+    frames = link.frames
+    batch = [frames.get()]
+    while not frames.empty():  # act on the newest state only
+        batch.append(frames.get())
+    closed = [f for f in batch if isinstance(f, tuple)]
+    replies = [f for f in batch if isinstance(f, dict)]
+    void = False
+    for f in replies:
+        if is_error(f):
+            console.print(f"[red]refused: {f['error']['message']}[/red]")
+            void = True
+            if f["error"].get("code") in ("unknown_room", "unknown_token"):
+                return 1
+    if closed:
+        if closed[-1][1] == GONE:
+            console.print("the room is gone")
+            return 1
+        console.print("the connection was lost; connecting again…")
+        if not link.reopen():
+            console.print(f"could not connect again in {RECONNECT_FOR:.0f} s")
+            return 1
+        return [], True
+    return [f for f in replies if is_state(f)], void
+
+
+def _ask(console: Console, stdin: IO[str], frame: StateFrame, legal: list[Action]
+         ) -> Action | None:
+    """The board, the numbered actions and the person's pick (``None``: they left)."""
+    from laizi.bots.view_types import seat_view
+    from laizi.ui.terminal import action_label, view_panel
+
+    view = frame["view"]
+    names = [p or "-" for p in frame["room"]["seats"]]
+    console.print(view_panel(seat_view(view), names))
+    wildcard = view.get("wildcard")
+    for i, a in enumerate(legal, 1):
+        console.print(f"  {i:>2}) {action_label(a, wildcard)}")
+    while True:
+        console.print("your choice: ", end="")
+        line = stdin.readline()
+        if not line or line.strip().lower() in ("q", "quit"):
+            return None
+        text = line.strip()
+        if text.isdigit() and 1 <= int(text) <= len(legal):
+            return legal[int(text) - 1]
+        console.print(f"Please type a number from 1 to {len(legal)} (q to leave).")

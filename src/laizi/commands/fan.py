@@ -17,10 +17,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 from laizi import tiles as T
+from laizi.commands import Subparsers
 from laizi.scoring.mcr import FanResult, HandError, Meld, WinContext, score_hand
+
+if TYPE_CHECKING:
+    from rich.console import JustifyMethod
 
 __all__ = ["parse_melds", "register", "run"]
 
@@ -66,7 +70,7 @@ def _wind(text: str) -> int:
     return w
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser("fan", help="count the MCR fans (国标番) of a hand",
                               description=__doc__,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -120,9 +124,11 @@ def _print_table(res: FanResult) -> None:
         console.print(f"not a win: {res.why_not}")
         return
     table = Table(title="MCR fans · 国标番种")
-    for col, just in (("番种", "left"), ("Fan", "left"), ("value", "right"), ("×", "right"),
-                      ("points", "right"), ("sets / tiles", "left")):
-        table.add_column(col, justify=just)  # type: ignore[arg-type]
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("番种", "left"), ("Fan", "left"), ("value", "right"), ("×", "right"),
+        ("points", "right"), ("sets / tiles", "left"))
+    for col, just in columns:
+        table.add_column(col, justify=just)
     for f in res.fans:
         table.add_row(f.zh, f.en, str(f.value), str(f.count), str(f.points),
                       " ".join(T.format(g) for g in f.groups))

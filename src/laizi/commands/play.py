@@ -27,11 +27,13 @@ import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from rich.console import Console
 
+from laizi.bots.base import Bot
 from laizi.bots.simple import SimpleBot
+from laizi.commands import Subparsers
 from laizi.errors import LaiziError, LogError, OptionsError
 from laizi.table.driver import BotController, Controller, play
 from laizi.table.session import Session, session_for
@@ -49,6 +51,7 @@ from laizi.ui.player import (
 from laizi.ui.words import ME, plural
 from laizi.variants import get, ids
 from laizi.variants.options import parse_options
+from laizi.vocab import TableEventType
 
 __all__ = ["ME", "bot_for", "register", "run"]
 
@@ -79,7 +82,7 @@ def _delay(text: str) -> float:
     return value
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser(
         "play", help="play a variant at the terminal against bots",
         description="Play at the terminal against bots. Type the number of an action or "
@@ -119,7 +122,7 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
-def bot_for(variant_id: str) -> Any:
+def bot_for(variant_id: str) -> Bot:
     """The bot that plays the other seats of ``variant_id`` when ``--bots`` is not given."""
     if variant_id == "taiwan":
         from laizi.variants.taiwan_bot import TaiwanBot
@@ -137,12 +140,12 @@ class _Setup:
     table: Table
     display: Display
     hands: int | None
-    bots: dict[str, Any]
+    bots: dict[str, Bot]
     """The bot of each person other than you (by name)."""
 
 
 def _bots(variant_id: str, text: str | None, names: list[str], seed: int | None
-          ) -> dict[str, Any]:
+          ) -> dict[str, Bot]:
     """A bot for each name: the ``--bots`` specs in order (the last repeated), else the
     variant's default bot."""
     if text is None:
@@ -320,7 +323,7 @@ def _records(table: Table, path: str | None, console: Console) -> int:
     if path is None:
         return 0
     lines = [json.dumps(e["record"], ensure_ascii=False, sort_keys=True)
-             for e in table.log if e["type"] == "hand_end"]
+             for e in table.log if e["type"] == TableEventType.HAND_END]
     try:
         Path(path).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     except OSError as exc:
@@ -339,7 +342,7 @@ def _hands_in(lines: list[str]) -> int:
             entry = json.loads(line)
         except json.JSONDecodeError:
             continue  # Table.replay names the bad line
-        count += isinstance(entry, dict) and entry.get("type") == "hand"
+        count += isinstance(entry, dict) and entry.get("type") == TableEventType.HAND
     return count
 
 
@@ -382,7 +385,7 @@ def _replay(args: argparse.Namespace, stdout: IO[str]) -> int:
                     console.print(item)
                 console.print(f"Replay of {path}, as {person} saw it.")
             screen.catch_up()
-            done = sum(1 for e in table.log if e["type"] == "hand_end")
+            done = sum(1 for e in table.log if e["type"] == TableEventType.HAND_END)
             if done > shown:
                 shown = done
                 screen.after_hand()

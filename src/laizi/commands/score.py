@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
 
+from laizi.commands import Subparsers
 from laizi.reasons import LANGS, Lang
 from laizi.records import (
     BEYOND,
@@ -66,7 +67,7 @@ class _HandJson(TypedDict):
     ledger: list[int]
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser(
         "score", help="settle hands from their hand records (JSON), with a running ledger",
         description="Settle finished hands: print every payment with its reasons and the "
@@ -89,7 +90,7 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _checked(where: str, data: Any) -> tuple[str, Any]:
+def _checked(where: str, data: object) -> tuple[str, object]:
     """A record with where it is, refused at once (naming where) with a number beyond
     :data:`laizi.records.NUMBER_LIMIT`, which ``record_from_json`` refuses too."""
     if beyond_limit(data):
@@ -100,7 +101,7 @@ def _checked(where: str, data: Any) -> tuple[str, Any]:
 _HUGE = "a number of more than 4300 digits; a hand record's numbers are smaller"
 
 
-def _documents(name: str, text: str) -> list[tuple[str, Any]]:
+def _documents(name: str, text: str) -> list[tuple[str, object]]:
     """The records a file holds, each with where it is: one object, a list, or JSON
     lines."""
     shown = "stdin" if name == "-" else name
@@ -140,7 +141,7 @@ def read_records(names: list[str], read_stdin: Callable[[], str] | None = None
                  ) -> list[Settled]:
     """Every record of ``names`` validated and settled, in order; :class:`_Failure` (one
     line) at the first that is not a valid record."""
-    docs: list[tuple[str, Any]] = []
+    docs: list[tuple[str, object]] = []
     for name in names:
         try:
             if name == "-":

@@ -14,6 +14,8 @@ import argparse
 import sys
 from typing import Any
 
+from laizi.commands import Subparsers
+
 __all__ = ["banner", "register", "run"]
 
 
@@ -42,7 +44,7 @@ def banner(host: str, port: int, where: str,
     return lines
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser(
         "serve", help="run the hall: rooms, bots and play over websockets",
         description="Run the hall (play online with friends and bots). Prints the URL to "

@@ -11,8 +11,8 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
+from laizi.commands import Subparsers
 from laizi.sim.cli_common import add_run_arguments
 
 __all__ = ["check_plot_path", "register", "run"]
@@ -24,7 +24,7 @@ EXAMPLES = """examples:
 """
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser(
         "simulate", help="simulate many hands with bots and summarise them",
         description="Play hands with seeds SEED, SEED+1, … and print win and draw rates, "
@@ -86,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
         except RayMissingError as exc:
             raise UserError(str(exc)) from None
         summary = summarise(results)
-        summary.update(variant=variant, bots=list(tasks[0].bots))
+        summary["variant"] = variant
+        summary["bots"] = list(tasks[0].bots)
         if args.plot:
             from laizi.sim.report import plot_summary
 

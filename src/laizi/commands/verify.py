@@ -13,15 +13,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
+from laizi.commands import Subparsers
 from laizi.errors import LaiziError
 from laizi.table.table import Table
+from laizi.vocab import TableEventType
 
 __all__ = ["register", "run", "verify_text"]
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser(
         "verify", help="check a table log: the secret, every deal and every action",
         description="Check a closed table's log (written by `laizi play --save LOG` or the "
@@ -42,7 +43,7 @@ def verify_text(text: str) -> str:
     if not table.closed:
         raise LogError("the table is not closed: its secret is not revealed yet, so its "
                        "deals cannot be checked")
-    hands = sum(1 for e in table.log if e["type"] == "hand_end")
+    hands = sum(1 for e in table.log if e["type"] == TableEventType.HAND_END)
     kind = "a public seed (predictable deals, for simulation)" if table.seed is not None \
         else "the revealed secret, which opens the commitment"
     return (f"ok: {table.variant.id}, {hands} hand(s), {len(table.log)} lines; every deal "

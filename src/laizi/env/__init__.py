@@ -12,12 +12,17 @@ See ``docs/env.md`` for the action space and the observation encoding.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Unpack
+
+if TYPE_CHECKING:
+    from pettingzoo import AECEnv
+
+    from laizi.env.aec import EnvSettings
 
 __all__ = ["make"]
 
 
-def make(variant: str, **kwargs: Any) -> Any:
+def make(variant: str, **kwargs: Unpack[EnvSettings]) -> AECEnv:
     """The wrapped PettingZoo AEC environment of ``variant``."""
     from laizi.env.factory import make as _make
 

@@ -21,30 +21,55 @@ ends; zero before.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar, TypedDict
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from laizi.engine import Game
-from laizi.env.encoding import NUM_ACTIONS, OBS_SHAPE, action_mask, encode_view, legal_by_index
+from laizi.env.encoding import (
+    NUM_ACTIONS,
+    OBS_SHAPE,
+    Observation,
+    action_mask,
+    encode_view,
+    legal_by_index,
+)
 from laizi.env.history import HISTORY_SHAPE, PublicHistory, encode_history
 from laizi.table.table import Table
 from laizi.variants import get as get_variant
+from laizi.vocab import TableEventType
 
-__all__ = ["OBS_VERSIONS", "LaiziAEC", "PublicFeed", "hand_net", "observation_space",
-           "ordered_to_act"]
+__all__ = ["OBS_VERSIONS", "EnvKwargs", "EnvSettings", "LaiziAEC", "PublicFeed", "hand_net",
+           "observation_space", "ordered_to_act"]
 
 OBS_VERSIONS = (0, 1)
 """0: planes and mask; 1: also the public discard history (``"history"``)."""
+
+
+class EnvSettings(TypedDict, total=False):
+    """The keyword settings of :class:`LaiziAEC` besides the variant (``make``'s)."""
+
+    options: dict[str, object] | None
+    dealer: int | None
+    reward_scale: float
+    render_mode: str | None
+    version: int
+
+
+class EnvKwargs(EnvSettings, total=False):
+    """:class:`LaiziAEC`'s keyword settings, the variant included (a module's ``env()``;
+    its own variant and version win)."""
+
+    variant: str | None
 
 
 def observation_space(version: int) -> spaces.Dict:
     """The observation space of an observation version (the same in every variant)."""
     if version not in OBS_VERSIONS:
         raise ValueError(f"observation version {version!r} is not one of {OBS_VERSIONS}")
-    parts: dict[str, spaces.Space[Any]] = {
+    parts: dict[str, spaces.Space[object]] = {
         "observation": spaces.Box(0.0, 1.0, OBS_SHAPE, dtype=np.float32)}
     if version >= 1:
         parts["history"] = spaces.Box(0.0, 1.0, HISTORY_SHAPE, dtype=np.float32)
@@ -83,8 +108,8 @@ def hand_net(table: Table) -> list[int]:
     table (the ``hand_end`` line's ``net``; 晃晃's horse bets included)."""
     game = table.game
     assert game is not None and game.over, "the hand is not over"
-    end = next(e for e in reversed(table.log) if e["type"] == "hand_end")
-    seats = next(e for e in reversed(table.log) if e["type"] == "hand")["seats"]
+    end = next(e for e in reversed(table.log) if e["type"] == TableEventType.HAND_END)
+    seats = next(e for e in reversed(table.log) if e["type"] == TableEventType.HAND)["seats"]
     return [int(end["net"][p]) for p in seats]
 
 
@@ -93,11 +118,11 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
     JSON), ``dealer`` (a seat, or ``None`` for a random dealer), ``reward_scale``,
     ``version`` (the observation version, :data:`OBS_VERSIONS`)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "laizi_v0",
+    metadata: ClassVar[dict[str, object]] = {"render_modes": ["ansi", "human"], "name": "laizi_v0",
                 "is_parallelizable": False, "render_fps": 1}
     variant_id = "jingzhou"
 
-    def __init__(self, variant: str | None = None, options: dict[str, Any] | None = None,
+    def __init__(self, variant: str | None = None, options: dict[str, object] | None = None,
                  dealer: int | None = 0, reward_scale: float = 1.0,
                  render_mode: str | None = None, version: int = 0) -> None:
         super().__init__()
@@ -134,10 +159,10 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
         kept in every version), ``None`` before :meth:`reset`."""
         return None if self._feed is None else self._feed.history()
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
+    def observation_space(self, agent: str) -> spaces.Space[object]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space[Any]:
+    def action_space(self, agent: str) -> spaces.Space[object]:
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------------ helpers
@@ -145,7 +170,7 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
     def _seat(self, agent: str) -> int:
         return self.possible_agents.index(agent)
 
-    def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
+    def observe(self, agent: str) -> Observation:
         table = self.table
         assert table is not None, "call reset() first"
         seat = self._seat(agent)
@@ -154,7 +179,7 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
             mask = action_mask(table.legal_actions(seat))
         else:
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        out: dict[str, np.ndarray[Any, Any]] = {"observation": encode_view(view)}
+        out: Observation = {"observation": encode_view(view)}
         if self.version >= 1:
             assert self._feed is not None
             out["history"] = encode_history(self._feed.history(), seat)
@@ -170,7 +195,7 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
 
     # ------------------------------------------------------------------ AEC API
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
         if seed is not None:
             self._np_random = np.random.default_rng(seed)
         table_seed = int(self._np_random.integers(0, 2**31 - 1))
@@ -184,7 +209,7 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, object]] = {a: {} for a in self.agents}
         self.agent_selection = self.agents[dealer]
         if not self.table.in_hand:  # e.g. a wall that runs out during the deal's flower draws
             self._finish()

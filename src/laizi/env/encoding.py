@@ -50,25 +50,30 @@ order, …; a 3-seat variant leaves seat 3 empty):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
+from laizi.bots.base import View
 from laizi.bots.knowledge import tile_set_counts, unseen_counts
 from laizi.engine.actions import (
     ADDED_KONG,
     CHOW,
     CONCEALED_KONG,
+    DECLARE,
     DISCARD,
+    FLOWER_WIN,
     KONG,
     PASS,
     PUNG,
+    ROB_FLOWER,
     SPECIAL_KONG,
     WIN,
     Action,
 )
 from laizi.tiles import NUM_FLOWERS, NUM_KINDS
+from laizi.vocab import MeldKind, Phase
 
 __all__ = [
     "ACTION_KINDS",
@@ -79,6 +84,7 @@ __all__ = [
     "PASS_INDEX",
     "ROB_FLOWER_BASE",
     "WIN_INDEX",
+    "Observation",
     "action_index",
     "action_kind",
     "action_mask",
@@ -88,11 +94,9 @@ __all__ = [
     "win_tile",
 ]
 
-# The Taiwan action types by name: importing laizi.variants.taiwan here would load the
-# variant (and its scoring) just to encode actions; a test holds these to the variant.
-DECLARE = "declare"
-FLOWER_WIN = "flower_win"
-ROB_FLOWER = "rob_flower"
+Observation = dict[str, npt.NDArray[np.float32] | npt.NDArray[np.int8]]
+"""An observation: ``"observation"`` (:func:`encode_view`), ``"history"`` (version 1) and
+``"action_mask"`` (:func:`action_mask`)."""
 
 _BLOCKS: dict[str, int] = {DISCARD: 0, CONCEALED_KONG: 34, ADDED_KONG: 68, SPECIAL_KONG: 102,
                            PUNG: 136, KONG: 170}
@@ -105,7 +109,7 @@ ROB_FLOWER_BASE = 310
 NUM_ACTIONS = ROB_FLOWER_BASE + NUM_FLOWERS
 OBS_SHAPE = (18, 34)
 _MAX_SEATS = 4
-_OPEN = frozenset({"chow", "pung", "kong", "added_kong"})
+_OPEN = frozenset({MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.ADDED_KONG})
 _NO_TILE: dict[str, int] = {WIN: WIN_INDEX, PASS: PASS_INDEX, DECLARE: DECLARE_INDEX,
             FLOWER_WIN: FLOWER_WIN_INDEX}
 """Kinds with one index each (a seat never has two of them with different tiles)."""
@@ -178,7 +182,7 @@ def decode_action(index: int, seat: int, win_tile: int | None = None) -> Action:
     return Action(kind, seat, t)
 
 
-def win_tile(view: Mapping[str, Any]) -> int | None:
+def win_tile(view: View) -> int | None:
     """The tile a ``win`` of the viewing seat would be on now: the discard to claim, the
     kong tile to rob, or the tile it just drew (the engine's ``last_tile`` in each case)."""
     target = view.get("last_discard") or view.get("robbing")
@@ -193,14 +197,14 @@ def legal_by_index(legal: Sequence[Action]) -> dict[int, Action]:
     return {action_index(a): a for a in legal}
 
 
-def action_mask(legal: Sequence[Action]) -> np.ndarray[Any, np.dtype[np.int8]]:
+def action_mask(legal: Sequence[Action]) -> npt.NDArray[np.int8]:
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     for a in legal:
         mask[action_index(a)] = 1
     return mask
 
 
-def encode_view(view: dict[str, Any]) -> np.ndarray[Any, np.dtype[np.float32]]:
+def encode_view(view: View) -> npt.NDArray[np.float32]:
     """The fixed-shape observation of a seat's view (see the module docstring)."""
     obs = np.zeros(OBS_SHAPE, dtype=np.float32)
     me = int(view["seat"])
@@ -236,9 +240,9 @@ def encode_view(view: dict[str, Any]) -> np.ndarray[Any, np.dtype[np.float32]]:
         obs[16, t] = min(1.0, unseen[t] / 4.0)
     sc = obs[17]
     phase = view["phase"]
-    sc[0] = phase == "turn"
-    sc[1] = phase == "claim"
-    sc[2] = phase == "rob"
+    sc[0] = phase == Phase.TURN
+    sc[1] = phase == Phase.CLAIM
+    sc[2] = phase == Phase.ROB
     sc[3] = min(1.0, view["wall"] / max(1, sum(tile_set_counts(view))))
     if target is not None:
         sc[4 + (int(target["seat"]) - me) % n] = 1.0

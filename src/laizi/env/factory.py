@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Unpack
+
+if TYPE_CHECKING:
+    from pettingzoo import AECEnv
+
+    from laizi.env.aec import EnvSettings, LaiziAEC
 
 __all__ = ["make", "wrap"]
 
 _VERSIONED = re.compile(r"(?P<variant>.+)_v(?P<version>\d+)")
 
 
-def wrap(raw: Any) -> Any:
+def wrap(raw: LaiziAEC) -> AECEnv:
     """The standard PettingZoo wrappers (bounds and call-order checks)."""
     from pettingzoo.utils import wrappers
 
@@ -18,7 +23,7 @@ def wrap(raw: Any) -> Any:
     return wrappers.OrderEnforcingWrapper(env)
 
 
-def make(variant: str, **kwargs: Any) -> Any:
+def make(variant: str, **kwargs: Unpack[EnvSettings]) -> AECEnv:
     """``make("taiwan")``: the wrapped AEC environment of that variant, observation
     version 0; ``make("taiwan_v1")`` or ``make("taiwan", version=1)``: version 1."""
     from laizi.env.aec import LaiziAEC

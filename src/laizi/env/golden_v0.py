@@ -3,9 +3,11 @@ observation version 0 (planes and mask). See ``docs/env.md``."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Unpack
 
-from laizi.env.aec import LaiziAEC
+from pettingzoo import AECEnv
+
+from laizi.env.aec import EnvKwargs, LaiziAEC
 from laizi.env.factory import wrap
 
 __all__ = ["env", "raw_env"]
@@ -14,11 +16,10 @@ __all__ = ["env", "raw_env"]
 class raw_env(LaiziAEC):
     variant_id = "golden"
 
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.pop("variant", None)
-        kwargs.pop("version", None)
-        super().__init__("golden", version=0, **kwargs)
+    def __init__(self, **kwargs: Unpack[EnvKwargs]) -> None:
+        kwargs["variant"], kwargs["version"] = "golden", 0  # the module's own
+        super().__init__(**kwargs)
 
 
-def env(**kwargs: Any) -> Any:
+def env(**kwargs: Unpack[EnvKwargs]) -> AECEnv:
     return wrap(raw_env(**kwargs))

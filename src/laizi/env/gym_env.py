@@ -23,7 +23,6 @@ random-action checks meaningful).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -32,7 +31,7 @@ from gymnasium import spaces
 from laizi.bots.registry import make_bot
 from laizi.engine import Game
 from laizi.env.aec import PublicFeed, hand_net, observation_space, ordered_to_act
-from laizi.env.encoding import NUM_ACTIONS, action_mask, encode_view, legal_by_index
+from laizi.env.encoding import NUM_ACTIONS, Observation, action_mask, encode_view, legal_by_index
 from laizi.env.history import PublicHistory, encode_history
 from laizi.sim.hands import bot_seed
 from laizi.table.driver import BotController, Decision
@@ -43,11 +42,11 @@ __all__ = ["SingleSeatEnv"]
 
 
 class SingleSeatEnv(gym.Env):
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
+    metadata: dict[str, object] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(self, variant: str = "jingzhou", seat: int = 0,
                  opponents: str | Sequence[str] = "greedy",
-                 options: dict[str, Any] | None = None, dealer: int | None = 0,
+                 options: dict[str, object] | None = None, dealer: int | None = 0,
                  reward_scale: float = 1.0, illegal_penalty: float = 0.0,
                  render_mode: str | None = None, version: int = 0) -> None:
         self.observation_space = observation_space(version)
@@ -83,7 +82,7 @@ class SingleSeatEnv(gym.Env):
         kept in every version), ``None`` before :meth:`reset`."""
         return None if self._feed is None else self._feed.history()
 
-    def _obs(self) -> dict[str, np.ndarray[Any, Any]]:
+    def _obs(self) -> Observation:
         table = self.table
         assert table is not None
         view = table.view(self.seat)
@@ -91,7 +90,7 @@ class SingleSeatEnv(gym.Env):
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         else:
             mask = action_mask(table.legal_actions(self.seat))
-        out: dict[str, np.ndarray[Any, Any]] = {"observation": encode_view(view)}
+        out: Observation = {"observation": encode_view(view)}
         if self.version >= 1:
             assert self._feed is not None
             out["history"] = encode_history(self._feed.history(), self.seat)
@@ -116,8 +115,8 @@ class SingleSeatEnv(gym.Env):
             answer = self._bots[s].decide(decision)
             table.act(answer if answer is not None else table.default_action(s))
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, Any]]:
+    def reset(self, *, seed: int | None = None, options: dict[str, object] | None = None
+              ) -> tuple[Observation, dict[str, object]]:
         super().reset(seed=seed)
         n = self.variant.seats
         while True:
@@ -135,13 +134,12 @@ class SingleSeatEnv(gym.Env):
                 break
         return self._obs(), {}
 
-    def step(self, action: int) -> tuple[dict[str, np.ndarray[Any, Any]], float, bool, bool,
-                                         dict[str, Any]]:
+    def step(self, action: int) -> tuple[Observation, float, bool, bool, dict[str, object]]:
         table = self.table
         if table is None or not table.in_hand:
             raise RuntimeError("call reset() before step(): the hand is over")
         legal = legal_by_index(table.legal_actions(self.seat))
-        info: dict[str, Any] = {}
+        info: dict[str, object] = {}
         reward = 0.0
         a = int(action)
         if a not in legal:

@@ -35,11 +35,15 @@ does not say it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
+import numpy.typing as npt
+
+from laizi.table.table import Entry
+from laizi.vocab import ActionType, GameEventType, MeldKind, WinHow
 
 __all__ = [
     "HISTORY_FEATURES",
@@ -62,7 +66,8 @@ _ORDER_SCALE = float(_MAX_SEATS * MAX_DISCARDS)
 _TILE, _PRESENT, _CLAIMED, _CLAIMER = 0, 34, 35, 36
 _CHOW, _PUNG, _KONG, _WON, _DECLARED, _ORDER = 40, 43, 44, 45, 46, 47
 
-ClaimKind = Literal["chow", "pung", "kong", "win"]
+ClaimKind = Literal[MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, ActionType.WIN]
+"""What a discard was claimed into: a meld (吃 / 碰 / 明杠) or a win on it (点炮)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +106,7 @@ class PublicHistory:
         self._count = 0
         self._declaring = set()
 
-    def feed(self, events: Iterable[Mapping[str, Any]]) -> None:
+    def feed(self, events: Iterable[Entry]) -> None:
         """Take in the next events of the hand's stream (a ``start`` begins a new hand).
 
         Only public facts are read: turn actions (``discard``, ``declare``; never an
@@ -109,30 +114,30 @@ class PublicHistory:
         ``end`` came about (the winners and the discarder — not the revealed hands)."""
         for ev in events:
             kind = ev.get("type")
-            if kind == "start":
+            if kind == GameEventType.START:
                 self.reset()
-            elif kind == "action" and not ev.get("answer"):
+            elif kind == GameEventType.ACTION and not ev.get("answer"):
                 action = ev["action"]
                 seat = int(action["seat"])
-                if action["type"] == "discard":
+                if action["type"] == ActionType.DISCARD:
                     self.discards[seat].append(Discard(int(action["tile"]), self._count,
                                                        declared=seat in self._declaring))
                     self._declaring.discard(seat)
                     self._count += 1
-                elif action["type"] == "declare":  # 地听, on the seat's own turn
+                elif action["type"] == ActionType.DECLARE:  # 地听, on the seat's own turn
                     self._declaring.add(seat)
-            elif kind == "claim":
+            elif kind == GameEventType.CLAIM:
                 meld = ev["meld"]
                 self._claim(int(meld["from"]), int(meld["claimed"]),
                             Claim(int(ev["seat"]), meld["kind"], tuple(meld["tiles"])))
-            elif kind == "end":
+            elif kind == GameEventType.END:
                 record = ev["record"]
-                if record.get("how") == "discard" and record.get("from") is not None:
+                if record.get("how") == WinHow.DISCARD and record.get("from") is not None:
                     source = int(record["from"])
                     pool = self.discards[source]
                     if pool:
                         for w in record.get("winners", []):
-                            pool[-1].claims.append(Claim(int(w), "win"))
+                            pool[-1].claims.append(Claim(int(w), ActionType.WIN))
 
     def _claim(self, source: int, tile: int, claim: Claim) -> None:
         pool = self.discards[source]
@@ -144,7 +149,7 @@ class PublicHistory:
 
 
 def encode_history(history: PublicHistory, seat: int
-                   ) -> np.ndarray[Any, np.dtype[np.float32]]:
+                   ) -> npt.NDArray[np.float32]:
     """The history features as ``seat`` sees them (seats relative to it; see the module
     docstring). The same for every seat up to the rotation: it is all public."""
     out = np.zeros(HISTORY_SHAPE, dtype=np.float32)
@@ -164,11 +169,11 @@ def encode_history(history: PublicHistory, seat: int
                 cr = (c.seat - seat) % n
                 if cr < _MAX_SEATS:
                     row[_CLAIMER + cr] = 1.0
-                if c.kind == "chow":
+                if c.kind == MeldKind.CHOW:
                     row[_CHOW + c.meld.index(d.tile)] = 1.0
-                elif c.kind == "pung":
+                elif c.kind == MeldKind.PUNG:
                     row[_PUNG] = 1.0
-                elif c.kind == "kong":
+                elif c.kind == MeldKind.KONG:
                     row[_KONG] = 1.0
                 else:
                     row[_WON] = 1.0

@@ -4,9 +4,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Unpack
 
-from laizi.env.aec import LaiziAEC
+from pettingzoo import AECEnv
+
+from laizi.env.aec import EnvKwargs, LaiziAEC
 from laizi.env.factory import wrap
 
 __all__ = ["env", "raw_env"]
@@ -15,11 +17,10 @@ __all__ = ["env", "raw_env"]
 class raw_env(LaiziAEC):
     variant_id = "huanghuang"
 
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.pop("variant", None)
-        kwargs.pop("version", None)
-        super().__init__("huanghuang", version=1, **kwargs)
+    def __init__(self, **kwargs: Unpack[EnvKwargs]) -> None:
+        kwargs["variant"], kwargs["version"] = "huanghuang", 1  # the module's own
+        super().__init__(**kwargs)
 
 
-def env(**kwargs: Any) -> Any:
+def env(**kwargs: Unpack[EnvKwargs]) -> AECEnv:
     return wrap(raw_env(**kwargs))

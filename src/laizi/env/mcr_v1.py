@@ -3,9 +3,11 @@ observation version 1 (planes, the public discard history, mask). See ``docs/env
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Unpack
 
-from laizi.env.aec import LaiziAEC
+from pettingzoo import AECEnv
+
+from laizi.env.aec import EnvKwargs, LaiziAEC
 from laizi.env.factory import wrap
 
 __all__ = ["env", "raw_env"]
@@ -14,11 +16,10 @@ __all__ = ["env", "raw_env"]
 class raw_env(LaiziAEC):
     variant_id = "mcr"
 
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.pop("variant", None)
-        kwargs.pop("version", None)
-        super().__init__("mcr", version=1, **kwargs)
+    def __init__(self, **kwargs: Unpack[EnvKwargs]) -> None:
+        kwargs["variant"], kwargs["version"] = "mcr", 1  # the module's own
+        super().__init__(**kwargs)
 
 
-def env(**kwargs: Any) -> Any:
+def env(**kwargs: Unpack[EnvKwargs]) -> AECEnv:
     return wrap(raw_env(**kwargs))

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 from laizi.sim.hands import HandTask
 from laizi.sim.parallel import Progress, run_tasks
+from laizi.sim.results import HandResult, Summary
 from laizi.sim.stats import summarise
 from laizi.variants import get as get_variant
 
@@ -34,7 +34,7 @@ def fill_bots(bots: Sequence[str], seats: int) -> list[str]:
 
 
 def arena_tasks(variant: str, bots: Sequence[str], hands: int, seed: int = 0,
-                options: dict[str, Any] | None = None, *,
+                options: dict[str, object] | None = None, *,
                 streams: bool = False) -> list[HandTask]:
     """``ceil(hands / seats)`` seeds, each with every rotation of the bots."""
     n = get_variant(variant).seats
@@ -50,7 +50,7 @@ def arena_tasks(variant: str, bots: Sequence[str], hands: int, seed: int = 0,
 
 
 def arena_summary(variant: str, tasks: Sequence[HandTask],
-                  results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+                  results: Sequence[HandResult]) -> Summary:
     """The arena's summary of ``results`` (the hands of ``tasks``): the simulator's
     statistics plus the variant, the lineup, the number of seeds and ``streams``."""
     summary = summarise(results)
@@ -63,8 +63,8 @@ def arena_summary(variant: str, tasks: Sequence[HandTask],
 
 def run_arena(variant: str, bots: Sequence[str], hands: int, seed: int = 0, *,
               workers: int = 1, ray: str | bool | None = None,
-              options: dict[str, Any] | None = None, streams: bool = False,
-              progress: Progress | None = None) -> dict[str, Any]:
+              options: dict[str, object] | None = None, streams: bool = False,
+              progress: Progress | None = None) -> Summary:
     tasks = arena_tasks(variant, bots, hands, seed, options, streams=streams)
     results = run_tasks(tasks, workers=workers, ray=ray, progress=progress)
     return arena_summary(variant, tasks, results)

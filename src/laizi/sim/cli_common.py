@@ -6,7 +6,6 @@ import argparse
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
 
 __all__ = ["UserError", "check_common", "progress_bar"]
 
@@ -27,7 +26,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
-def check_common(args: argparse.Namespace) -> tuple[str, list[str], dict[str, Any]]:
+def check_common(args: argparse.Namespace) -> tuple[str, list[str], dict[str, object]]:
     """(variant id, bot specs padded to the seats, options) or :class:`UserError`."""
     from laizi.bots.registry import BotSpecError, make_bot
     from laizi.errors import OptionsError

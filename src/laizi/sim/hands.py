@@ -15,12 +15,15 @@ from typing import TYPE_CHECKING, Any
 
 from laizi.bots.registry import make_bot
 from laizi.reasons import Reason
+from laizi.sim.results import HandResult
 from laizi.table.driver import BotController, Decision
 from laizi.table.driver import play_hand as drive_hand
 from laizi.table.table import Table
 from laizi.variants import get as get_variant
+from laizi.vocab import GameEventType, TableEventType
 
 if TYPE_CHECKING:
+    from laizi.bots.base import Bot
     from laizi.engine.actions import Action
 
 __all__ = ["HandTask", "hand_items", "hand_table", "play_hand"]
@@ -33,7 +36,7 @@ class HandTask:
     variant: str
     seed: int
     bots: tuple[str, ...]
-    options: tuple[tuple[str, Any], ...] = ()
+    options: tuple[tuple[str, object], ...] = ()
     dealer: int = 0
     rotation: int = 0
     """Arena bookkeeping: which rotation of the bot list this is."""
@@ -65,7 +68,7 @@ class CountingBot(BotController):
     decisions with more than one legal action, those the bot chose (the driver plays a
     lone legal action without asking, ``forced_shortcut``)."""
 
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: Bot) -> None:
         super().__init__(bot)
         self.choices = 0
 
@@ -86,7 +89,7 @@ def hand_table(task: HandTask) -> Table:
                  dealer=task.dealer, streams=task.streams)
 
 
-def play_hand(task: HandTask) -> dict[str, Any]:
+def play_hand(task: HandTask) -> HandResult:
     """Play one hand; the result is plain JSON data:
 
     ``seed``, ``rotation``, ``bots`` (per seat), ``net`` (per seat: the person's result at
@@ -107,10 +110,10 @@ def play_hand(task: HandTask) -> dict[str, Any]:
     end = game.log[-1]  # the engine's end event: the hand's own settlement
     booked = table.log[-1]  # the table's hand_end: the people's results
     record = end["record"]
-    turns = sum(1 for e in game.log if e["type"] == "draw" and not e.get("replacement"))
+    turns = sum(1 for e in game.log if e["type"] == GameEventType.DRAW and not e.get("replacement"))
     decisions = [0] * len(seats)
     for e in table.log:  # the table's first and only hand
-        if e["type"] == "action":
+        if e["type"] == TableEventType.ACTION:
             decisions[e["action"]["seat"]] += 1
     return {
         "seed": task.seed,

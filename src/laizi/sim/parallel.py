@@ -9,10 +9,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from laizi.bots.helpers import ENV as PROCS_ENV
 from laizi.sim.hands import HandTask, play_hand
+from laizi.sim.results import HandResult
 
 __all__ = ["RayMissingError", "run_tasks"]
 
@@ -24,11 +24,11 @@ class RayMissingError(RuntimeError):
     """``--ray`` was asked for but Ray is not installed."""
 
 
-def _batch(tasks: Sequence[HandTask]) -> list[dict[str, Any]]:
+def _batch(tasks: Sequence[HandTask]) -> list[HandResult]:
     return [play_hand(t) for t in tasks]
 
 
-def _ray_batch(tasks: Sequence[HandTask]) -> list[dict[str, Any]]:
+def _ray_batch(tasks: Sequence[HandTask]) -> list[HandResult]:
     # Ray runs one worker per core already; a search bot there must not start a helper
     # process per core as well (laizi.bots.helpers), unless the user set the count.
     os.environ.setdefault(PROCS_ENV, "1")
@@ -46,7 +46,7 @@ def run_tasks(
     ray: str | bool | None = None,
     progress: Progress | None = None,
     chunk: int = 0,
-) -> list[dict[str, Any]]:
+) -> list[HandResult]:
     """Play every task; results in task order.
 
     ``workers``: processes (1 = in this process). ``ray``: ``True`` (a local cluster) or
@@ -65,7 +65,7 @@ def run_tasks(
         return out
     size = chunk or max(1, min(16, len(tasks) // (workers * 4) or 1))
     batches = _chunks(tasks, size)
-    results: list[dict[str, Any]] = []
+    results: list[HandResult] = []
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     with ctx.Pool(workers) as pool:
@@ -76,7 +76,7 @@ def run_tasks(
 
 
 def _run_ray(tasks: Sequence[HandTask], address: str | bool, tick: Progress,
-             chunk: int) -> list[dict[str, Any]]:
+             chunk: int) -> list[HandResult]:
     try:
         import ray as ray_mod
     except ImportError:
@@ -92,7 +92,7 @@ def _run_ray(tasks: Sequence[HandTask], address: str | bool, tick: Progress,
     batches = _chunks(tasks, size)
     refs = [remote.remote(b) for b in batches]
     index = {r: i for i, r in enumerate(refs)}
-    done: dict[int, list[dict[str, Any]]] = {}
+    done: dict[int, list[HandResult]] = {}
     pending = list(refs)
     while pending:
         ready, pending = ray_mod.wait(pending, num_returns=1)
@@ -100,7 +100,7 @@ def _run_ray(tasks: Sequence[HandTask], address: str | bool, tick: Progress,
             got = ray_mod.get(r)
             done[index[r]] = got
             tick(len(got))
-    out: list[dict[str, Any]] = []
+    out: list[HandResult] = []
     for i in range(len(batches)):
         out.extend(done[i])
     return out

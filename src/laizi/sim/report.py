@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+
+from laizi.sim.results import HandResult, Summary
 
 __all__ = ["plot_summary", "print_arena", "print_summary"]
 
@@ -16,7 +17,7 @@ def _pm(mean: float, ci: float) -> str:
     return f"{mean:+.2f} ± {ci:.2f}"
 
 
-def bot_table(summary: dict[str, Any], title: str) -> Table:
+def bot_table(summary: Summary, title: str) -> Table:
     t = Table(title=title)
     for col in ("bot", "hands", "points/hand (95% CI)", "sd", "win rate", "deal-in rate"):
         t.add_column(col, justify="left" if col == "bot" else "right",
@@ -27,7 +28,7 @@ def bot_table(summary: dict[str, Any], title: str) -> Table:
     return t
 
 
-def print_arena(summary: dict[str, Any], console: Console) -> None:
+def print_arena(summary: Summary, console: Console) -> None:
     console.print(bot_table(
         summary, f"arena {summary['variant']}: {summary['hands']} hands "
                  f"({summary['seeds']} seeds × {summary['seats']} rotations)"))
@@ -36,7 +37,7 @@ def print_arena(summary: dict[str, Any], console: Console) -> None:
                   + ("; per-seat draw streams" if summary.get("streams") else ""))
 
 
-def print_summary(summary: dict[str, Any], console: Console, top: int = 25) -> None:
+def print_summary(summary: Summary, console: Console, top: int = 25) -> None:
     console.print(f"[bold]{summary['variant']}[/]: {summary['hands']} hands, "
                   f"win rate {summary['win_rate']:.1%}, draw rate {summary['draw_rate']:.1%}, "
                   f"mean length {summary['mean_actions']:.1f} actions"
@@ -72,7 +73,7 @@ def english_item_name(name: str) -> str:
     return english_term(name)
 
 
-def plot_summary(summary: dict[str, Any], results: Sequence[dict[str, Any]], path: str,
+def plot_summary(summary: Summary, results: Sequence[HandResult], path: str,
                  top: int = 20) -> None:
     """Write a PNG: points distribution per bot and hand-type frequencies."""
     try:

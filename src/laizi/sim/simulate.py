@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from laizi.sim.arena import fill_bots
 from laizi.sim.hands import HandTask
 from laizi.sim.parallel import Progress, run_tasks
+from laizi.sim.results import HandResult, Summary
 from laizi.sim.stats import summarise
 from laizi.variants import get as get_variant
 
@@ -15,7 +15,7 @@ __all__ = ["simulate", "simulate_tasks"]
 
 
 def simulate_tasks(variant: str, bots: Sequence[str], hands: int, seed: int = 0,
-                   options: dict[str, Any] | None = None, rotate: bool = False
+                   options: dict[str, object] | None = None, rotate: bool = False
                    ) -> list[HandTask]:
     """Hand ``i`` is dealt from seed ``seed + i``; with ``rotate`` the lineup turns by one
     seat every hand."""
@@ -32,11 +32,12 @@ def simulate_tasks(variant: str, bots: Sequence[str], hands: int, seed: int = 0,
 
 def simulate(variant: str, bots: Sequence[str], hands: int, seed: int = 0, *,
              workers: int = 1, ray: str | bool | None = None,
-             options: dict[str, Any] | None = None, rotate: bool = False,
-             progress: Progress | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+             options: dict[str, object] | None = None, rotate: bool = False,
+             progress: Progress | None = None) -> tuple[Summary, list[HandResult]]:
     """(summary, per-hand results)."""
     tasks = simulate_tasks(variant, bots, hands, seed, options, rotate)
     results = run_tasks(tasks, workers=workers, ray=ray, progress=progress)
     summary = summarise(results)
-    summary.update(variant=variant, bots=list(tasks[0].bots))
+    summary["variant"] = variant
+    summary["bots"] = list(tasks[0].bots)
     return summary, results

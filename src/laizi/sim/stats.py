@@ -10,7 +10,10 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from typing import Any
+
+from laizi.records import WIN
+from laizi.sim.results import BotStats, HandResult, SeatStats, Summary
+from laizi.vocab import WinHow
 
 __all__ = ["Z95", "mean_ci", "summarise"]
 
@@ -34,14 +37,14 @@ def _bot_name(spec: str) -> str:
     return spec
 
 
-def summarise(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
+def summarise(results: Iterable[HandResult]) -> Summary:
     """The summary of hand results (:func:`laizi.sim.hands.play_hand` dicts), as JSON."""
     rows = list(results)
     hands = len(rows)
     if not hands:
         return {"hands": 0}
     n = len(rows[0]["net"])
-    wins = [r for r in rows if r["outcome"] == "win"]
+    wins = [r for r in rows if r["outcome"] == WIN]
     seat_vals: list[list[float]] = [[] for _ in range(n)]
     seat_wins = [0] * n
     seat_feeds = [0] * n
@@ -63,18 +66,18 @@ def summarise(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
             if s in r["winners"]:
                 seat_wins[s] += 1
                 bot_wins[b] += 1
-            if r["outcome"] == "win" and r.get("how") == "discard" and r.get("source") == s:
+            if r["outcome"] == WIN and r.get("how") == WinHow.DISCARD and r.get("source") == s:
                 seat_feeds[s] += 1
                 bot_feeds[b] += 1
-        if r["outcome"] == "win":
+        if r["outcome"] == WIN:
             items.update(r["items"])
             how[str(r.get("how"))] += 1
-    seats = []
+    seats: list[SeatStats] = []
     for s in range(n):
         m, sd, ci = mean_ci(seat_vals[s])
         seats.append({"seat": s, "mean": m, "sd": sd, "ci95": ci,
                       "win_rate": seat_wins[s] / hands, "deal_in_rate": seat_feeds[s] / hands})
-    bots = []
+    bots: list[BotStats] = []
     for b in sorted(bot_hands):
         per_group = [sum(vs) / len(vs) for _, vs in sorted(groups[b].items())]
         m, _, ci = mean_ci(per_group)
@@ -82,7 +85,7 @@ def summarise(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
         bots.append({"bot": b, "hands": bot_hands[b], "groups": len(per_group), "mean": m,
                      "sd": sd, "ci95": ci, "win_rate": bot_wins[b] / bot_hands[b],
                      "deal_in_rate": bot_feeds[b] / bot_hands[b]})
-    out: dict[str, Any] = {
+    out: Summary = {
         "hands": hands,
         "seats": n,
         "win_rate": len(wins) / hands,

@@ -12,8 +12,6 @@ the fan table. The hands themselves are played by the one table loop
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import RenderableType
 
 from laizi.analysis import WinRules
@@ -88,10 +86,10 @@ class GBDisplay(Display):
         self.rules = rules
 
     def header(self, table: Table, me: str, hands: int | None) -> list[RenderableType]:
-        minimum: Any = getattr(table.options, "minimum", 8)
+        minimum = int(getattr(table.options, "minimum", 8))
         count = MATCH_HANDS if hands is None else hands
         names = [p or "-" for p in table.seats]
-        lines = header(table.variant.id, int(minimum), count, table.dealer)
+        lines = header(table.variant.id, minimum, count, table.dealer)
         return [*super().header(table, me, hands), *lines[:-1],
                 schedule(names, count, table.dealer)]
 

@@ -18,10 +18,12 @@ from rich.console import RenderableType
 from rich.table import Table as RichTable
 
 from laizi import tiles as T
+from laizi.records import WIN
 from laizi.table.horses import PersonPayment, horse_seat, horse_value
 from laizi.table.table import Entry, Table
 from laizi.ui.player import Display, deal_text, hands_played
 from laizi.ui.words import name_seats, plural, possessive, says
+from laizi.vocab import TableEventType
 
 __all__ = ["DISPLAY", "HuanghuangDisplay", "hand_report", "room_table"]
 
@@ -56,13 +58,13 @@ def hand_report(hand: Entry, end: Entry) -> list[str]:
         lines.append(f"{possessive(h['person'])} horse: {T.name(tile)} = {horse_value(tile)} "
                      f"→ seat {s} ({seats[s]})")
     people = [*seats, *hand["waiting"]]
-    if end["record"].get("outcome") == "win":
+    if end["record"].get("outcome") == WIN:
         without = [p for p in people if p not in buyers]
         if without:
             lines.append("no horse: " + ", ".join(without))
     payments = [PersonPayment.from_json(p) for p in end["payments"]]
     horse = [p for p in payments if p.reasons and p.reasons[0].code == "horse"]
-    if not horse and end["record"].get("outcome") == "win":
+    if not horse and end["record"].get("outcome") == WIN:
         lines.append("no horse settles")
     for p in horse:
         lines.append(f"  {says(p.payer, 'pay')} {p.payee} {p.amount} "
@@ -117,7 +119,7 @@ class HuanghuangDisplay(Display):
 
     def settlement(self, table: Table, end: Entry, names: Sequence[str]
                    ) -> list[RenderableType]:
-        hand = next(e for e in reversed(table.log) if e["type"] == "hand")
+        hand = next(e for e in reversed(table.log) if e["type"] == TableEventType.HAND)
         return [*super().settlement(table, end, names), *hand_report(hand, end)]
 
     def standing(self, table: Table) -> list[RenderableType]:

@@ -27,9 +27,10 @@ from rich.console import Console, RenderableType
 
 from laizi import tiles as T
 from laizi.analysis import DEFAULT_RULES, WinRules, is_win
+from laizi.bots.view_types import SeatView, seat_view
 from laizi.engine.actions import Action
 from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
-from laizi.records import HandRecord
+from laizi.records import WIN, HandRecord
 from laizi.table.driver import Controller, Decision
 from laizi.table.table import Entry, Table
 from laizi.ui.terminal import (
@@ -44,6 +45,7 @@ from laizi.ui.terminal import (
 )
 from laizi.ui.words import ME, capitalise, name_seats, plural, says
 from laizi.variants import get as get_variant
+from laizi.vocab import ActionType, GameEventType, Phase, TableEventType
 
 __all__ = ["TYPING_HELP", "Display", "Keyboard", "Quit", "Screen", "TerminalController", "Watched",
            "deal_text", "display_for", "hand_seats", "hands_played", "read_tile"]
@@ -54,6 +56,11 @@ TYPING_HELP = (
     "Chinese, Unicode or PyMahjongGB). Numbers stay the same for the whole turn (after a "
     "kong too). ? shows this help, q leaves the table.")
 """How to answer a prompt, the same in every variant."""
+
+_TABLE_ONLY = frozenset({TableEventType.TABLE, TableEventType.HAND_END, TableEventType.JOIN,
+                         TableEventType.LEAVE, TableEventType.HORSE, TableEventType.ENTROPY,
+                         TableEventType.CLOSE})
+"""The table's own entries in a person's stream: the screen shows the hand's events only."""
 
 
 class Keyboard(Protocol):
@@ -72,7 +79,7 @@ class Quit(Exception):
 def hand_seats(table: Table) -> list[str]:
     """Who sat where in the current (or the last) hand; the seating before any hand."""
     for entry in reversed(table.log):
-        if entry["type"] == "hand":
+        if entry["type"] == TableEventType.HAND:
             return list(entry["seats"])
     return [p or "-" for p in table.seats]
 
@@ -97,10 +104,11 @@ def read_tile(text: str) -> int | None:
     text = text.strip()
     if not text:
         return None
-    for dialect, typed in (("mpsz", text.lower()), ("chinese", text), ("unicode", text),
-                           ("gb", text.upper())):
+    readings: tuple[tuple[T.Dialect, str], ...] = (
+        ("mpsz", text.lower()), ("chinese", text), ("unicode", text), ("gb", text.upper()))
+    for dialect, typed in readings:
         try:
-            return T.parse_tile(typed, dialect)  # type: ignore[arg-type]
+            return T.parse_tile(typed, dialect)
         except ValueError:
             continue
     return None
@@ -176,7 +184,7 @@ class Display:
         """A line under the rule for the person (e.g. that they wait this hand)."""
         return None
 
-    def wind_tags(self, view: Mapping[str, Any]) -> tuple[list[str] | None, str]:
+    def wind_tags(self, view: SeatView) -> tuple[list[str] | None, str]:
         """Per seat a tag after the name (its seat wind), and what the title adds (the
         prevalent wind); nothing unless :attr:`winds`."""
         if not self.winds:
@@ -186,22 +194,22 @@ class Display:
         prevalent = _wind_of(view.get("options", {}).get("prevalent_wind", 0))
         return tags, f" · {WIND_NAMES[prevalent]}圈"
 
-    def board(self, view: Mapping[str, Any], names: Sequence[str],
+    def board(self, view: SeatView, names: Sequence[str],
               reveal: Mapping[int, Reveal] | None = None) -> list[RenderableType]:
         """The table as the person sees it when they decide (``reveal``: the hands shown
         at the end of a hand)."""
         tags, extra = self.wind_tags(view)
         return [board(view, names, reveal=reveal, tags=tags, title_extra=extra)]
 
-    def notes(self, view: Mapping[str, Any], legal: Sequence[Action],
+    def notes(self, view: SeatView, legal: Sequence[Action],
               names: Sequence[str]) -> list[str]:
         """What the decision is about (the discard to claim, the kong to rob)."""
         out = []
-        if view["phase"] == "claim" and view.get("last_discard"):
-            d = view["last_discard"]
+        d = view.get("last_discard")
+        if view["phase"] == Phase.CLAIM and d:
             out.append(f"{says(names[d['seat']], 'discard')} {tile_label(d['tile'])}")
-        if view.get("robbing"):
-            r = view["robbing"]
+        r = view.get("robbing")
+        if r:
             out.append(f"{says(names[r['seat']], 'add')} a kong of {tile_label(r['tile'])}: "
                        "rob it (抢杠)?")
         return out
@@ -210,13 +218,13 @@ class Display:
         """Why the person's hand, complete with the tile drawn, discarded or added to a
         kong, may not win (the minimum, 开口, 过水 …); ``None`` when it can win, or is not
         complete."""
-        if any(a.type == "win" for a in decision.legal):
+        if any(a.type == ActionType.WIN for a in decision.legal):
             return None
         found = self._candidate(decision)
         if found is None:
             return None
         tile, how = found
-        view = decision.view()
+        view = seat_view(decision.view())
         if how != SELF_DRAW and view.get("passed_win"):
             return ("过水: you passed a win since your last draw, so you may not win on a "
                     "discard until you draw again")
@@ -246,15 +254,15 @@ class Display:
 
     def _candidate(self, decision: Decision) -> tuple[int, str] | None:
         """The tile that would complete the hand now and how, if it does."""
-        view = decision.view()
+        view = seat_view(decision.view())
         seat, phase = decision.seat, view["phase"]
-        if phase == "turn" and view.get("drawn") is not None:
-            tile, how = int(view["drawn"]), SELF_DRAW
-        elif phase == "claim" and view.get("last_discard") and \
-                view["last_discard"]["seat"] != seat:
-            tile, how = int(view["last_discard"]["tile"]), DISCARD_WIN
-        elif phase == "rob" and view.get("robbing") and view["robbing"]["seat"] != seat:
-            tile, how = int(view["robbing"]["tile"]), ROBBED_KONG
+        drawn, discard, robbing = view.get("drawn"), view.get("last_discard"), view.get("robbing")
+        if phase == Phase.TURN and drawn is not None:
+            tile, how = int(drawn), SELF_DRAW
+        elif phase == Phase.CLAIM and discard and discard["seat"] != seat:
+            tile, how = int(discard["tile"]), DISCARD_WIN
+        elif phase == Phase.ROB and robbing and robbing["seat"] != seat:
+            tile, how = int(robbing["tile"]), ROBBED_KONG
         else:
             return None
         counts = T.to_counts(view["hand"])
@@ -284,7 +292,7 @@ class Display:
         for s, seat in enumerate(record.seats):
             if seat.concealed is None:
                 continue
-            win = record.win_tile if record.outcome == "win" and s in record.winners else None
+            win = record.win_tile if record.outcome == WIN and s in record.winners else None
             out[s] = Reveal(tuple(sorted(seat.concealed)), win)
         return out
 
@@ -294,7 +302,7 @@ class Display:
         game = table.game
         if game is None or game.record is None:
             return []
-        view = table.view_for(person)
+        view = seat_view(table.view_for(person))
         return self.board(view, names, self.reveal(game.record))
 
     def settlement(self, table: Table, end: Entry, names: Sequence[str]
@@ -302,12 +310,12 @@ class Display:
         """After a hand: the payments and what the variant says about the hand."""
         out: list[RenderableType] = []
         game = table.game
-        if game is None or not game.log or game.log[-1].get("type") != "end":
+        if game is None or not game.log or game.log[-1].get("type") != GameEventType.END:
             return out
         # Who won how, the variant's account of the hand, then the payments.
         lines = settlement_lines(game.log[-1], names, draw=self.draw_text)
         out.append(lines[0])
-        if game.record is not None and game.record.outcome == "win":
+        if game.record is not None and game.record.outcome == WIN:
             out.extend(self.summary(game.record, names))
         out.extend(lines[1:])
         return out
@@ -356,11 +364,11 @@ class Screen:
         for ev in events:
             self.seen = ev["v"]
             kind = ev.get("type")
-            if kind == "hand":
+            if kind == TableEventType.HAND:
                 self.names = list(ev["seats"])
                 self.title(ev)
                 continue
-            if kind in ("table", "hand_end", "join", "leave", "horse", "entropy", "close"):
+            if kind in _TABLE_ONLY:
                 continue
             if self.person not in self.names:
                 continue  # waiting: the bots play this hand, the person sees its result
@@ -388,7 +396,7 @@ class Screen:
         """The end of a hand: the last events, the final board with every hand, the
         settlement and the running scores."""
         self.catch_up()
-        end = next(e for e in reversed(self.table.log) if e["type"] == "hand_end")
+        end = next(e for e in reversed(self.table.log) if e["type"] == TableEventType.HAND_END)
         names = hand_seats(self.table)
         for item in self.display.final_board(self.table, self.person, names):
             self.console.print(item)
@@ -423,9 +431,9 @@ Choice = Action | str
 def pick_by_tile(legal: Sequence[Action], tile: int) -> Choice:
     """The action a typed tile means: its discard, else the one action on that tile."""
     for a in legal:
-        if a.type == "discard" and a.tile == tile:
+        if a.type == ActionType.DISCARD and a.tile == tile:
             return a
-    on = [a for a in legal if a.tile == tile and a.type != "pass"]
+    on = [a for a in legal if a.tile == tile and a.type != ActionType.PASS]
     if len(on) == 1:
         return on[0]
     if on:
@@ -453,7 +461,7 @@ class TerminalController:
 
     def numbered(self, decision: Decision) -> list[tuple[int, Action]]:
         """The legal actions with their numbers, in number order."""
-        view = decision.view()
+        view = seat_view(decision.view())
         # One turn: the same hand, phase and seat to move, and no discard since (a
         # kong's replacement draw is in the same turn; a claim window is not).
         turn = (decision.table.number, view["phase"], view["turn"],
@@ -472,11 +480,11 @@ class TerminalController:
 
     def decide(self, decision: Decision) -> Action | None:
         legal = decision.legal
-        if len(legal) == 1 and legal[0].type == "pass":
+        if len(legal) == 1 and legal[0].type == ActionType.PASS:
             return legal[0]
         screen = self.screen
         screen.catch_up()
-        view = decision.view()
+        view = seat_view(decision.view())
         names = [p or "-" for p in decision.table.seats]
         display, console = screen.display, screen.console
         for item in display.board(view, names):

@@ -9,20 +9,21 @@ The 将 itself — 连庄, the deal passing on, four 圈 — is the table's sess
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from rich.cells import cell_len
 from rich.console import RenderableType
 
 from laizi.analysis import WinRules
+from laizi.bots.view_types import SeatView
 from laizi.engine.actions import Action
-from laizi.records import HandRecord
+from laizi.records import WIN, HandRecord
 from laizi.table.table import Entry, Table
 from laizi.ui.player import Display
 from laizi.ui.terminal import action_label, settlement_lines, tile_label
 from laizi.variants.taiwan_records import result_of
 from laizi.variants.taiwan_rules import WIND_NAMES
+from laizi.vocab import ActionType, GameEventType, Phase
 
 __all__ = ["DISPLAY", "TaiwanDisplay", "tai_lines", "taiwan_action_label"]
 
@@ -30,14 +31,14 @@ _LABELS = {
     "declare": "宣告听牌 declare ready (天听/地听: the hand is locked)",
     "flower_win": "八仙过海 flower win (all eight flowers)",
 }
-_SHOUTED = ("declare", "flower_win", "rob_flower")
+_SHOUTED = (ActionType.DECLARE, ActionType.FLOWER_WIN, ActionType.ROB_FLOWER)
 _DECLARED = {"heavenly": "天听", "earthly": "地听"}
 
 
 def taiwan_action_label(a: Action) -> str:
     if a.type in _LABELS:
         return _LABELS[a.type]
-    if a.type == "rob_flower" and a.tile is not None:
+    if a.type == ActionType.ROB_FLOWER and a.tile is not None:
         return f"七抢一 rob the eighth flower {tile_label(a.tile)} and win"
     return action_label(a)
 
@@ -45,7 +46,7 @@ def taiwan_action_label(a: Action) -> str:
 def tai_lines(record: HandRecord, names: Sequence[str]) -> list[str]:
     """The 台 of a win item by item (each with its 台 and why), the total, then the
     dealer's items; nothing for a drawn hand (the settlement announces it)."""
-    if record.outcome != "win":
+    if record.outcome != WIN:
         return []
     result = result_of(record)
     width = max([cell_len(i.zh) for i in (*result.flower_items, *result.items,
@@ -91,7 +92,7 @@ class TaiwanDisplay(Display):
         return (f"hand {hand['number'] + 1} · {WIND_NAMES[ctx.get('prevalent_wind', 0)]}圈 · "
                 f"dealer {hand['seats'][hand['dealer']]} · 连{ctx.get('dealer_streak', 0)}")
 
-    def wind_tags(self, view: Mapping[str, Any]) -> tuple[list[str] | None, str]:
+    def wind_tags(self, view: SeatView) -> tuple[list[str] | None, str]:
         x = view.get("extra", {})
         declared = x.get("declared") or [None] * view["seats"]
         winds = x.get("seat_winds") or [(s - view["dealer"]) % 4 for s in range(view["seats"])]
@@ -101,11 +102,11 @@ class TaiwanDisplay(Display):
         return tags, (f" · {WIND_NAMES[x.get('prevalent_wind', 0)]}圈 · "
                       f"连{x.get('dealer_streak', 0)}")
 
-    def notes(self, view: Mapping[str, Any], legal: Sequence[Action],
+    def notes(self, view: SeatView, legal: Sequence[Action],
               names: Sequence[str]) -> list[str]:
         out = []
-        if view["phase"] == "decide":
-            if any(a.type == "rob_flower" for a in legal):
+        if view["phase"] == Phase.DECIDE:
+            if any(a.type == ActionType.ROB_FLOWER for a in legal):
                 out.append("The eighth flower is out and you hold seven: rob it (七抢一)?")
             else:
                 out.append("Your dealt hand is ready: declare 天听 (8 台; the hand is "
@@ -117,7 +118,7 @@ class TaiwanDisplay(Display):
 
     def event(self, event: Entry, names: Sequence[str], me: int | None,
               wildcard: int | None) -> tuple[str, str] | None:
-        if event.get("type") == "action" and event["action"]["type"] in _SHOUTED:
+        if event.get("type") == GameEventType.ACTION and event["action"]["type"] in _SHOUTED:
             a = Action.from_json(event["action"])
             return f"{names[a.seat]}: {taiwan_action_label(a)}", "bold"
         return super().event(event, names, me, None)
@@ -127,7 +128,7 @@ class TaiwanDisplay(Display):
         # Who won, the 台 item by item, then the payments; describe would say it twice.
         game = table.game
         out: list[RenderableType] = []
-        if game is None or not game.log or game.log[-1].get("type") != "end":
+        if game is None or not game.log or game.log[-1].get("type") != GameEventType.END:
             return out
         lines = settlement_lines(game.log[-1], names, draw=self.draw_text)
         out.append(lines[0])

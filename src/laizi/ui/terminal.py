@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderResult
@@ -22,10 +21,14 @@ from rich.table import Table
 from rich.text import Text
 
 from laizi import tiles as T
+from laizi.bots.view_types import MeldJSON, SeatView
 from laizi.engine.actions import CLAIM_TYPES, Action
 from laizi.reasons import Lang
+from laizi.records import DRAW
 from laizi.settlement import Payment, net
+from laizi.table.table import Entry
 from laizi.ui.words import ME, name_seats, plural, says
+from laizi.vocab import ActionType, GameEventType, MeldKind, Phase, WinHow
 
 __all__ = [
     "MELD_NAMES",
@@ -169,7 +172,7 @@ def _fit(piece: Text, room: int) -> list[Text]:
 
 def action_label(a: Action, wildcard: int | None = None) -> str:
     name = _ACTION_NAMES.get(a.type, a.type)
-    if a.type == "special_kong" and a.tile is not None:
+    if a.type == ActionType.SPECIAL_KONG and a.tile is not None:
         name = ("赖子杠 laizi kong" if a.tile == wildcard else
                 "红中杠 red-dragon kong" if a.tile == T.RED else name)
     if a.tiles:
@@ -179,11 +182,11 @@ def action_label(a: Action, wildcard: int | None = None) -> str:
     return name
 
 
-def _meld_text(m: Mapping[str, Any], wildcard: int | None,
+def _meld_text(m: MeldJSON, wildcard: int | None,
                names: Sequence[str] | None = None) -> Text:
     kind = MELD_NAMES.get(m["kind"], m["kind"])
     tiles = m["tiles"]
-    if m["kind"] == "concealed_kong":
+    if m["kind"] == MeldKind.CONCEALED_KONG:
         shown: list[int | None] = [None, tiles[1], tiles[2], None]
     else:
         shown = list(tiles)
@@ -216,7 +219,7 @@ class Reveal:
     win_tile: int | None = None
 
 
-def board_title(view: Mapping[str, Any], names: Sequence[str], extra: str = ""
+def board_title(view: SeatView, names: Sequence[str], extra: str = ""
                 ) -> list[str]:
     """The parts of the board's title line (each kept whole when the line breaks)."""
     wildcard = view.get("wildcard")
@@ -231,7 +234,7 @@ def board_title(view: Mapping[str, Any], names: Sequence[str], extra: str = ""
     return parts
 
 
-def board(view: Mapping[str, Any], names: Sequence[str] | None = None, *,
+def board(view: SeatView, names: Sequence[str] | None = None, *,
           reveal: Mapping[int, Reveal] | None = None,
           tags: Sequence[str] | None = None, title_extra: str = "") -> Group:
     """The table as one seat sees it (``view['seat']``; ``None``: a spectator), one block
@@ -243,7 +246,7 @@ def board(view: Mapping[str, Any], names: Sequence[str] | None = None, *,
     wildcard = view.get("wildcard")
     names = names or [f"seat {s}" for s in range(n)]
     blocks: list[Flow] = [Flow(board_title(view, names, title_extra), style="bold")]
-    moving = view["phase"] in ("turn", "claim", "rob")
+    moving = view["phase"] in (Phase.TURN, Phase.CLAIM, Phase.ROB)
     for s in range(n):
         who = Text("▶ " if moving and s == view["turn"] else "  ")
         who.append(names[s], style="bold" if names[s] == ME else "")
@@ -286,7 +289,7 @@ def board(view: Mapping[str, Any], names: Sequence[str] | None = None, *,
     return Group(*blocks)
 
 
-def view_panel(view: Mapping[str, Any], names: Sequence[str] | None = None) -> Group:
+def view_panel(view: SeatView, names: Sequence[str] | None = None) -> Group:
     """The board (:func:`board`) as one seat sees it; its first line is the title."""
     return board(view, names)
 
@@ -299,7 +302,7 @@ def _words(text: str) -> list[Text]:
 
 
 def event_line(
-    event: Mapping[str, Any], names: Sequence[str], me: int, wildcard: int | None = None
+    event: Entry, names: Sequence[str], me: int, wildcard: int | None = None
 ) -> str | None:
     """One line for a (redacted) log event, or ``None`` for events not worth a line.
 
@@ -307,21 +310,21 @@ def event_line(
     whom): the claim *actions* that precede it are answers of the window, and one of
     them may have lost to a higher claim."""
     kind = event.get("type")
-    if kind == "action":
+    if kind == GameEventType.ACTION:
         a = event["action"]
-        if a["type"] == "pass" or a["type"] in CLAIM_TYPES:
+        if a["type"] == ActionType.PASS or a["type"] in CLAIM_TYPES:
             return None
         return f"{names[a['seat']]}: {action_label(Action.from_json(a), wildcard)}"
-    if kind == "draw" and event["seat"] == me and event["tile"] is not None:
+    if kind == GameEventType.DRAW and event["seat"] == me and event["tile"] is not None:
         what = "draw a replacement" if event["replacement"] else "draw"
         return f"{says(names[me], what)}: {tile_label(event['tile'])}"
-    if kind == "claim":
+    if kind == GameEventType.CLAIM:
         m = event["meld"]
         tiles = " ".join(tile_label(t).replace(" ", "·") for t in m["tiles"])
         source = f" from {names[m['from']]}" if "from" in m else ""
         return (f"{says(names[event['seat']], 'take')} "
                 f"{MELD_NAMES.get(m['kind'], m['kind'])} {tiles}{source}")
-    if kind == "flower":
+    if kind == GameEventType.FLOWER:
         return f"{says(names[event['seat']], 'set aside')} a flower " \
                f"{tile_label(event['tile'])} (补花)"
     return None
@@ -333,7 +336,7 @@ _HOW = {"self_draw": "自摸 self-drawn", "discard": "点炮 on a discard",
         "robbed_kong": "抢杠 robbing a kong"}
 
 
-def settlement_lines(end: Mapping[str, Any], names: Sequence[str], lang: Lang = "zh", *,
+def settlement_lines(end: Entry, names: Sequence[str], lang: Lang = "zh", *,
                      draw: str | None = "黄庄 — the wall ran down: no winner, no payments",
                      ) -> list[Flow]:
     """The settlement of a hand (the engine's ``end`` event): who won how (or ``draw``
@@ -341,7 +344,7 @@ def settlement_lines(end: Mapping[str, Any], names: Sequence[str], lang: Lang = 
     its reasons in ``lang`` (the seats in them named) and the nets."""
     record = end["record"]
     out: list[Flow] = []
-    if record["outcome"] == "draw":
+    if record["outcome"] == DRAW:
         if draw is not None:
             out.append(Flow(_words(draw), style="bold"))
     else:
@@ -352,7 +355,7 @@ def settlement_lines(end: Mapping[str, Any], names: Sequence[str], lang: Lang = 
         parts = [says(who, "win") if len(winners) == 1 else f"{who} win",
                  f"on {T.name(tile, 'chinese')}·{T.name(tile, 'mpsz')}",
                  f"({_HOW[record['how']]}"]
-        if record.get("from") is not None and record["how"] != "self_draw":
+        if record.get("from") is not None and record["how"] != WinHow.SELF_DRAW:
             parts.append(f"by {names[record['from']]}")
         parts[-1] += ")"
         if record.get("after_kong"):
@@ -369,7 +372,7 @@ def settlement_lines(end: Mapping[str, Any], names: Sequence[str], lang: Lang = 
     return out
 
 
-def settlement_table(end: Mapping[str, Any], names: Sequence[str], lang: Lang = "zh"
+def settlement_table(end: Entry, names: Sequence[str], lang: Lang = "zh"
                      ) -> Group:
     """:func:`settlement_lines` as one renderable."""
     return Group(*settlement_lines(end, names, lang))

@@ -1,0 +1,83 @@
+"""The simulator's data, typed: one hand's result (:func:`laizi.sim.hands.play_hand`) and
+the summary of many (:func:`laizi.sim.stats.summarise`), as the ``--json`` output and
+the arena write them. Plain dicts at run time, so the JSON (and its key order) is what
+the code that builds them writes."""
+
+from __future__ import annotations
+
+from typing import Required, TypedDict
+
+__all__ = ["BotStats", "HandResult", "ItemStats", "SeatStats", "Summary"]
+
+
+class HandResult(TypedDict):
+    """One simulated hand (see :func:`laizi.sim.hands.play_hand` for each field)."""
+
+    seed: int
+    rotation: int
+    bots: list[str]
+    net: list[int]
+    outcome: str
+    """``records.WIN`` or ``records.DRAW`` (黄庄)."""
+    winners: list[int]
+    how: str | None
+    """A :class:`laizi.vocab.WinHow`, ``None`` for a drawn hand."""
+    source: int | None
+    items: list[str]
+    actions: int
+    turns: int
+    decisions: list[int]
+    choices: list[int]
+
+
+class SeatStats(TypedDict):
+    """One seat's results over the hands."""
+
+    seat: int
+    mean: float
+    sd: float
+    ci95: float
+    win_rate: float
+    deal_in_rate: float
+
+
+class BotStats(TypedDict):
+    """One bot's results over the hands (intervals over the seeds' groups)."""
+
+    bot: str
+    hands: int
+    groups: int
+    mean: float
+    sd: float
+    ci95: float
+    win_rate: float
+    deal_in_rate: float
+
+
+class ItemStats(TypedDict):
+    """How often a hand type / fan / 台 item came with a win."""
+
+    count: int
+    per_win: float
+
+
+class Summary(TypedDict, total=False):
+    """The summary of many hands: only ``hands`` when there are none; ``mean_choices``
+    when every result counts its choices; ``variant`` and ``bots`` from the simulator and
+    the arena, ``seeds`` and ``streams`` from the arena."""
+
+    hands: Required[int]
+    seats: int
+    win_rate: float
+    draw_rate: float
+    how: dict[str, float]
+    per_seat: list[SeatStats]
+    per_bot: list[BotStats]
+    items: dict[str, ItemStats]
+    mean_actions: float
+    mean_turns: float
+    mean_choices: float
+    variant: str
+    bots: list[str]
+    seeds: int
+    streams: bool
