@@ -7,6 +7,7 @@ from typing import Any
 
 from laizi import tiles as T
 from laizi.copying import rebuild_from_fields
+from laizi.vocab import MeldKind
 
 from .fans import FAN_BY_KEY
 
@@ -19,8 +20,9 @@ __all__ = [
     "WinContext",
 ]
 
-MELD_KINDS = ("chow", "pung", "kong", "concealed_kong")
-"""吃, 碰, 明杠 (on a discard or added to a pung) and 暗杠."""
+MELD_KINDS: tuple[str, ...] = tuple(
+    k.value for k in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.CONCEALED_KONG))
+"""吃, 碰, 明杠 (on a discard or added to a pung) and 暗杠 (their words, as plain strings)."""
 
 
 class HandError(ValueError):
@@ -45,24 +47,24 @@ class Meld:
                             f"{', '.join(MELD_KINDS)}")
         if not 0 <= self.tile < T.NUM_KINDS:
             raise HandError(f"meld tile {self.tile} is not a tile id 0-33")
-        if self.kind == "chow" and (not T.is_suited(self.tile) or T.rank(self.tile) > 7):
+        if self.kind == MeldKind.CHOW and (not T.is_suited(self.tile) or T.rank(self.tile) > 7):
             raise HandError(f"no chow starts at {T.name(self.tile, 'mpsz')}")
 
     @property
     def tiles(self) -> tuple[int, ...]:
         t = self.tile
-        if self.kind == "chow":
+        if self.kind == MeldKind.CHOW:
             return (t, t + 1, t + 2)
-        return (t,) * (3 if self.kind == "pung" else 4)
+        return (t,) * (3 if self.kind == MeldKind.PUNG else 4)
 
     @property
     def is_kong(self) -> bool:
-        return self.kind in ("kong", "concealed_kong")
+        return self.kind in (MeldKind.KONG, MeldKind.CONCEALED_KONG)
 
     @property
     def is_claimed(self) -> bool:
         """Claimed from another player (明): everything except a concealed kong."""
-        return self.kind != "concealed_kong"
+        return self.kind != MeldKind.CONCEALED_KONG
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "tiles": T.format(self.tiles)}
