@@ -45,7 +45,7 @@ from .groups import (
     knitted_possible,
     one_suit,
 )
-from .prepared import NONE, PACK_ORDER, SINGLE_PUNG, Prepared, held_four
+from .prepared import NONE, PACK_ORDER, SINGLE_PUNG, Prepared, PreparedMelds, held_four
 from .shapes import PACK_TILES, Pack
 from .specials import knitted_scored, nine_gates_scored, score_specials, special_scored
 
@@ -95,94 +95,12 @@ def _basic(h: Prepared, r: GroupReading, shared: tuple[FanTable, Sources] | None
             chow_on_win = True
             break
     if cpungs or ml.pungs:
-        mk = ml.mk
-        ck = ml.ck
-        npungs = len(cpungs) + len(ml.pungs)
-        for key, tiles in ml.singles:
-            ft[key] = ft.get(key, 0) + 1
-            src.setdefault(key, []).append(tiles)
         # A pung completed by a discarded winning tile counts as exposed (明刻), unless
         # the tile can be read into a concealed chow.
-        exposed = win if not fl.self_drawn and not chow_on_win else -1
-        hidden_sets = ml.concealed_sets.copy()
-        cp = 0
-        for p in cpungs:
-            t = p[1]
-            tiles = PACK_TILES[p]
-            if t != exposed:
-                cp += 1
-                hidden_sets.append(tiles)
-            key = SINGLE_PUNG[t]
-            if key:
-                ft[key] = ft.get(key, 0) + 1
-                src.setdefault(key, []).append(tiles)
-        kongs = mk + ck
-        hidden = ck + cp
-        if kongs:
-            key = _KONG_KEY[mk, ck] if kongs <= 2 else \
-                "three_kongs" if kongs == 3 else "four_kongs"
-            ft[key] = 1
-            src[key] = ml.kong_sets.copy()
-            if kongs == 2 and ck == 2 and cp == 0:
-                hidden = 0  # 双暗杠 already holds the two concealed sets
-        if hidden >= 2:
-            key = _HIDDEN[hidden]
-            ft[key] = 1
-            src[key] = hidden_sets
-        if npungs == 4 and kongs < 4 and hidden < 4:
-            ft["all_pungs"] = 1
-            src["all_pungs"] = [PACK_TILES[p] for p in ml.pungs + cpungs]
-        if npungs >= 2:
-            ordered: Sequence[Pack]
-            if not ml.pungs:
-                ordered = cpungs
-            elif cpungs:
-                ordered = sorted(ml.pungs + cpungs, key=PACK_ORDER.__getitem__)
-            else:
-                ordered = ml.ordered_pungs  # (never mutated)
-            if npungs == 2:  # one pair fan or none: not worth a table entry
-                key2 = two_pungs_fan(ordered[0][1], ordered[1][1])
-                if key2:
-                    ft[key2] = ft.get(key2, 0) + 1
-                    src.setdefault(key2, []).extend(
-                        [PACK_TILES[ordered[0]], PACK_TILES[ordered[1]]])
-            else:
-                mids = tuple([p[1] for p in ordered])
-                found = _PUNG_COMBOS.get(mids)
-                if found is None:
-                    found = _PUNG_COMBOS[mids] = pung_fans(list(mids))
-                for key, idx in found:
-                    ft[key] = ft.get(key, 0) + 1
-                    src.setdefault(key, []).extend([PACK_TILES[ordered[i]] for i in idx])
+        _pung_fans(ml, cpungs, win if not fl.self_drawn and not chow_on_win else -1, ft, src)
     nc = len(cchows) + len(ml.chows)
     if nc >= 2:
-        chows: Sequence[Pack]
-        if not ml.chows:
-            chows = cchows
-        elif cchows:
-            chows = sorted(ml.chows + cchows, key=PACK_ORDER.__getitem__)
-        else:
-            chows = ml.ordered_chows  # (never mutated)
-        terminal = ""
-        if nc == 4 and pair < 27 and pair % 9 == 4:
-            terminal = _terminal_chows(chows, pair)
-        if terminal:
-            # (four chows: no pung fans were counted above)
-            ft[terminal] = 1
-            src[terminal] = [*ml.tiles, *r[5], (pair, pair)]
-        elif nc == 2:  # one pair fan or none: not worth a table entry
-            key2 = two_chows_fan(chows[0][1], chows[1][1])
-            if key2:
-                ft[key2] = ft.get(key2, 0) + 1
-                src.setdefault(key2, []).extend([PACK_TILES[chows[0]], PACK_TILES[chows[1]]])
-        else:
-            mids = tuple([p[1] for p in chows])
-            got = _CHOW_COMBOS.get(mids)
-            if got is None:
-                got = _chow_combo(mids)
-            for key, sets in got:
-                ft[key] = ft.get(key, 0) + 1
-                src.setdefault(key, []).extend(sets)
+        _chow_fans(ml, cchows, nc, pair, r[5], ft, src)
     if nc == 4:
         if pair < 27:
             ft["all_chows"] = 1
@@ -213,6 +131,102 @@ def _basic(h: Prepared, r: GroupReading, shared: tuple[FanTable, Sources] | None
     return ft, src
 
 
+def _pung_fans(ml: PreparedMelds, cpungs: tuple[Pack, ...], exposed: int, ft: FanTable,
+               src: Sources) -> None:
+    """The fans of a reading's pungs and kongs, melded and concealed (``exposed``: the
+    tile of a concealed pung that counts as exposed, or -1): 箭刻 / 幺九刻, kong fans,
+    concealed pungs, 碰碰和 and the pung combinations."""
+    mk = ml.mk
+    ck = ml.ck
+    npungs = len(cpungs) + len(ml.pungs)
+    for key, tiles in ml.singles:
+        ft[key] = ft.get(key, 0) + 1
+        src.setdefault(key, []).append(tiles)
+    hidden_sets = ml.concealed_sets.copy()
+    cp = 0
+    for p in cpungs:
+        t = p[1]
+        tiles = PACK_TILES[p]
+        if t != exposed:
+            cp += 1
+            hidden_sets.append(tiles)
+        key = SINGLE_PUNG[t]
+        if key:
+            ft[key] = ft.get(key, 0) + 1
+            src.setdefault(key, []).append(tiles)
+    kongs = mk + ck
+    hidden = ck + cp
+    if kongs:
+        key = _KONG_KEY[mk, ck] if kongs <= 2 else \
+            "three_kongs" if kongs == 3 else "four_kongs"
+        ft[key] = 1
+        src[key] = ml.kong_sets.copy()
+        if kongs == 2 and ck == 2 and cp == 0:
+            hidden = 0  # 双暗杠 already holds the two concealed sets
+    if hidden >= 2:
+        key = _HIDDEN[hidden]
+        ft[key] = 1
+        src[key] = hidden_sets
+    if npungs == 4 and kongs < 4 and hidden < 4:
+        ft["all_pungs"] = 1
+        src["all_pungs"] = [PACK_TILES[p] for p in ml.pungs + cpungs]
+    if npungs >= 2:
+        ordered: Sequence[Pack]
+        if not ml.pungs:
+            ordered = cpungs
+        elif cpungs:
+            ordered = sorted(ml.pungs + cpungs, key=PACK_ORDER.__getitem__)
+        else:
+            ordered = ml.ordered_pungs  # (never mutated)
+        if npungs == 2:  # one pair fan or none: not worth a table entry
+            key2 = two_pungs_fan(ordered[0][1], ordered[1][1])
+            if key2:
+                ft[key2] = ft.get(key2, 0) + 1
+                src.setdefault(key2, []).extend(
+                    [PACK_TILES[ordered[0]], PACK_TILES[ordered[1]]])
+        else:
+            mids = tuple([p[1] for p in ordered])
+            found = _PUNG_COMBOS.get(mids)
+            if found is None:
+                found = _PUNG_COMBOS[mids] = pung_fans(list(mids))
+            for key, idx in found:
+                ft[key] = ft.get(key, 0) + 1
+                src.setdefault(key, []).extend([PACK_TILES[ordered[i]] for i in idx])
+
+
+def _chow_fans(ml: PreparedMelds, cchows: tuple[Pack, ...], nc: int, pair: int,
+               concealed_sets: tuple[tuple[int, ...], ...], ft: FanTable, src: Sources) -> None:
+    """The chow combinations of a reading of ``nc`` >= 2 chows (一色双龙会 / 三色双龙会
+    first, with ``concealed_sets`` the reading's concealed sets for their sources)."""
+    chows: Sequence[Pack]
+    if not ml.chows:
+        chows = cchows
+    elif cchows:
+        chows = sorted(ml.chows + cchows, key=PACK_ORDER.__getitem__)
+    else:
+        chows = ml.ordered_chows  # (never mutated)
+    terminal = ""
+    if nc == 4 and pair < 27 and pair % 9 == 4:
+        terminal = _terminal_chows(chows, pair)
+    if terminal:
+        # (four chows: no pung fans were counted above)
+        ft[terminal] = 1
+        src[terminal] = [*ml.tiles, *concealed_sets, (pair, pair)]
+    elif nc == 2:  # one pair fan or none: not worth a table entry
+        key2 = two_chows_fan(chows[0][1], chows[1][1])
+        if key2:
+            ft[key2] = ft.get(key2, 0) + 1
+            src.setdefault(key2, []).extend([PACK_TILES[chows[0]], PACK_TILES[chows[1]]])
+    else:
+        mids = tuple([p[1] for p in chows])
+        got = _CHOW_COMBOS.get(mids)
+        if got is None:
+            got = _chow_combo(mids)
+        for key, sets in got:
+            ft[key] = ft.get(key, 0) + 1
+            src.setdefault(key, []).extend(sets)
+
+
 def _terminal_chows(chows: tuple[Pack, ...] | list[Pack], pair: int) -> str:
     """三色双龙会 or 一色双龙会 of four chows and a pair of 5 (checked in that order)."""
     ps = pair // 9
@@ -241,6 +255,50 @@ def score_concrete(fixed: list[Pack], standing: tuple[int, ...], win: int,
     return score_prepared(Prepared(fixed, standing, win, fl))
 
 
+def _concealed_groups(b: bytes, parts: list[tuple[GroupReading, ...]]) -> int:
+    """The readings of each group of the concealed tiles ``b`` (appended to ``parts``) and
+    the tiles' code (the OR of the groups' codes); -1 when a group is not complete or not
+    exactly one group holds the pair (no sets-and-pair reading)."""
+    # (the four groups written out: this runs once per hand, and a loop over the
+    # groups' bounds costs a third more; each group's info holds its code, so the
+    # hand's code is their OR)
+    code = 0
+    key = b[:9]
+    if key != _Z9:
+        reads, c = _T0.get(key) or group_info(0, key)
+        if not reads:
+            return -1
+        parts.append(reads)
+        code = c
+    key = b[18:27]
+    if key != _Z9:
+        reads, c = _T1.get(key) or group_info(1, key)
+        if not reads:
+            return -1
+        parts.append(reads)
+        code |= c
+    key = b[9:18]
+    if key != _Z9:
+        reads, c = _T2.get(key) or group_info(2, key)
+        if not reads:
+            return -1
+        parts.append(reads)
+        code |= c
+    key = b[27:]
+    if key != _Z7:
+        reads, c = _T3.get(key) or group_info(3, key)
+        if not reads:
+            return -1
+        parts.append(reads)
+        code |= c
+    # A group's readings all hold a pair or none do; with two groups holding one (七对
+    # shapes like 44m 55556677p 99s 55z) there is no sets-and-pair reading at all, and
+    # combine() would merge their pairs into one.
+    if sum(reads[0][1] >= 0 for reads in parts) != 1:
+        return -1
+    return code
+
+
 def score_prepared(h: Prepared, trace: list[Considered] | None = None) -> Scored | None:
     """:func:`score_concrete` of a hand already prepared (golden.py builds the ``Prepared``
     once to bound its total first). ``trace``, when given, receives every reading tried
@@ -251,42 +309,8 @@ def score_prepared(h: Prepared, trace: list[Considered] | None = None) -> Scored
     # has sets-and-pair readings; the tiles' code then says which special shape is still
     # possible. Otherwise only a special shape can make the hand a win.
     parts: list[tuple[GroupReading, ...]] = []
-    # (the four groups written out: this runs once per hand, and a loop over the
-    # groups' bounds costs a third more; each group's info holds its code, so the
-    # hand's code is their OR)
-    code = 0
-    key = b[:9]
-    if key != _Z9:
-        reads, c = _T0.get(key) or group_info(0, key)
-        if not reads:
-            return score_specials(h, trace)
-        parts.append(reads)
-        code = c
-    key = b[18:27]
-    if key != _Z9:
-        reads, c = _T1.get(key) or group_info(1, key)
-        if not reads:
-            return score_specials(h, trace)
-        parts.append(reads)
-        code |= c
-    key = b[9:18]
-    if key != _Z9:
-        reads, c = _T2.get(key) or group_info(2, key)
-        if not reads:
-            return score_specials(h, trace)
-        parts.append(reads)
-        code |= c
-    key = b[27:]
-    if key != _Z7:
-        reads, c = _T3.get(key) or group_info(3, key)
-        if not reads:
-            return score_specials(h, trace)
-        parts.append(reads)
-        code |= c
-    # A group's readings all hold a pair or none do; with two groups holding one (七对
-    # shapes like 44m 55556677p 99s 55z) there is no sets-and-pair reading at all, and
-    # combine() would merge their pairs into one.
-    if sum(reads[0][1] >= 0 for reads in parts) != 1:
+    code = _concealed_groups(b, parts)
+    if code < 0:
         return score_specials(h, trace)
     ml = h.melds
     own_code = code  # of the concealed tiles alone
