@@ -3,7 +3,8 @@
 The compiled build (``LAIZI_COMPILE=1 pip install .``, see ``docs/build.md``) compiles
 the hot modules named in :data:`COMPILED_MODULES` with mypyc, from the same typed source;
 everything else, and above all the slow references the fast paths are tested against
-(``laizi.scoring.mcr.reference`` and ``reference_fans``, the test suite's ``reference.py``), stays plain Python.
+(``laizi.scoring.mcr.reference`` and ``reference_fans``, the test suite's
+``reference.py``), stays plain Python.
 The pure package is the fallback and the reference: the test suite runs on both.
 
 This module imports nothing of laizi, so the build script reads the list from it.

@@ -12,15 +12,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from laizi import tiles as T
 from laizi.scoring.taiwan.hand import MeldKind, TaiwanHand, WinContext
 
-if TYPE_CHECKING:
-    from laizi.scoring.taiwan.options import TaiwanOptions
+__all__ = ["Facts", "Part", "Reading", "RuleSwitches"]
 
-__all__ = ["Facts", "Part", "Reading"]
+
+class RuleSwitches(Protocol):
+    """The options an item looks at (:class:`~laizi.scoring.taiwan.options.TaiwanOptions`
+    has them; named here so that the facts do not import the options, whose check of the
+    ``tai`` keys reads the item table)."""
+
+    @property
+    def flower_replacement_bloom(self) -> bool: ...
+
+    @property
+    def last_discard(self) -> bool: ...
 
 PartKind = Literal["chow", "pung", "kong", "pair"]
 Shape = Literal["standard", "eight_pairs"]
@@ -81,7 +90,7 @@ class Facts:
 
     hand: TaiwanHand
     ctx: WinContext
-    options: TaiwanOptions
+    options: RuleSwitches
     reading: Reading
     waits: frozenset[int]
     tai: Callable[[str], int]
