@@ -25,9 +25,13 @@ COMPILED_MODULES: tuple[str, ...] = (
     # analysis: variant-free hand analysis (shanten, waits, the win check)
     "laizi.analysis._group",
     "laizi.analysis._special",
+    "laizi.analysis._tables",
+    "laizi.analysis.compiled_rules",
     "laizi.analysis.core",
+    "laizi.analysis.knitted",
     "laizi.analysis.readings",
     "laizi.analysis.types",
+    "laizi.analysis.waiting",
     # engine: one hand
     "laizi.engine.game",
     "laizi.engine.melds",
