@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Literal, Protocol
+from typing import Protocol
 
 from laizi import tiles as T
 from laizi.scoring.taiwan.hand import MeldKind, TaiwanHand, WinContext
+from laizi.scoring.taiwan.words import PartKind, ReadingShape
 
 __all__ = ["Facts", "Part", "Reading", "RuleSwitches"]
 
@@ -31,8 +32,6 @@ class RuleSwitches(Protocol):
     @property
     def last_discard(self) -> bool: ...
 
-PartKind = Literal["chow", "pung", "kong", "pair"]
-Shape = Literal["standard", "eight_pairs"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +51,7 @@ class Part:
     @property
     def is_pung(self) -> bool:
         """A 坎子: pung or kong."""
-        return self.kind in ("pung", "kong")
+        return self.kind in (PartKind.PUNG, PartKind.KONG)
 
     @property
     def tile(self) -> int:
@@ -74,7 +73,7 @@ class Part:
 class Reading:
     """One way to read the hand: ``parts`` = declared melds + the concealed split."""
 
-    shape: Shape
+    shape: ReadingShape
     parts: tuple[Part, ...]
 
     def to_json(self) -> dict[str, object]:
@@ -104,15 +103,15 @@ class Facts:
 
     @cached_property
     def chows(self) -> tuple[Part, ...]:
-        return tuple(p for p in self.reading.parts if p.kind == "chow")
+        return tuple(p for p in self.reading.parts if p.kind == PartKind.CHOW)
 
     @cached_property
     def pairs(self) -> tuple[Part, ...]:
-        return tuple(p for p in self.reading.parts if p.kind == "pair")
+        return tuple(p for p in self.reading.parts if p.kind == PartKind.PAIR)
 
     @property
     def standard(self) -> bool:
-        return self.reading.shape == "standard"
+        return self.reading.shape == ReadingShape.STANDARD
 
     @cached_property
     def pair_tile(self) -> int | None:
@@ -175,7 +174,7 @@ class Facts:
     def wait_shape(self) -> str:
         """How the winning tile fits the reading: 单钓 / 卡张 / 边张 / 两面 / 对倒."""
         part, w = self.winning_part, self.hand.winning_tile
-        if part.kind == "pair":
+        if part.kind == PartKind.PAIR:
             return "单钓"
         if part.is_pung:
             return "对倒"
