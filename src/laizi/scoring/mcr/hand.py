@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from laizi import tiles as T
 from laizi.copying import rebuild_from_fields
@@ -66,7 +65,7 @@ class Meld:
         """Claimed from another player (明): everything except a concealed kong."""
         return self.kind != MeldKind.CONCEALED_KONG
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"kind": self.kind, "tiles": T.format(self.tiles)}
 
 
@@ -110,7 +109,7 @@ class WinContext:
         if self.robbed_kong and self.last_discard:
             raise HandError("抢杠和 wins on a kong, not on the last discard")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "self_drawn": self.self_drawn,
             "last_tile_of_wall": self.last_tile_of_wall,
@@ -148,7 +147,7 @@ class FanItem:
     def en(self) -> str:
         return FAN_BY_KEY[self.key].en
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "key": self.key,
             "zh": self.zh,
@@ -193,8 +192,8 @@ class FanResult:
         """``{fan key: count}``, handy for comparisons."""
         return {f.key: f.count for f in self.fans}
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"is_win": self.is_win}
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"is_win": self.is_win}
         if not self.is_win:
             out["why_not"] = self.why_not
             return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Literal
 
 from laizi import tiles as T
 from laizi.copying import rebuild_from_fields
@@ -52,7 +52,7 @@ class ScoredItem:
     tai: int
     why: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"number": self.number, "id": self.id, "zh": self.zh, "en": self.en,
                 "tai": self.tai, "why": self.why}
 
@@ -100,7 +100,7 @@ class TaiResult:
     def item_ids(self) -> list[str]:
         return [i.id for i in (*self.flower_items, *self.items)]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "items": [i.to_json() for i in self.items],
             "tai": self.tai,

@@ -83,7 +83,7 @@ class TaiwanMeld:
     def kong(cls, t: int, *, concealed: bool = False) -> TaiwanMeld:
         return cls(MeldKind.CONCEALED_KONG if concealed else MeldKind.KONG, (t,) * 4)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"kind": str(self.kind), "tiles": list(self.tiles)}
 
 
@@ -206,7 +206,7 @@ class WinContext:
     def prevalent_wind_tile(self) -> int:
         return T.EAST + self.prevalent_wind
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
     @classmethod
@@ -267,7 +267,7 @@ class TaiwanHand:
         """门清: no chow, pung or 明杠 (暗杠 allowed)."""
         return not any(is_open(m) for m in self.melds)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "concealed": list(self.concealed),
             "melds": [m.to_json() for m in self.melds],
