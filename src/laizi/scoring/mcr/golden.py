@@ -314,7 +314,7 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
 
 def _golden_win_flags(ctx: WinContext, standing: Sequence[int], fixed: list[Pack], w: int,
                       stand_in: bool) -> tuple[Flags, list[str]]:
-    """:func:`.api.win_flags` for winning tile ``w``; ``stand_in``: the winning tile is a
+    """:func:`.inputs.win_flags` for winning tile ``w``; ``stand_in``: the winning tile is a
     golden tile standing for another face, which is never 和绝张 (the context's
     ``last_copy`` is about the golden tile's own face, and a stand-in is no last copy)."""
     if not stand_in:

@@ -218,7 +218,7 @@ class FanResult:
 # stored as any object's, and then makes it the frozen class by assigning ``__class__``
 # (CPython allows that between classes of the same layout and slots: the object is then
 # exactly what the constructor makes). That is about 40% cheaper than the constructor,
-# and cheaper than calling the slots' setters one by one (api.result_from does it
+# and cheaper than calling the slots' setters one by one (result.result_from does it
 # inline). Where the interpreter refuses the assignment, the ordinary constructor is
 # used. The compiled build leaves this module interpreted (laizi.buildinfo): compiled,
 # these classes have no slots of their own, and their constructor was slower than the

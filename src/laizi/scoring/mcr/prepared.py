@@ -254,7 +254,7 @@ _BASES: Final[dict[int, FanTable]] = {}
 """flag_fans | tile_fans_of by (tile code, claimed melds, the four win flags they read) as
 one int: a table over parts of a hand (at most 2^16 codes, 80 flag values); bounded."""
 _BASES_MAX: Final = 1 << 15
-_NO_SOURCES: Final[Sources] = {}  # (never mutated: _basic copies a base's sources when it has any)
+_NO_SOURCES: Final[Sources] = {}  # (never mutated: calculator._basic copies a base's sources)
 
 
 def held_four(b: bytes, ml: PreparedMelds) -> list[int]:
