@@ -24,7 +24,7 @@ _SPECIAL_EXCLUDERS: Final = frozenset({"nine_gates", "four_concealed_pungs", "bi
 
 
 def wait_fans(chows: tuple[Pack, ...], pair: int, win: int, ft: FanTable,
-          src: Sources) -> None:
+              src: Sources) -> None:
     """边张 / 坎张 / 单钓将 of a hand that waited on ``win`` alone (the last matching chow
     of each kind, as the reference finds them)."""
     edge = closed = None
@@ -121,7 +121,7 @@ def _dec(ft: FanTable, key: str, n: int) -> None:
 
 
 def wind_fans(pungs: tuple[Pack, ...] | list[Pack], fl: Flags, ft: FanTable,
-           src: Sources) -> None:
+              src: Sources) -> None:
     """圈风刻 / 门风刻 (their pungs stop being 幺九刻 unless a bigger fan took them)."""
     deducted = ("big_three_winds" in ft or "all_terminals_and_honours" in ft
                 or "all_honours" in ft or "little_four_winds" in ft)

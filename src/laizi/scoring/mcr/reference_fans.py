@@ -113,7 +113,7 @@ table over a bounded domain (at most a few tens of thousands of set tuples)."""
 
 
 def combo_fans(packs: list[Pack], finder: Callable[[list[int]], Combo], ft: FanTable,
-            src: Sources) -> None:
+               src: Sources) -> None:
     ordered = sorted(packs, key=_PACK_ORDER.__getitem__)
     mids = tuple([p[1] for p in ordered])
     table = _COMBO_TABLES[finder]
@@ -216,7 +216,7 @@ def pack_trait_fans(packs: list[Pack], ft: FanTable) -> None:
 
 
 def wait_fans(concealed: list[Pack], waits: frozenset[int] | bool, win: int, ft: FanTable,
-          src: Sources) -> None:
+              src: Sources) -> None:
     """边张 / 坎张 / 单钓将 when the hand waited on ``win`` alone (``waits``: the hand's
     waits, or whether ``win`` was its only wait)."""
     if (waits is not True and (waits is False or len(waits) != 1)) \
