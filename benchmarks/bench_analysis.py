@@ -31,7 +31,7 @@ from typing import Any
 
 from laizi.analysis import WinRules, is_win, shanten, waits
 from laizi.analysis._group import COVERS
-from laizi.analysis.core import _TABLES
+from laizi.analysis.compiled_rules import TABLES
 
 BATCH = 1000
 """Calls per timed batch. Smaller batches switch functions more often, which evicts each
@@ -223,15 +223,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         cell = f"{r:.2f}" if r is not None else ""
         print(f"{name:36} {us:15.2f} {cell:>20}")
     print(f"agreement with mahjong: is_win {wins}/{len(hands)}, shanten {same_sh}/{len(hands13)}")
-    keys = sum(len(t.need) for t in _TABLES.values())
+    keys = sum(len(t.need) for t in TABLES.values())
     print(
         f"first pass (fills tables): {cold:.1f} s wall / {cold_cpu:.1f} s CPU; same pass again: "
         f"{warm:.1f} s / {warm_cpu:.1f} s; RSS growth over the first pass: {rss1 - rss0:.0f} MiB"
     )
     line = f"table keys {keys}"
     line += f", cover vectors {len(COVERS)}"
-    if all(hasattr(t, "automaton_states") for t in _TABLES.values()):  # absent before 2026-11
-        got = [t.automaton_states() for t in _TABLES.values()]
+    if all(hasattr(t, "automaton_states") for t in TABLES.values()):  # absent before 2026-11
+        got = [t.automaton_states() for t in TABLES.values()]
         line += f", automaton states need {sum(x[0] for x in got)} cover {sum(x[1] for x in got)}"
     print(line)
     return 0

@@ -22,8 +22,8 @@ import time
 import tracemalloc
 
 from laizi.analysis import DEFAULT_RULES
-from laizi.analysis._group import GroupTable
-from laizi.analysis.core import compiled
+from laizi.analysis._tables import GroupTable
+from laizi.analysis.compiled_rules import compiled
 
 
 def build_all(table: GroupTable, max_tiles: int) -> tuple[int, int]:

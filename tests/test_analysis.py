@@ -251,7 +251,8 @@ def test_group_automata_match_direct_programmes(
     size: int, chows: bool, pairs: str, counts: list[int], fifth: int
 ) -> None:
     """The lazily built per-rank automata give exactly the per-key programmes' answers."""
-    from laizi.analysis._group import MAX_MELDS, GroupTable, compute_cover, compute_need
+    from laizi.analysis._group import MAX_MELDS, compute_cover, compute_need
+    from laizi.analysis._tables import GroupTable
 
     pair_ok = tuple(pairs == "any" or (pairs == "258" and i in (1, 4, 7)) for i in range(size))
     table = GroupTable(size, chows, pair_ok)
@@ -278,7 +279,7 @@ def test_large_hand_shanten_matches_direct_combination(
     import random
 
     from laizi.analysis._group import compute_cover
-    from laizi.analysis.core import _combine, compiled
+    from laizi.analysis.compiled_rules import combine_covers, compiled
 
     assert isinstance(rnd, random.Random)
     total = real + w
@@ -294,7 +295,7 @@ def test_large_hand_shanten_matches_direct_combination(
         compute_cover(tuple(c[lo:hi]), g.chows, g.pair_ok, n)
         for g, (lo, hi) in zip(comp.groups, ((0, 9), (9, 18), (18, 27), (27, 34)), strict=True)
     ]
-    standard = max(3 * n + 1 - w - _combine(covers, n), -1)
+    standard = max(3 * n + 1 - w - combine_covers(covers, n), -1)
     got = shanten(c, w, rules)
     assert got <= standard  # special shapes can only lower it
     if not (rules.knitted or (rules.seven_pairs and n == 4)):

@@ -16,11 +16,8 @@ from hypothesis import strategies as st
 import reference as ref
 from laizi.analysis import WinRules, is_win, shanten, waits
 from laizi.analysis._special import KNITTED, ORPHANS, orphans_waits
-from laizi.analysis.core import (
-    _knitted_straight_win_tables,
-    compiled,
-    knitted_straight_win_search,
-)
+from laizi.analysis.compiled_rules import compiled
+from laizi.analysis.knitted import knitted_straight_win_search, knitted_straight_win_tables
 from laizi.tiles import parse, to_counts
 
 TWO_FIVE_EIGHT = frozenset(t for t in range(27) if t % 9 in (1, 4, 7))
@@ -117,7 +114,7 @@ def test_knitted_straight_tables_match_the_capped_search(
     are a necessary condition: they never refuse what the search accepts."""
     c, w = hand
     comp = compiled(rules)
-    tables = _knitted_straight_win_tables(bytes(c), w, comp)
+    tables = knitted_straight_win_tables(bytes(c), w, comp)
     search = knitted_straight_win_search(c, w, comp)
     if sum(c) + w <= 14:
         assert tables == search
@@ -194,7 +191,7 @@ def test_the_four_copy_cap_binds_beside_two_melds() -> None:
     mcr = WinRules(thirteen_orphans=True, knitted=True)
     c = to_counts(parse("47m258p1223333469s"))
     comp = compiled(mcr)
-    assert _knitted_straight_win_tables(bytes(c), 2, comp)
+    assert knitted_straight_win_tables(bytes(c), 2, comp)
     assert not knitted_straight_win_search(c, 2, comp)
     assert not is_win(c, 2, mcr) and not ref.is_win(c, 2, mcr)
     assert shanten(c, 2, mcr) >= 0

@@ -29,10 +29,10 @@ from laizi.scoring.mcr import (
     WinContext,
     combos,
     combos_fast,
+    exclusions,
+    reference_fans,
     score_hand,
 )
-from laizi.scoring.mcr import calculator as C
-from laizi.scoring.mcr import reference as R
 from laizi.scoring.mcr.groups import hand_readings, other_wait, tile_code, tile_fans_of
 from laizi.scoring.mcr.masks import masks, tile_fans
 from laizi.scoring.mcr.shapes import ORDER, PAIR, has_other_wait, readings
@@ -187,8 +187,8 @@ def test_exclusion_plans_equal_the_reference(keys: list[str], counts: list[int])
     """不计 through cached plans (calculator) against the table walked each time."""
     table = {k: n for k, n in zip(keys, counts, strict=False)}
     fast, ref = dict(table), dict(table)
-    C._exclude(fast)
-    R._exclude(ref)
+    exclusions.exclude(fast)
+    reference_fans.exclude(ref)
     assert fast == ref, table
 
 

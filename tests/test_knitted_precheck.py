@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 
 from laizi.analysis import WinRules, shanten
 from laizi.analysis._special import KNITTED, knitted_singles_overlap
-from laizi.analysis.core import compiled, knitted_straight_overlap, knitted_straight_possible
+from laizi.analysis.compiled_rules import compiled
+from laizi.analysis.knitted import knitted_straight_overlap, knitted_straight_possible
 
 
 def _some_knitted_straight_fits(c: list[int], wilds: int) -> bool:

@@ -24,11 +24,12 @@ from laizi import tiles as T
 from laizi.analysis import WinRules, decompositions
 from laizi.scoring.mcr import calculator as C
 from laizi.scoring.mcr import golden as G
-from laizi.scoring.mcr import reference as R
-from laizi.scoring.mcr.api import meld_packs, win_flags
+from laizi.scoring.mcr import reference_fans as RF
 from laizi.scoring.mcr.bound import NO_BOUND, upper_bound
 from laizi.scoring.mcr.common import KIND
+from laizi.scoring.mcr.inputs import meld_packs, win_flags
 from laizi.scoring.mcr.masks import masks, tile_fans
+from laizi.scoring.mcr.prepared import Prepared
 from laizi.scoring.mcr.shapes import basic_waits, has_other_wait, pack_tiles, readings
 from mcr_random import Case, random_case
 
@@ -42,12 +43,12 @@ def _canon(shape: str, groups: object) -> Grouping:
     return shape, tuple(sorted(groups))  # type: ignore[call-overload]
 
 
-def _prepared(case: Case) -> C._Hand:
+def _prepared(case: Case) -> Prepared:
     fixed = meld_packs(case.melds)
     standing = T.to_counts(case.concealed)
     standing[case.win] -= 1
     fl, _ = win_flags(case.ctx, standing, fixed, case.win)
-    return C._Hand(fixed, tuple(standing), case.win, fl)
+    return Prepared(fixed, tuple(standing), case.win, fl)
 
 
 def considered(case: Case) -> list[Grouping]:
@@ -180,10 +181,10 @@ def test_bound_never_below_the_total(seed: int) -> None:
         for w in sorted(set(assign)) if case.win == face else [case.win]:
             counts[w] -= 1
             fl, _ = win_flags(case.ctx, counts, fixed, w)
-            h = C._Hand(fixed, tuple(counts), w, fl)
+            h = Prepared(fixed, tuple(counts), w, fl)
             counts[w] += 1
             bound = upper_bound(h)
-            scored = C.score_prepared(C._Hand(fixed, h.standing, w, fl))
+            scored = C.score_prepared(Prepared(fixed, h.standing, w, fl))
             if scored is not None and bound < NO_BOUND:
                 assert bound >= scored.total, (case.describe(), assign, w, scored.table)
 
@@ -197,10 +198,10 @@ def test_mask_tile_fans_match_list_versions(drawn: list[int]) -> None:
     assume(0 <= kongs <= 4)
     want: dict[str, int] = {}
     want_src: dict[str, list[tuple[int, ...]]] = {}
-    R._suits(tiles, want)
-    R._tile_traits(tiles, want)
-    R._rank_range(tiles, want)
-    R._tile_hog(tiles, want, want_src)
+    RF.suit_fans(tiles, want)
+    RF.tile_trait_fans(tiles, want)
+    RF.rank_range_fans(tiles, want)
+    RF.tile_hog_fans(tiles, want, want_src)
     got: dict[str, int] = {}
     got_src: dict[str, list[tuple[int, ...]]] = {}
     m1, _, _, m4 = masks(counts)

@@ -3,7 +3,8 @@
 The compiled build (``LAIZI_COMPILE=1 pip install .``, see ``docs/build.md``) compiles
 the hot modules named in :data:`COMPILED_MODULES` with mypyc, from the same typed source;
 everything else, and above all the slow references the fast paths are tested against
-(``laizi.scoring.mcr.reference``, the test suite's ``reference.py``), stays plain Python.
+(``laizi.scoring.mcr.reference`` and ``reference_fans``, the test suite's
+``reference.py``), stays plain Python.
 The pure package is the fallback and the reference: the test suite runs on both.
 
 This module imports nothing of laizi, so the build script reads the list from it.
@@ -24,9 +25,13 @@ COMPILED_MODULES: tuple[str, ...] = (
     # analysis: variant-free hand analysis (shanten, waits, the win check)
     "laizi.analysis._group",
     "laizi.analysis._special",
+    "laizi.analysis._tables",
+    "laizi.analysis.compiled_rules",
     "laizi.analysis.core",
+    "laizi.analysis.knitted",
     "laizi.analysis.readings",
     "laizi.analysis.types",
+    "laizi.analysis.waiting",
     # engine: one hand
     "laizi.engine.game",
     "laizi.engine.melds",
@@ -60,11 +65,16 @@ COMPILED_MODULES: tuple[str, ...] = (
     "laizi.scoring.mcr.combos",
     "laizi.scoring.mcr.combos_fast",
     "laizi.scoring.mcr.common",
+    "laizi.scoring.mcr.exclusions",
     "laizi.scoring.mcr.fans",
     "laizi.scoring.mcr.golden",
     "laizi.scoring.mcr.groups",
+    "laizi.scoring.mcr.inputs",
     "laizi.scoring.mcr.masks",
+    "laizi.scoring.mcr.prepared",
+    "laizi.scoring.mcr.result",
     "laizi.scoring.mcr.shapes",
+    "laizi.scoring.mcr.specials",
     "laizi.scoring.taiwan.calculator",
     "laizi.scoring.taiwan.items",
     "laizi.scoring.taiwan.shapes",

@@ -7,9 +7,11 @@ True
 [0, 1, 2, 3, 4, 5, 6, 7, 8]
 """
 
-from laizi.analysis.core import DEFAULT_RULES, is_win, shanten, waits
+from laizi.analysis.compiled_rules import DEFAULT_RULES
+from laizi.analysis.core import is_win, shanten
 from laizi.analysis.readings import decompositions
 from laizi.analysis.types import Decomposition, Group, GroupKind, Shape, WinRules
+from laizi.analysis.waiting import waits
 
 __all__ = [
     "DEFAULT_RULES",

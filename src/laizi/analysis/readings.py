@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations, combinations_with_replacement
 
 from laizi.analysis._special import HONOUR_IDS, KNITTED, ORPHANS
-from laizi.analysis.core import DEFAULT_RULES, _key
+from laizi.analysis.compiled_rules import DEFAULT_RULES, counts_key
 from laizi.analysis.types import Decomposition, Group, GroupKind, Shape, WinRules
 
 __all__ = ["decompositions"]
@@ -115,7 +115,7 @@ def decompositions(
     Readings differ by their groups or by what the wildcards stand for; a wildcard never
     makes a fifth copy of a tile. Sorted by shape, then groups, then wildcard assignment.
     """
-    c = _key(counts)
+    c = counts_key(counts)
     if wilds < 0:
         raise ValueError(f"wilds must be >= 0, got {wilds}")
     total = sum(c) + wilds

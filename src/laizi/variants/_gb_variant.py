@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from laizi import tiles as T
 from laizi.analysis import is_win, shanten, waits
-from laizi.analysis.core import knitted_straight_possible
+from laizi.analysis.knitted import knitted_straight_possible
 from laizi.engine.actions import CHOW, KONG, PUNG, Action
 from laizi.engine.melds import STANDARD_KINDS
 from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant

@@ -6,207 +6,29 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Final
 
-from laizi import tiles as T
+from laizi.vocab import MeldKind
 
-from . import reference
-from .calculator import _NO_MELDS, Flags, Scored, _Hand, _Melds, score_concrete, score_prepared
-from .fans import FAN_BY_KEY, FANS
-from .hand import (
-    ITEM_SHELL,
-    RESULT_SHELL,
-    FanItem,
-    FanResult,
-    HandError,
-    Meld,
-    WinContext,
-    fan_item,
+from .calculator import score_concrete, score_prepared
+from .common import Flags
+from .fans import FAN_BY_KEY
+from .golden import score_golden
+from .hand import MELD_KINDS, FanItem, FanResult, HandError, Meld, WinContext
+from .inputs import (
+    HELD,
+    LAST_COPY,
+    NO_KONG,
+    NOT_A_WIN,
+    NOT_LAST_COPY,
+    check_hand,
+    meld_packs,
+    win_flags,
 )
+from .prepared import NO_MELDS, Prepared, PreparedMelds
+from .reference import score_concrete as reference_score_concrete
+from .result import FAN_ORDER, result_from
 from .shapes import CHOW, KONG, PUNG, Pack
 
-__all__ = ["check_hand", "meld_packs", "result_from", "score_hand", "seed_kong_fans",
-           "win_flags"]
-
-_WIN_TILE_FANS: Final = frozenset({
-    "self_drawn", "last_tile", "last_tile_draw", "last_tile_claim",
-    "out_with_replacement_tile", "robbing_the_kong",
-})
-_NO_GROUPS: Final = frozenset({"flower_tiles", "chicken_hand"})
-_FAN_ORDER: Final = {f.key: i for i, f in enumerate(FANS)}
-
-_NOT_LAST_COPY: Final = "和绝张 not counted: another copy of the winning tile is in the hand"
-_LAST_COPY: Final = "和绝张 counted: the other three copies are in the hand's melds"
-_NO_KONG: Final = "杠上开花 not counted: the hand has no kong"
-_HELD: Final = "抢杠和 not counted: the hand already holds the robbed tile"
-
-NOT_A_WIN: Final = (
-    "the tiles form neither four sets and a pair, nor seven pairs, thirteen orphans, "
-    "honours and knitted tiles, or a knitted straight with a set and a pair")
-
-
-def meld_packs(melds: Sequence[Meld]) -> list[Pack]:
-    out: list[Pack] = []
-    for m in melds:
-        if m.kind == "chow":
-            out.append((CHOW, m.tile + 1, True))
-        elif m.kind == "pung":
-            out.append((PUNG, m.tile, True))
-        else:
-            out.append((KONG, m.tile, m.kind == "kong"))
-    return out
-
-
-def check_hand(concealed: Sequence[int], melds: Sequence[Meld], win_tile: int,
-               wild: int = 0) -> list[int]:
-    """Raise :class:`HandError` unless the tiles can be a complete 14-tile hand; return
-    the counts of the concealed tiles.
-
-    ``wild`` golden tiles are part of ``concealed`` but stand for anything.
-    """
-    for t in (*concealed, win_tile):
-        if not isinstance(t, int) or not 0 <= t < T.NUM_KINDS:
-            raise HandError(f"{t!r} is not a tile id 0-33 (flowers are given as a count)")
-    if len(melds) > 4:
-        raise HandError(f"at most 4 melds, got {len(melds)}")
-    size = len(concealed) + 3 * len(melds)
-    if size != 14:
-        raise HandError(f"a complete hand has 14 tiles (a kong counting as 3): "
-                        f"{len(concealed)} concealed + {len(melds)} melds make {size}")
-    if win_tile not in concealed:
-        raise HandError(f"the winning tile {T.name(win_tile, 'mpsz')} must be among the "
-                        f"concealed tiles")
-    own = [0] * T.NUM_KINDS
-    for t in concealed:
-        own[t] += 1
-    counts = list(own)
-    for m in melds:
-        for t in m.tiles:
-            counts[t] += 1
-    if max(counts) > 4:
-        over = [t for t in range(T.NUM_KINDS) if counts[t] > 4]
-        raise HandError(f"more than four copies of {T.name(over[0], 'mpsz')}")
-    del wild
-    return own
-
-
-def win_flags(ctx: WinContext, standing: Sequence[int], fixed: list[Pack],
-              win: int) -> tuple[Flags, list[str]]:
-    """The context's flags checked against the hand; notes say what was overridden."""
-    notes: list[str] = []
-    in_melds = 0
-    for kind, t, _ in fixed:
-        if kind == CHOW:
-            in_melds += win in (t - 1, t, t + 1)
-        else:
-            in_melds += 3 * (t == win) if kind == PUNG else 4 * (t == win)
-    last_copy = ctx.last_copy
-    if last_copy and standing[win]:
-        last_copy = False
-        notes.append(_NOT_LAST_COPY)
-    if in_melds == 3 and not last_copy:
-        last_copy = True
-        notes.append(_LAST_COPY)
-    about_kong = ctx.kong_replacement or ctx.robbed_kong
-    if ctx.kong_replacement and not any(k == KONG for k, _, _ in fixed):
-        about_kong = False
-        notes.append(_NO_KONG)
-    if ctx.robbed_kong and (in_melds or standing[win]):
-        about_kong = False
-        notes.append(_HELD)
-    fl = Flags(ctx.self_drawn, last_copy, about_kong,
-               ctx.last_tile_of_wall or ctx.last_discard, ctx.seat_wind, ctx.prevalent_wind)
-    return fl, notes
-
-
-# Which sets a fan without sources of its own lists: the reading (0), the winning tile
-# (1: the situational fans) or none (2: 花牌, 无番和).
-_GROUP_KIND: Final = {f.key: 1 if f.key in _WIN_TILE_FANS else 2 if f.key in _NO_GROUPS else 0
-                      for f in FANS}
-_FLOWERS_LAST: Final = _FAN_ORDER["flower_tiles"] == len(FANS) - 1
-assert _FLOWERS_LAST  # result_from appends 花牌 after the sorted fans
-
-
-_FAN_KEYS: Final = tuple(f.key for f in FANS)  # (by _FAN_ORDER: sorting ints beats a key function)
-_KIND_BY_ORDER: Final = tuple(_GROUP_KIND[key] for key in _FAN_KEYS)
-
-_FIXED_ITEMS: Final[dict[int, FanItem]] = {}
-"""The items of the fans whose sets are the winning tile (situational fans) or none
-(无番和), by (fan, count, winning tile) as one int: their few hundred possible values are
-built once and shared by the results (they are frozen)."""
-_FLOWER_ITEMS: Final = tuple(fan_item("flower_tiles", n, ()) for n in range(9))
-
-
-def _fixed_item(order: int, count: int, win: int) -> FanItem:
-    key = _FAN_KEYS[order]
-    kind = _KIND_BY_ORDER[order]
-    got = _FIXED_ITEMS[(order * 64 + count) * 64 + win] = fan_item(
-        key, count, ((win,),) if kind == 1 else ())
-    return got
-
-
-# (module constants of this module's own: the compiled build reads them from C statics,
-# where a name imported from an interpreted module is a dict lookup at every use)
-_FAN_ITEM: Final = FanItem
-_FAN_RESULT: Final = FanResult
-_ITEM_SHELL: Final = ITEM_SHELL
-_RESULT_SHELL: Final = RESULT_SHELL
-
-
-def result_from(best: Scored, win: int, ctx: WinContext, notes: Sequence[str],
-                golden_as: tuple[int, ...] = ()) -> FanResult:
-    """The public result of the best reading: one item per fan in table order, with the
-    sets behind it (its sources; the winning tile for situational fans; none for 花牌 and
-    无番和; else the whole reading)."""
-    total, table, sources, shape, reading = best
-    items: list[FanItem] = []
-    append = items.append
-    orders = [_FAN_ORDER[key] for key in table]
-    orders.sort()
-    shell = _ITEM_SHELL
-    for order in orders:
-        key = _FAN_KEYS[order]
-        count = table[key]
-        got = sources.get(key)
-        if got is not None:
-            groups = tuple(got)
-        else:
-            kind = _KIND_BY_ORDER[order]
-            if kind:  # the same item for every hand with this winning tile: shared
-                fixed = _FIXED_ITEMS.get((order * 64 + count) * 64 + win)
-                if fixed is None:
-                    fixed = _fixed_item(order, count, win)
-                append(fixed)
-                continue
-            groups = reading
-        if shell is None:  # (hand.py: the interpreter refuses the faster way)
-            append(FanItem(key, count, groups))
-            continue
-        item = shell()  # (hand.py: the frozen dataclass's constructor is slow)
-        item.key = key
-        item.count = count
-        item.groups = groups
-        item.__class__ = _FAN_ITEM  # type: ignore[assignment]
-        append(item)  # type: ignore[arg-type]
-    flowers = ctx.flowers
-    if flowers > 0:
-        append(_FLOWER_ITEMS[flowers])
-        total += flowers
-    result_shell = _RESULT_SHELL
-    if result_shell is None:
-        return FanResult(True, total, tuple(items), shape, reading, win, golden_as,
-                         tuple(notes))
-    res = result_shell()  # (as the items above)
-    res.is_win = True
-    res.total = total
-    res.fans = tuple(items)
-    res.shape = shape
-    res.reading = reading
-    res.win_tile = win
-    res.golden_as = golden_as
-    res.notes = tuple(notes)
-    res.why_not = None
-    res.__class__ = _FAN_RESULT  # type: ignore[assignment]
-    return res  # type: ignore[return-value]
-
+__all__ = ["score_hand", "seed_kong_fans"]
 
 _DEFAULT_CONTEXT: Final = WinContext()
 
@@ -255,15 +77,13 @@ def _score_general(concealed: Sequence[int], melds: Sequence[Meld], win_tile: in
         raise HandError("no tiles")
     standing = check_hand(concealed, melds, win)
     if golden:
-        from .golden import score_golden
-
         return score_golden(concealed, list(melds), win, ctx, golden, golden_face, slow=slow,
                             seed_kongs=seed_kongs)
     fixed = meld_packs(melds)
     standing[win] -= 1
     fl, notes = win_flags(ctx, standing, fixed, win)
     if slow:
-        best = reference.score_concrete(fixed, tuple(standing), win, fl, seed_kongs)
+        best = reference_score_concrete(fixed, tuple(standing), win, fl, seed_kongs)
     else:
         best = score_concrete(fixed, tuple(standing), win, fl)
     if best is None:
@@ -286,12 +106,12 @@ def seed_kong_fans(result: FanResult, melds: Sequence[Meld]) -> FanResult:
     mixed = next((f for f in result.fans if f.key == "concealed_and_melded_kong"), None)
     if mixed is None:
         return result
-    concealed_kong = next(m for m in melds if m.kind == "concealed_kong")
-    melded_kong = next(m for m in melds if m.kind == "kong")
+    concealed_kong = next(m for m in melds if m.kind == MeldKind.CONCEALED_KONG)
+    melded_kong = next(m for m in melds if m.kind == MeldKind.KONG)
     fans = [f for f in result.fans if f is not mixed]
     fans.append(FanItem("concealed_kong", 1, (concealed_kong.tiles,)))
     fans.append(FanItem("melded_kong", 1, (melded_kong.tiles,)))
-    fans.sort(key=lambda f: _FAN_ORDER[f.key])
+    fans.sort(key=lambda f: FAN_ORDER[f.key])
     points = FAN_BY_KEY["concealed_kong"].value + FAN_BY_KEY["melded_kong"].value
     return dataclasses.replace(result, total=result.total - mixed.points + points,
                                fans=tuple(fans))
@@ -304,21 +124,23 @@ melds' tiles are a sum, added to the concealed counts in one step)."""
 
 def _meld_info(kind: str, t: int) -> tuple[Pack, int, int]:
     """A meld's pack, its tiles as counts (see _ONE) and whether it is a kong."""
-    if kind == "chow":
+    if kind == MeldKind.CHOW:
         return (CHOW, t + 1, True), _ONE[t] + _ONE[t + 1] + _ONE[t + 2], 0
-    if kind == "pung":
+    if kind == MeldKind.PUNG:
         return (PUNG, t, True), 3 * _ONE[t], 0
-    return (KONG, t, kind == "kong"), 4 * _ONE[t], 1
+    return (KONG, t, kind == MeldKind.KONG), 4 * _ONE[t], 1
 
 
 _MELD_INFO: Final = {(kind, t): _meld_info(kind, t)
-                     for kind in ("chow", "pung", "kong", "concealed_kong")
-                     for t in range(34) if kind != "chow" or (t < 27 and t % 9 < 7)}
+                     for kind in MELD_KINDS
+                     for t in range(34) if kind != MeldKind.CHOW or (t < 27 and t % 9 < 7)}
 
-_KIND_BASE: Final = {"chow": 0, "pung": 34, "kong": 68, "concealed_kong": 102}
+_KIND_BASE: Final[dict[str, int]] = {
+    MeldKind.CHOW.value: 0, MeldKind.PUNG.value: 34, MeldKind.KONG.value: 68,
+    MeldKind.CONCEALED_KONG.value: 102}
 """A meld's number is _KIND_BASE[kind] + tile (below 136); a seat's melds, in order, are
 the int 1, then ×136 + each meld's number (one int to hash instead of a tuple of packs)."""
-_SEATS: Final[dict[int, tuple[list[Pack], _Melds]]] = {}
+_SEATS: Final[dict[int, tuple[list[Pack], PreparedMelds]]] = {}
 """A seat's packs and what its melds bring, by that int: a table over a part of the hand
 (a player's melds stay the same over many questions); kept bounded."""
 _SEATS_MAX: Final = 1 << 14
@@ -326,11 +148,11 @@ _NO_FIXED: Final[list[Pack]] = []  # (never mutated, as the packs kept in _SEATS
 _UP_TO_4: Final = bytes(range(5))  # bytes.translate deletes these: what is left is a fifth copy
 
 
-def _seat(melds: Sequence[Meld], key: int) -> tuple[list[Pack], _Melds]:
+def _seat(melds: Sequence[Meld], key: int) -> tuple[list[Pack], PreparedMelds]:
     fixed = [_MELD_INFO[m.kind, m.tile][0] for m in melds]
     if len(_SEATS) >= _SEATS_MAX:
         _SEATS.clear()
-    got = _SEATS[key] = (fixed, _Melds(fixed))
+    got = _SEATS[key] = (fixed, PreparedMelds(fixed))
     return got
 
 
@@ -380,7 +202,7 @@ def _score_fast(concealed: Sequence[int], melds: Sequence[Meld], win_tile: int |
         if own.translate(None, _UP_TO_4):
             return None
         fixed = _NO_FIXED
-        ml = _NO_MELDS
+        ml = NO_MELDS
         in_melds = kongs = 0
         hog = 4 in own
     # win_flags, on the counts at hand (the same checks, the same notes)
@@ -389,23 +211,23 @@ def _score_fast(concealed: Sequence[int], melds: Sequence[Meld], win_tile: int |
     last_copy = ctx.last_copy
     if last_copy and held:
         last_copy = False
-        notes.append(_NOT_LAST_COPY)
+        notes.append(NOT_LAST_COPY)
     if in_melds == 3 and not last_copy:
         last_copy = True
-        notes.append(_LAST_COPY)
+        notes.append(LAST_COPY)
     about_kong = ctx.kong_replacement or ctx.robbed_kong
     if about_kong:
         if ctx.kong_replacement and not kongs:
             about_kong = False
-            notes.append(_NO_KONG)
+            notes.append(NO_KONG)
         if ctx.robbed_kong and (in_melds or held):
             about_kong = False
-            notes.append(_HELD)
+            notes.append(HELD)
     # (tuple.__new__: a NamedTuple's own __new__ is a Python function, twice as dear)
     fl = tuple.__new__(Flags, (ctx.self_drawn, last_copy, about_kong,
                                ctx.last_tile_of_wall or ctx.last_discard, ctx.seat_wind,
                                ctx.prevalent_wind))
-    best = score_prepared(_Hand(fixed, None, win, fl, None, own, ml, hog, b))
+    best = score_prepared(Prepared(fixed, None, win, fl, None, own, ml, hog, b))
     if best is None:
         return FanResult(is_win=False, why_not=NOT_A_WIN)
     return result_from(best, win, ctx, notes)

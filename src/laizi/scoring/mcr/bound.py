@@ -25,9 +25,10 @@ from collections.abc import Sequence
 from itertools import permutations
 from typing import Final
 
-from .calculator import _KNITTED, _Hand, _total, flag_fans
+from .common import KNITTED, flag_fans, total
 from .masks import bits as _bits
 from .masks import masks, tile_fans
+from .prepared import Prepared
 from .shapes import CHOW, KONG, Pack
 
 __all__ = ["NO_BOUND", "FixedInfo", "tiles_bound", "upper_bound", "with_flags"]
@@ -58,7 +59,7 @@ _TERMINAL_CHOWS: Final = tuple(_bits((s, s + 1, s + 2, s + 6, s + 7, s + 8)) for
 _PURE_TERMINAL: Final = tuple(m | 1 << (s + 4) for m, s in zip(_TERMINAL_CHOWS, (0, 9, 18),
                                                                strict=True))
 _TERMINAL_ANY: Final = _bits((0, 9, 18))  # both terminal-chow fans need a 1 of some suit
-_KNITTED_BITS: Final = tuple(_bits(k) for k in _KNITTED)
+_KNITTED_BITS: Final = tuple(_bits(k) for k in KNITTED)
 _PERMS: Final = tuple(permutations((0, 1, 2)))
 _KONG_FAN: Final = {(1, 0): 1, (0, 1): 2, (2, 0): 4, (1, 1): 5, (0, 2): 6}
 _CONCEALED_PUNGS: Final = (0, 0, 2, 16, 64)
@@ -185,7 +186,7 @@ def tiles_bound(fi: FixedInfo, full: Masks, standing: Masks, seat: int,
         return NO_BOUND, False  # 组合龙
     ft: dict[str, int] = {}
     tile_fans(m1, m4, fi.kongs, ft, {})
-    base = _total(ft)
+    base = total(ft)
     pairs = 0
     if not fi.n and not ms1 & ~ms2 and not ms3 & ~ms4:  # every count even: 七对
         shifted = m2 & m2 >> 1 & m2 >> 2 & m2 >> 3 & m2 >> 4 & m2 >> 5 & m2 >> 6 & _S2
@@ -227,7 +228,7 @@ def tiles_bound(fi: FixedInfo, full: Masks, standing: Masks, seat: int,
     return base + max(dep, pairs), not ft
 
 
-def upper_bound(h: _Hand, fi: FixedInfo | None = None) -> int:
+def upper_bound(h: Prepared, fi: FixedInfo | None = None) -> int:
     """An upper bound of the total fan of ``h`` (flowers excluded), or :data:`NO_BOUND`."""
     fi = fi or FixedInfo(h.fixed)
     full = h.masks()
@@ -244,4 +245,4 @@ def with_flags(tb: int, plain: bool, flags: dict[str, int]) -> int:
         return NO_BOUND
     if plain and not flags:
         return max(tb, 8)
-    return tb + _total(flags)
+    return tb + total(flags)

@@ -22,12 +22,16 @@ from typing import Final
 
 from laizi import tiles as T
 
-from . import reference
-from .api import NOT_A_WIN, meld_packs, result_from, win_flags
 from .bound import FixedInfo, Masks, tiles_bound, with_flags
-from .calculator import Flags, Scored, _Hand, flag_fans, score_prepared
+from .calculator import score_prepared
+from .common import Flags, Scored, flag_fans
 from .hand import FanResult, HandError, Meld, WinContext
+from .inputs import NOT_A_WIN, meld_packs, win_flags
 from .masks import masks
+from .prepared import Prepared
+from .reference import ReferenceHand
+from .reference import score_prepared as reference_score_prepared
+from .result import result_from
 from .shapes import Pack, suit_key, suit_table
 
 __all__ = ["golden_assignments", "score_golden"]
@@ -293,10 +297,10 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
             standing[t] += 1
         standing[w] -= 1
         if slow:
-            scored = reference.score_prepared(reference._Hand(fixed, tuple(standing), w, fl),
+            scored = reference_score_prepared(ReferenceHand(fixed, tuple(standing), w, fl),
                                               seed_kongs=seed_kongs)
         else:
-            scored = score_prepared(_Hand(fixed, tuple(standing), w, fl))
+            scored = score_prepared(Prepared(fixed, tuple(standing), w, fl))
         if scored is None:
             continue
         key = (scored.total, *bound_key[1:])
@@ -310,7 +314,7 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
 
 def _golden_win_flags(ctx: WinContext, standing: Sequence[int], fixed: list[Pack], w: int,
                       stand_in: bool) -> tuple[Flags, list[str]]:
-    """:func:`.api.win_flags` for winning tile ``w``; ``stand_in``: the winning tile is a
+    """:func:`.inputs.win_flags` for winning tile ``w``; ``stand_in``: the winning tile is a
     golden tile standing for another face, which is never 和绝张 (the context's
     ``last_copy`` is about the golden tile's own face, and a stand-in is no last copy)."""
     if not stand_in:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from laizi import tiles as T
 from laizi.copying import rebuild_from_fields
+from laizi.vocab import MeldKind
 
 from .fans import FAN_BY_KEY
 
@@ -19,8 +19,9 @@ __all__ = [
     "WinContext",
 ]
 
-MELD_KINDS = ("chow", "pung", "kong", "concealed_kong")
-"""吃, 碰, 明杠 (on a discard or added to a pung) and 暗杠."""
+MELD_KINDS: tuple[str, ...] = tuple(
+    k.value for k in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.CONCEALED_KONG))
+"""吃, 碰, 明杠 (on a discard or added to a pung) and 暗杠 (their words, as plain strings)."""
 
 
 class HandError(ValueError):
@@ -45,26 +46,26 @@ class Meld:
                             f"{', '.join(MELD_KINDS)}")
         if not 0 <= self.tile < T.NUM_KINDS:
             raise HandError(f"meld tile {self.tile} is not a tile id 0-33")
-        if self.kind == "chow" and (not T.is_suited(self.tile) or T.rank(self.tile) > 7):
+        if self.kind == MeldKind.CHOW and (not T.is_suited(self.tile) or T.rank(self.tile) > 7):
             raise HandError(f"no chow starts at {T.name(self.tile, 'mpsz')}")
 
     @property
     def tiles(self) -> tuple[int, ...]:
         t = self.tile
-        if self.kind == "chow":
+        if self.kind == MeldKind.CHOW:
             return (t, t + 1, t + 2)
-        return (t,) * (3 if self.kind == "pung" else 4)
+        return (t,) * (3 if self.kind == MeldKind.PUNG else 4)
 
     @property
     def is_kong(self) -> bool:
-        return self.kind in ("kong", "concealed_kong")
+        return self.kind in (MeldKind.KONG, MeldKind.CONCEALED_KONG)
 
     @property
     def is_claimed(self) -> bool:
         """Claimed from another player (明): everything except a concealed kong."""
-        return self.kind != "concealed_kong"
+        return self.kind != MeldKind.CONCEALED_KONG
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"kind": self.kind, "tiles": T.format(self.tiles)}
 
 
@@ -108,7 +109,7 @@ class WinContext:
         if self.robbed_kong and self.last_discard:
             raise HandError("抢杠和 wins on a kong, not on the last discard")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "self_drawn": self.self_drawn,
             "last_tile_of_wall": self.last_tile_of_wall,
@@ -146,7 +147,7 @@ class FanItem:
     def en(self) -> str:
         return FAN_BY_KEY[self.key].en
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "key": self.key,
             "zh": self.zh,
@@ -191,8 +192,8 @@ class FanResult:
         """``{fan key: count}``, handy for comparisons."""
         return {f.key: f.count for f in self.fans}
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"is_win": self.is_win}
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"is_win": self.is_win}
         if not self.is_win:
             out["why_not"] = self.why_not
             return out
@@ -217,7 +218,7 @@ class FanResult:
 # stored as any object's, and then makes it the frozen class by assigning ``__class__``
 # (CPython allows that between classes of the same layout and slots: the object is then
 # exactly what the constructor makes). That is about 40% cheaper than the constructor,
-# and cheaper than calling the slots' setters one by one (api.result_from does it
+# and cheaper than calling the slots' setters one by one (result.result_from does it
 # inline). Where the interpreter refuses the assignment, the ordinary constructor is
 # used. The compiled build leaves this module interpreted (laizi.buildinfo): compiled,
 # these classes have no slots of their own, and their constructor was slower than the

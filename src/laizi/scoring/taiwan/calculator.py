@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Literal
 
 from laizi import tiles as T
 from laizi.copying import rebuild_from_fields
@@ -19,6 +19,7 @@ from laizi.scoring.taiwan.hand import HandError, MeldKind, TaiwanHand, WinContex
 from laizi.scoring.taiwan.items import BY_ID, ITEMS, ItemDef, default_value, exclusion_order
 from laizi.scoring.taiwan.options import SEED, TaiwanOptions
 from laizi.scoring.taiwan.shapes import concealed_splits, hand_waits
+from laizi.scoring.taiwan.words import FlowerWin, ItemKind, PartKind, ReadingShape
 
 __all__ = [
     "FlowerWinKind",
@@ -32,7 +33,8 @@ __all__ = [
     "score_reading",
 ]
 
-FlowerWinKind = Literal["eight_immortals", "seven_robs_one"]
+FlowerWinKind = FlowerWin | Literal["eight_immortals", "seven_robs_one"]
+"""A 花胡: a :class:`~laizi.scoring.taiwan.words.FlowerWin` or its word."""
 
 
 class NotAWinError(HandError):
@@ -50,7 +52,7 @@ class ScoredItem:
     tai: int
     why: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"number": self.number, "id": self.id, "zh": self.zh, "en": self.en,
                 "tai": self.tai, "why": self.why}
 
@@ -98,7 +100,7 @@ class TaiResult:
     def item_ids(self) -> list[str]:
         return [i.id for i in (*self.flower_items, *self.items)]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "items": [i.to_json() for i in self.items],
             "tai": self.tai,
@@ -121,11 +123,11 @@ def _declared_parts(hand: TaiwanHand) -> list[Part]:
     for m in hand.melds:
         kind = MeldKind(m.kind)
         if kind is MeldKind.CHOW:
-            out.append(Part("chow", m.tiles, declared=True, concealed=False))
+            out.append(Part(PartKind.CHOW, m.tiles, declared=True, concealed=False))
         elif kind is MeldKind.PUNG:
-            out.append(Part("pung", m.tiles, declared=True, concealed=False))
+            out.append(Part(PartKind.PUNG, m.tiles, declared=True, concealed=False))
         else:
-            out.append(Part("kong", m.tiles, declared=True,
+            out.append(Part(PartKind.KONG, m.tiles, declared=True,
                             concealed=kind is MeldKind.CONCEALED_KONG))
     return out
 
@@ -148,9 +150,9 @@ def readings(hand: TaiwanHand, ctx: WinContext, options: TaiwanOptions = SEED) -
             parts = list(declared)
             for j, (kind2, tiles2) in enumerate(split):
                 won_here = j == k
-                concealed = not (won_here and kind2 == "pung" and not ctx.self_drawn)
-                parts.append(Part(kind2, tiles2, concealed=concealed, has_win=won_here))  # type: ignore[arg-type]
-            r = Reading(shape, tuple(parts))  # type: ignore[arg-type]
+                concealed = not (won_here and kind2 == PartKind.PUNG and not ctx.self_drawn)
+                parts.append(Part(kind2, tiles2, concealed=concealed, has_win=won_here))
+            r = Reading(shape, tuple(parts))
             if r not in seen:
                 seen.add(r)
                 out.append(r)
@@ -190,7 +192,7 @@ def _apply_exclusions(hits: dict[str, ScoredItem]) -> list[ScoredItem]:
 def _items_for(facts: Facts, *, skip: frozenset[str] = frozenset()) -> list[ScoredItem]:
     hits: dict[str, ScoredItem] = {}
     for d in ITEMS:
-        if d.kind != "hand" or d.id in skip:
+        if d.kind != ItemKind.HAND or d.id in skip:
             continue
         hit = d.predicate(facts)
         if hit is not None:
@@ -204,7 +206,7 @@ def dealer_items(ctx: WinContext, options: TaiwanOptions = SEED) -> tuple[Scored
     facts = Facts(_STAND_IN, ctx, options, _NO_READING, frozenset(), _value_lookup(options))
     out = []
     for d in ITEMS:
-        if d.kind == "dealer" and (hit := d.predicate(facts)) is not None:
+        if d.kind == ItemKind.DEALER and (hit := d.predicate(facts)) is not None:
             out.append(_scored(d, hit))
     return tuple(out)
 
@@ -267,7 +269,7 @@ def score_flower_win(kind: FlowerWinKind, ctx: WinContext, hand: TaiwanHand | No
     flower item, which the flower win's 8 台 stands for. ``on_deal``: 配牌花胡 (seed 28).
     ``ctx`` gives the dealer facts (作庄 and 连N拉N still apply, seed 29-30).
     """
-    if kind not in ("eight_immortals", "seven_robs_one"):
+    if kind not in (FlowerWin.EIGHT_IMMORTALS, FlowerWin.SEVEN_ROBS_ONE):
         raise HandError(f"a flower win is 'eight_immortals' or 'seven_robs_one', not {kind!r}")
     tai = _value_lookup(options)
     flower_items = [ScoredItem(BY_ID["flower_win"].number, "flower_win", "花胡", "Flower win",
@@ -276,7 +278,7 @@ def score_flower_win(kind: FlowerWinKind, ctx: WinContext, hand: TaiwanHand | No
         d = BY_ID["flower_win_on_deal"]
         flower_items.append(ScoredItem(d.number, d.id, d.zh, d.en, 0, "flowers in the deal"))
     d = BY_ID[kind]
-    why = ("drew all eight flowers" if kind == "eight_immortals"
+    why = ("drew all eight flowers" if kind == FlowerWin.EIGHT_IMMORTALS
            else "robbed the eighth flower")
     flower_items.append(ScoredItem(d.number, d.id, d.zh, d.en, tai(kind), why))
     items: tuple[ScoredItem, ...] = ()
@@ -294,7 +296,7 @@ def score_flower_win(kind: FlowerWinKind, ctx: WinContext, hand: TaiwanHand | No
 
 
 _STAND_IN = TaiwanHand((*range(9), 9, 10, 11, 12, 13, 14, 15, 15), (), (), 15)
-_NO_READING = Reading("standard", ())
+_NO_READING = Reading(ReadingShape.STANDARD, ())
 
 
 rebuild_from_fields(ScoredItem, TaiResult)  # copy and pickle, compiled too

@@ -12,18 +12,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal
+from typing import Protocol
 
 from laizi import tiles as T
 from laizi.scoring.taiwan.hand import MeldKind, TaiwanHand, WinContext
+from laizi.scoring.taiwan.words import PartKind, ReadingShape
 
-if TYPE_CHECKING:
-    from laizi.scoring.taiwan.options import TaiwanOptions
+__all__ = ["Facts", "Part", "Reading", "RuleSwitches"]
 
-__all__ = ["Facts", "Part", "Reading"]
 
-PartKind = Literal["chow", "pung", "kong", "pair"]
-Shape = Literal["standard", "eight_pairs"]
+class RuleSwitches(Protocol):
+    """The options an item looks at (:class:`~laizi.scoring.taiwan.options.TaiwanOptions`
+    has them; named here so that the facts do not import the options, whose check of the
+    ``tai`` keys reads the item table)."""
+
+    @property
+    def flower_replacement_bloom(self) -> bool: ...
+
+    @property
+    def last_discard(self) -> bool: ...
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +51,7 @@ class Part:
     @property
     def is_pung(self) -> bool:
         """A 坎子: pung or kong."""
-        return self.kind in ("pung", "kong")
+        return self.kind in (PartKind.PUNG, PartKind.KONG)
 
     @property
     def tile(self) -> int:
@@ -65,7 +73,7 @@ class Part:
 class Reading:
     """One way to read the hand: ``parts`` = declared melds + the concealed split."""
 
-    shape: Shape
+    shape: ReadingShape
     parts: tuple[Part, ...]
 
     def to_json(self) -> dict[str, object]:
@@ -81,7 +89,7 @@ class Facts:
 
     hand: TaiwanHand
     ctx: WinContext
-    options: TaiwanOptions
+    options: RuleSwitches
     reading: Reading
     waits: frozenset[int]
     tai: Callable[[str], int]
@@ -95,15 +103,15 @@ class Facts:
 
     @cached_property
     def chows(self) -> tuple[Part, ...]:
-        return tuple(p for p in self.reading.parts if p.kind == "chow")
+        return tuple(p for p in self.reading.parts if p.kind == PartKind.CHOW)
 
     @cached_property
     def pairs(self) -> tuple[Part, ...]:
-        return tuple(p for p in self.reading.parts if p.kind == "pair")
+        return tuple(p for p in self.reading.parts if p.kind == PartKind.PAIR)
 
     @property
     def standard(self) -> bool:
-        return self.reading.shape == "standard"
+        return self.reading.shape == ReadingShape.STANDARD
 
     @cached_property
     def pair_tile(self) -> int | None:
@@ -166,7 +174,7 @@ class Facts:
     def wait_shape(self) -> str:
         """How the winning tile fits the reading: 单钓 / 卡张 / 边张 / 两面 / 对倒."""
         part, w = self.winning_part, self.hand.winning_tile
-        if part.kind == "pair":
+        if part.kind == PartKind.PAIR:
             return "单钓"
         if part.is_pung:
             return "对倒"

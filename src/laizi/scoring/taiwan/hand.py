@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, Literal, Protocol
 
 from laizi import tiles as T
+from laizi.vocab import MeldKind
 
 __all__ = [
+    "TAIWAN_MELD_KINDS",
     "Declaration",
     "HandError",
     "MeldKind",
@@ -40,14 +41,10 @@ class HandError(ValueError):
     """The hand or its context breaks a rule of the game (message names the rule)."""
 
 
-class MeldKind(StrEnum):
-    """Meld types; the values match ``laizi.engine.melds``."""
-
-    CHOW = "chow"  # 吃
-    PUNG = "pung"  # 碰
-    KONG = "kong"  # 明杠 on a discard (直杠)
-    ADDED_KONG = "added_kong"  # 加杠 / 补杠: a claimed pung turned kong (also 明杠)
-    CONCEALED_KONG = "concealed_kong"  # 暗杠
+TAIWAN_MELD_KINDS: tuple[MeldKind, ...] = (
+    MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.ADDED_KONG, MeldKind.CONCEALED_KONG)
+"""The meld kinds of a Taiwan hand (:class:`laizi.vocab.MeldKind` has the other variants'
+one-tile kongs too): 吃, 碰, 明杠 on a discard, 加杠 / 补杠 (also 明杠), 暗杠."""
 
 
 class MeldLike(Protocol):
@@ -83,17 +80,16 @@ class TaiwanMeld:
     def kong(cls, t: int, *, concealed: bool = False) -> TaiwanMeld:
         return cls(MeldKind.CONCEALED_KONG if concealed else MeldKind.KONG, (t,) * 4)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"kind": str(self.kind), "tiles": list(self.tiles)}
 
 
 def _check_meld(m: MeldLike) -> None:
-    try:
-        kind = MeldKind(m.kind)
-    except ValueError:
+    if m.kind not in TAIWAN_MELD_KINDS:
         raise HandError(
-            f"unknown meld kind {m.kind!r}; expected one of {', '.join(k.value for k in MeldKind)}"
-        ) from None
+            f"unknown meld kind {m.kind!r}; expected one of "
+            f"{', '.join(k.value for k in TAIWAN_MELD_KINDS)}")
+    kind = MeldKind(m.kind)
     ts = sorted(m.tiles)
     for t in ts:
         if not 0 <= t < T.NUM_KINDS:
@@ -206,7 +202,7 @@ class WinContext:
     def prevalent_wind_tile(self) -> int:
         return T.EAST + self.prevalent_wind
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
     @classmethod
@@ -267,7 +263,7 @@ class TaiwanHand:
         """门清: no chow, pung or 明杠 (暗杠 allowed)."""
         return not any(is_open(m) for m in self.melds)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "concealed": list(self.concealed),
             "melds": [m.to_json() for m in self.melds],

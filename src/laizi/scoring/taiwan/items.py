@@ -14,15 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal
 
 from laizi import tiles as T
 from laizi.copying import rebuild_from_fields
 from laizi.scoring.taiwan.facts import Facts, Part
+from laizi.scoring.taiwan.words import ItemKind
 
-__all__ = ["ITEMS", "ItemDef", "Kind", "exclusion_order", "item", "value_keys"]
+__all__ = ["ITEMS", "ItemDef", "exclusion_order", "item", "value_keys"]
 
-Kind = Literal["hand", "dealer", "flower_win"]
 Hit = tuple[int, str]
 Predicate = Callable[[Facts], Hit | None]
 
@@ -43,7 +42,7 @@ class ItemDef:
     predicate: Predicate
     excludes: tuple[str, ...] = ()
     extra: tuple[tuple[str, int], ...] = ()
-    kind: Kind = "hand"
+    kind: ItemKind = ItemKind.HAND
 
 
 ITEMS: list[ItemDef] = []
@@ -51,7 +50,7 @@ ITEMS: list[ItemDef] = []
 
 def item(number: str, id_: str, zh: str, en: str, tai: int, note: str, *,
          excludes: tuple[str, ...] = (), extra: tuple[tuple[str, int], ...] = (),
-         kind: Kind = "hand") -> Callable[[Predicate], Predicate]:
+         kind: ItemKind = ItemKind.HAND) -> Callable[[Predicate], Predicate]:
     def register(pred: Predicate) -> Predicate:
         ITEMS.append(ItemDef(number, id_, zh, en, tai, note, pred, excludes, extra, kind))
         return pred
@@ -150,14 +149,14 @@ def all_pungs(f: Facts) -> Hit | None:
 
 @item("9", "dealer", "作庄", "Dealer", 1,
       "only between the dealer and another player: when the dealer wins every payer adds "
-      "it, when another wins only the dealer (as payer) adds it", kind="dealer")
+      "it, when another wins only the dealer (as payer) adds it", kind=ItemKind.DEALER)
 def dealer(f: Facts) -> Hit | None:
     return f.tai("dealer"), "作庄"
 
 
 @item("10", "dealer_streak", "连N拉N", "Dealer streak (连N拉N)", 2,
       "2 台 per continuation N of the deal (连N + 拉N), between the dealer and another "
-      "player like 作庄", kind="dealer")
+      "player like 作庄", kind=ItemKind.DEALER)
 def dealer_streak(f: Facts) -> Hit | None:
     n = f.ctx.dealer_streak
     return (n * f.tai("dealer_streak"), f"连{n}拉{n}") if n else None
@@ -354,16 +353,16 @@ def _flower_win_only(f: Facts) -> Hit | None:
 item("27", "flower_win", "花胡", "Flower win", 0,
      "all eight flowers win at once, whatever the hand (八仙过海 or 七抢一): 1 底 and 8 台; "
      "the hand's own 台 only if the replacement completes it (杠上开花)",
-     kind="flower_win")(_flower_win_only)
+     kind=ItemKind.FLOWER_WIN)(_flower_win_only)
 item("28", "flower_win_on_deal", "配牌花胡", "Flower win on the deal", 0,
      "8 (or 7 + 1 elsewhere) flowers in the deal: replace first, then win at one's first "
-     "draw; no 台 of its own", kind="flower_win")(_flower_win_only)
+     "draw; no 台 of its own", kind=ItemKind.FLOWER_WIN)(_flower_win_only)
 item("29", "eight_immortals", "八仙过海", "Eight immortals", 8,
      "the winner drew all eight flowers: all three pay 1 底 + 8 台 (+ dealer 台)",
-     kind="flower_win")(_flower_win_only)
+     kind=ItemKind.FLOWER_WIN)(_flower_win_only)
 item("30", "seven_robs_one", "七抢一", "Seven robs one", 8,
      "holding seven, the winner robs the eighth: the robbed player pays as discarder, 1 底 "
-     "+ 8 台 (+ dealer 台)", kind="flower_win")(_flower_win_only)
+     "+ 8 台 (+ dealer 台)", kind=ItemKind.FLOWER_WIN)(_flower_win_only)
 
 
 # ---------------------------------------------------------------- declarations, first turn

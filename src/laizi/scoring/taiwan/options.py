@@ -58,8 +58,8 @@ class TaiwanOptions:
     def overrides(self) -> Mapping[str, int]:
         return dict(self.tai)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {f.name: getattr(self, f.name) for f in fields(self)}
         out["tai"] = dict(self.tai)
         return out
 

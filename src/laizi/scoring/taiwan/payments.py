@@ -14,6 +14,7 @@ from laizi.reasons import Reason
 from laizi.scoring.taiwan.calculator import ScoredItem, TaiResult
 from laizi.scoring.taiwan.hand import HandError
 from laizi.scoring.taiwan.options import SEED, TaiwanOptions
+from laizi.scoring.taiwan.words import FlowerWin
 from laizi.settlement import Payment
 
 __all__ = ["PLAYERS", "payment_for", "settle_flower_win", "settle_win"]
@@ -105,7 +106,7 @@ def settle_flower_win(result: TaiResult, *, winner: int, dealer: int, robbed: in
     _check(result, winner, dealer)
     others = [p for p in range(PLAYERS) if p != winner]
     hand, flowers = result.items, result.flower_items
-    if result.flower_win == "eight_immortals":
+    if result.flower_win == FlowerWin.EIGHT_IMMORTALS:
         if robbed is not None:
             raise HandError("八仙过海 robs no one; all three pay")
         out = [payment_for(p, winner, (*flowers, *hand),

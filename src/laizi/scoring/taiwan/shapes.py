@@ -11,16 +11,18 @@ from collections.abc import Sequence
 from laizi import tiles as T
 from laizi.analysis import GroupKind, WinRules, decompositions
 from laizi.analysis import waits as standard_waits
+from laizi.scoring.taiwan.words import PartKind, ReadingShape
 
 __all__ = ["RULES", "concealed_splits", "hand_waits"]
 
 RULES = WinRules(seven_pairs=False)
 """Taiwan's standard shape: melds and a pair, any pair, chows in the three suits."""
 
-Split = tuple[tuple[str, tuple[int, ...]], ...]
+Split = tuple[tuple[PartKind, tuple[int, ...]], ...]
 """A split of the concealed tiles into ``(kind, tiles)`` groups, kind chow/pung/pair."""
 
-_KIND = {GroupKind.CHOW: "chow", GroupKind.PUNG: "pung", GroupKind.PAIR: "pair"}
+_KIND = {GroupKind.CHOW: PartKind.CHOW, GroupKind.PUNG: PartKind.PUNG,
+         GroupKind.PAIR: PartKind.PAIR}
 
 
 def standard_splits(counts: Sequence[int]) -> list[Split]:
@@ -43,16 +45,18 @@ def eight_pairs_splits(counts: Sequence[int]) -> list[Split]:
         rest[t] -= 3
         if any(c % 2 for c in rest):
             continue
-        pairs = [("pair", (u, u)) for u in range(T.NUM_KINDS) for _ in range(rest[u] // 2)]
-        out.append(tuple(sorted([("pung", (t, t, t)), *pairs])))
+        pairs = [(PartKind.PAIR, (u, u)) for u in range(T.NUM_KINDS) for _ in range(rest[u] // 2)]
+        out.append(tuple(sorted([(PartKind.PUNG, (t, t, t)), *pairs])))
     return out
 
 
-def concealed_splits(counts: Sequence[int], *, eight_pairs: bool) -> list[tuple[str, Split]]:
+def concealed_splits(counts: Sequence[int], *, eight_pairs: bool
+                     ) -> list[tuple[ReadingShape, Split]]:
     """All readings of the concealed tiles as ``(shape, split)``; 八对半 only if enabled."""
-    found: list[tuple[str, Split]] = [("standard", s) for s in standard_splits(counts)]
+    found: list[tuple[ReadingShape, Split]] = [
+        (ReadingShape.STANDARD, s) for s in standard_splits(counts)]
     if eight_pairs:
-        found.extend(("eight_pairs", s) for s in eight_pairs_splits(counts))
+        found.extend((ReadingShape.EIGHT_PAIRS, s) for s in eight_pairs_splits(counts))
     return found
 
 
