@@ -652,7 +652,7 @@ async def _close_bus(closing: Hall, asking: Hall) -> None:
     """``closing`` stops listening, as a killed process does, and the call returns once
     Redis counts no subscriber on its channels: Redis notices a closed socket in its own
     time, so a check asked right after the close could still see it listening."""
-    from laizi.server.cluster import _numsub
+    from laizi.server.leases import numsub
 
     assert closing.cluster is not None and asking.cluster is not None
     bus = closing.cluster.bus
@@ -660,7 +660,7 @@ async def _close_bus(closing: Hall, asking: Hall) -> None:
     for _ in range(250):
         (reply,) = await asyncio.wait_for(
             asking.cluster.bus.ask(("PUBSUB", "NUMSUB", *bus.channels)), 5)
-        if not any(_numsub(reply).values()):
+        if not any(numsub(reply).values()):
             return
         await asyncio.sleep(0.02)
     raise AssertionError(f"Redis still counts {closing.cluster.id}'s subscriptions after 5 s")
@@ -687,7 +687,7 @@ def test_the_sweep_works_from_an_old_list_of_live_rooms(db: str, redis: str) -> 
             ended, host = await a.create(settings, "ann")
             moving, _ = await a.create(settings, "bob")
             b.cluster._live_due = 0.0
-            await b.cluster._sweep_once()
+            await b.cluster.sweep_once()
             listed = set(b.cluster._live)
             assert {ended.code, moving.code} <= listed
             assert not b.cluster.owned, "a plays both rooms and listens"
@@ -702,7 +702,7 @@ def test_the_sweep_works_from_an_old_list_of_live_rooms(db: str, redis: str) -> 
             store_list = b.store.live_rooms
             b.store.live_rooms = old_list  # type: ignore[method-assign]
             b.cluster._live_due = 0.0
-            await b.cluster._sweep_once()
+            await b.cluster.sweep_once()
             assert ended.code not in b.cluster.owned and ended.code not in b.rooms
             assert ended.code not in b.cluster._live and lease(ended.code) is None
             b.store.live_rooms = store_list  # type: ignore[method-assign]
@@ -714,7 +714,7 @@ def test_the_sweep_works_from_an_old_list_of_live_rooms(db: str, redis: str) -> 
             for task in a.cluster._tasks:
                 task.cancel()
             await _close_bus(a, b)
-            await b.cluster._sweep_once()
+            await b.cluster.sweep_once()
             for room in (moving, late):
                 assert room.code in b.cluster.owned and room.code in b.rooms
                 assert lease(room.code) == b.cluster.id
@@ -746,34 +746,34 @@ def test_a_connection_opened_during_the_owners_check_is_kept(db: str, redis: str
             async def ask_while_one_opens(*commands: tuple[str, ...]) -> list[Any]:
                 sent = asyncio.ensure_future(real_ask(*commands))
                 await asyncio.sleep(0)  # the question is written: now the open arrives
-                owner._to_owner("o " + json.dumps({
+                owner.forward.to_owner("o " + json.dumps({
                     "room": room.code, "conn": cid, "gw": gateway,
                     "token": host.token, "version": 0}))
                 return await sent
 
             owner.bus.ask = ask_while_one_opens  # type: ignore[method-assign]
-            await owner._keep_once()
+            await owner.keep_once()
             owner.bus.ask = real_ask  # type: ignore[method-assign]
-            assert cid in owner._remote, "a connection opened mid-check was ended"
-            owner._to_owner(f"m {cid}\n" + json.dumps({"op": "ready", "seq": 1}))
+            assert cid in owner.forward.remote, "a connection opened mid-check was ended"
+            owner.forward.to_owner(f"m {cid}\n" + json.dumps({"op": "ready", "seq": 1}))
             for _ in range(100):
                 if host.answers:
                     break
                 await asyncio.sleep(0.02)
             assert 1 in host.answers, "the remote connection's message was not served"
-            await owner._keep_once()
-            assert cid in owner._remote, "b listens: its connection stays"
+            await owner.keep_once()
+            assert cid in owner.forward.remote, "b listens: its connection stays"
             await _close_bus(b, a)
             published: list[tuple[str, str]] = []
-            real_publish = owner._publish
+            real_publish = owner.forward.publish
 
             def publish(channel: str, data: str, on_nobody: Any = None) -> None:
                 published.append((channel, data))
                 real_publish(channel, data, on_nobody)
 
-            owner._publish = publish  # type: ignore[method-assign]
-            await owner._keep_once()
-            assert cid not in owner._remote
+            owner.forward.publish = publish
+            await owner.keep_once()
+            assert cid not in owner.forward.remote
             # and told to close, in case b was only subscribing again
             assert (f"laizi:gw:{gateway}", f"x {cid} 1012") in published
             assert a.errors == 0
@@ -832,10 +832,10 @@ def test_a_lost_subscription_sends_forwarded_websockets_back(db: str, redis: str
                 inbox.put_nowait(None)
                 await asyncio.wait_for(proxy, 5)
                 for _ in range(100):
-                    if not a.cluster._remote:
+                    if not a.cluster.forward.remote:
                         break
                     await asyncio.sleep(0.02)
-                assert not a.cluster._remote
+                assert not a.cluster.forward.remote
 
     run(main())
 

@@ -52,6 +52,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql.expression import Executable
 
+from laizi.server.ledgers import shown_ledger, shown_ledgers
+
 __all__ = ["Base", "MemberRow", "RoomRow", "Store", "StoredRoom", "default_url"]
 
 _MIGRATION_LOCK = 0x6C61697A  # "laiz": the advisory lock of the hall's schema migration
@@ -257,10 +259,8 @@ class Store:
 
     async def hands(self, code: str) -> list[dict[str, Any]]:
         """Every finished hand's ``hand_end`` line (no wall), its ledger as people are
-        shown it (:func:`laizi.server.records.shown_ledger`: no 0 of a bot that left
+        shown it (:func:`laizi.server.ledgers.shown_ledger`: no 0 of a bot that left
         before any hand); the stored lines keep the whole ledger."""
-        from laizi.server.records import shown_ledgers
-
         async with self.engine.connect() as conn:
             rows = await conn.execute(select(HandRow.end).where(HandRow.room == code)
                                       .order_by(HandRow.number))
@@ -268,9 +268,7 @@ class Store:
 
     async def history(self, name: str) -> list[dict[str, Any]]:
         """战绩: the rooms ``name`` played in, newest first, with the ledger of each as
-        people are shown it (:func:`laizi.server.records.shown_ledger`)."""
-        from laizi.server.records import shown_ledger
-
+        people are shown it (:func:`laizi.server.ledgers.shown_ledger`)."""
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
                 select(RoomRow.code, RoomRow.variant, RoomRow.status, RoomRow.updated)
