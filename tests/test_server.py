@@ -39,6 +39,7 @@ if not in_ci():  # in CI: import errors fail
 
 import httpx
 
+from conditions import until
 from laizi.commands.verify import verify_text
 from laizi.table.table import Table
 from server_helpers import (
@@ -518,10 +519,7 @@ def test_a_failing_bot_never_stalls_a_room(tmp_path: Path,
             room.auto.add("ann")
             answer = await room.handle(host, {"op": "start", "seq": 1})
             assert answer is not None and answer["op"] == "ack", answer
-            for _ in range(600):
-                if room.table.over:
-                    break
-                await asyncio.sleep(0.05)
+            await until(lambda: room.table.over, "the match played on without people", 30)
             return room.table, hall.errors
         finally:
             await hall.stop()

@@ -215,6 +215,12 @@ class Bus:
         """Whether this process is subscribed now (false while it subscribes again)."""
         return self._subscriber is not None and self._subscriber.transport is not None
 
+    @property
+    def publishing(self) -> bool:
+        """Whether the publisher is connected now (false from the moment its connection
+        is lost until it is made again, at the next publish)."""
+        return self._publisher is not None and self._publisher.transport is not None
+
     # ---------------------------------------------------------------- receiving
 
     def _push(self, reply: Any) -> None:
