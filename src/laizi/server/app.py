@@ -46,6 +46,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from laizi.errors import ErrorCode, LaiziError, TableError
 from laizi.server import lan, records, scorekeeper
+from laizi.server.asgi import WS_DISCONNECT
 from laizi.server.hall import BotPool, Hall
 from laizi.server.headers import BrowserSafety, allowed_from_env
 from laizi.server.limits import BodyLimit
@@ -62,8 +63,6 @@ _STATUS = {ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.UNKNOWN_TOKEN: 404,
            ErrorCode.NOT_HOST: 403, ErrorCode.STORAGE: 503, ErrorCode.TOO_LARGE: 413,
            ErrorCode.RATE_LIMITED: 429, ErrorCode.FORBIDDEN_ORIGIN: 403,
            ErrorCode.NOT_JSON: 415}
-WS_DISCONNECT = "websocket.disconnect"
-"""The ASGI message type of a websocket the client closed."""
 CLOSE_UNKNOWN = 4404
 """The websocket close code of an unknown room or token."""
 CLOSE_RESTART = 1012
