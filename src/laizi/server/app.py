@@ -34,7 +34,7 @@ import json
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -136,8 +136,16 @@ def app_from_env() -> Starlette:
 QR_MAX = 300  # characters of a link the QR endpoint encodes
 
 
+class Share(TypedDict):
+    """``GET /api/share``'s answer."""
+
+    base: str
+    lan: list[str]
+    local_only: bool
+
+
 def share_base(request: Request, listen_host: str | None,
-               found: Iterable[tuple[str, str]]) -> dict[str, Any]:
+               found: Iterable[tuple[str, str]]) -> Share:
     """Where friends open this hall: the address the page was opened at, unless that is
     this machine only (127.0.0.1, localhost) and the hall listens beyond it, then the
     first LAN address (same port). ``local_only``: the hall listens on loopback only.

@@ -55,6 +55,8 @@ from laizi.server.leases import (
     lease_seconds,
     numsub,
     owner_channel,
+    positions,
+    values,
 )
 from laizi.server.rooms import Room
 from laizi.server.serving import Incoming
@@ -302,10 +304,10 @@ class Cluster:
         replies = await asyncio.wait_for(self.bus.ask(*commands), self.lease / 2) \
             if commands else []
         if codes:
-            for i in replies.pop(0):
-                await self._drop(codes[int(i) - 1])
+            for i in positions(replies.pop(0)):
+                await self._drop(codes[i - 1])
         self._last_renewal = self.clock()
-        owners: list[str | None] = replies.pop(0) if rooms else []
+        owners = values(replies.pop(0)) if rooms else []
         listeners = numsub(replies.pop(0)) if channels else {}
         for code, owner in zip(rooms, owners, strict=True):
             for proxy in by_room[code]:
@@ -341,10 +343,11 @@ class Cluster:
         codes = [c for c in self._live
                  if c not in self.hall.rooms and c not in self._loading
                  and self._unloadable.get(c, 0.0) <= now]
-        values: list[str | None] = []
+        held: list[str | None] = []
         if codes:
-            (values,) = await self.bus.ask(("MGET", *map(lease_key, codes)))
-        peers = sorted(self._peers | {str(v) for v in values if v is not None} - {self.id})
+            (reply,) = await self.bus.ask(("MGET", *map(lease_key, codes)))
+            held = values(reply)
+        peers = sorted(self._peers | {v for v in held if v is not None} - {self.id})
         listeners: dict[str, int] = {}
         if peers:
             (counts,) = await self.bus.ask(("PUBSUB", "NUMSUB",
@@ -353,7 +356,7 @@ class Cluster:
         gone = {p for p in peers if not listeners.get(owner_channel(p))}
         self._peers = set(peers) - gone
         orphans = [(code, None if value is None else str(value))
-                   for code, value in zip(codes, values, strict=True)
+                   for code, value in zip(codes, held, strict=True)
                    if value is None or str(value) in gone]
         return orphans, gone
 

@@ -73,6 +73,42 @@ class OwnerHall(Protocol):
 Publish = Callable[[str, str, OnNobody | None], None]
 
 
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """``o``: a gateway opened a websocket of ``room`` (connection ``conn``)."""
+
+    room: str
+    conn: str
+    gw: str
+    token: str
+    version: int
+
+    @classmethod
+    def from_json(cls, text: str) -> Opening:
+        req = json.loads(text)
+        return cls(str(req["room"]), str(req["conn"]), str(req["gw"]), str(req["token"]),
+                   int(req["version"]))
+
+
+@dataclass(frozen=True, slots=True)
+class CallRequest:
+    """``r``: a call to the owner of ``room`` (``op``: :data:`CALL_JOIN` with ``name``
+    and ``role``, or :data:`CALL_INFO`), answered on the channel of gateway ``gw``."""
+
+    id: str
+    gw: str
+    room: str
+    op: str
+    name: object = None
+    role: object = None
+
+    @classmethod
+    def from_json(cls, text: str) -> CallRequest:
+        req = json.loads(text)
+        return cls(str(req["id"]), str(req["gw"]), str(req["room"]), str(req["op"]),
+                   req.get("name"), req.get("role"))
+
+
 @dataclass(eq=False)
 class Remote:
     """Owner side: one websocket held by another process (the gateway). Its messages
@@ -161,24 +197,24 @@ class Forwarding:
                 if remote is not None:
                     remote.inbox.put_nowait(text)
             case Wire.OPEN:
-                req = json.loads(rest)
-                remote = Remote(str(req["room"]), str(req["gw"]))
-                self.remote[str(req["conn"])] = remote
-                remote.task = self._spawn(self._serve_remote(str(req["conn"]), remote, req))
+                opening = Opening.from_json(rest)
+                remote = Remote(opening.room, opening.gw)
+                self.remote[opening.conn] = remote
+                remote.task = self._spawn(self._serve_remote(remote, opening))
             case Wire.CLOSE:
                 self.end_remote(rest)
             case Wire.CALL:
-                self._spawn(self._answer_call(json.loads(rest)))
+                self._spawn(self._answer_call(CallRequest.from_json(rest)))
 
-    def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+    def _spawn(self, coro: Coroutine[object, object, None]) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.create_task(coro)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
         return task
 
-    async def _open(self, cid: str, remote: Remote, req: dict[str, Any]) -> bool:
+    async def _open(self, remote: Remote, opening: Opening) -> bool:
         """Attach a remote connection to its room; whether it is served."""
-        code, channel = remote.code, gateway_channel(remote.gateway)
+        cid, code, channel = opening.conn, remote.code, gateway_channel(remote.gateway)
         loading = self.loading.get(code)
         room = await asyncio.shield(loading) if loading is not None else \
             self.hall.rooms.get(code)
@@ -186,7 +222,7 @@ class Forwarding:
             self._publish(channel, f"{Wire.EXIT} {cid} {SERVICE_RESTART}")
             return False
         try:
-            member = room.member(str(req["token"]))
+            member = room.member(opening.token)
         except LaiziError as exc:
             self._publish(channel, f"{Wire.FRAME} {cid}\n" + dumps(error_frame(exc)))
             self._publish(channel, f"{Wire.EXIT} {cid} {CLOSE_UNKNOWN}")
@@ -201,18 +237,18 @@ class Forwarding:
         async def close(code_: int) -> None:
             self._publish(channel, f"{Wire.EXIT} {cid} {code_}")
 
-        conn = Connection(version=int(req["version"]), close=close, deliver=deliver)
+        conn = Connection(version=opening.version, close=close, deliver=deliver)
         remote.room, remote.member, remote.conn = room, member, conn
         conn.start()
         await room.attach(member, conn)
         return True
 
-    async def _serve_remote(self, cid: str, remote: Remote, req: dict[str, Any]) -> None:
+    async def _serve_remote(self, remote: Remote, opening: Opening) -> None:
         """A remote connection: attach it, then its messages in order (as the gateway
         received them), until it closes."""
         try:
-            if not await self._open(cid, remote, req):
-                self.remote.pop(cid, None)
+            if not await self._open(remote, opening):
+                self.remote.pop(opening.conn, None)
                 return
             room, member, conn = remote.room, remote.member, remote.conn
             assert room is not None and member is not None and conn is not None
@@ -237,15 +273,15 @@ class Forwarding:
             self._publish(gateway_channel(remote.gateway),
                           f"{Wire.EXIT} {cid} {SERVICE_RESTART}")
 
-    async def _answer_call(self, req: dict[str, Any]) -> None:
-        answer: dict[str, Any] = {"id": req["id"]}
+    async def _answer_call(self, req: CallRequest) -> None:
+        answer: dict[str, object] = {"id": req.id}
         try:
-            code = str(req["room"])
+            code = req.room
             room = self.hall.rooms.get(code)
             if room is None or code not in self.owned:
                 raise Unavailable(f"room {code} is moving between processes; try again")
-            if req["op"] == CALL_JOIN:
-                _, member = await self.hall.join_here(room, req["name"], req["role"])
+            if req.op == CALL_JOIN:
+                _, member = await self.hall.join_here(room, req.name, req.role)
                 answer["ok"] = {"code": room.code, "token": member.token,
                                 "role": member.role}
             else:
@@ -255,7 +291,7 @@ class Forwarding:
         except Exception as exc:
             self.hall.report(None, exc)
             answer["error"] = dict(Unavailable(f"{type(exc).__name__}").to_json())
-        self._publish(gateway_channel(str(req["gw"])), f"{Wire.ANSWER} " + dumps(answer))
+        self._publish(gateway_channel(req.gw), f"{Wire.ANSWER} " + dumps(answer))
 
     # ------------------------------------------------------------------ gateway side
 

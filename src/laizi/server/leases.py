@@ -12,9 +12,11 @@ import json
 import os
 
 from laizi.errors import ErrorCode, LaiziError
+from laizi.server.bus import Reply
 
 __all__ = ["RELEASE", "RENEW", "SERVICE_RESTART", "STEAL", "Unavailable", "dumps",
-           "gateway_channel", "lease_key", "lease_seconds", "numsub", "owner_channel"]
+           "gateway_channel", "lease_key", "lease_seconds", "numsub", "owner_channel",
+           "positions", "values"]
 
 PREFIX = "laizi:"
 SERVICE_RESTART = 1012
@@ -68,9 +70,26 @@ def gateway_channel(process: str) -> str:
     return f"{PREFIX}gw:{process}"
 
 
-def numsub(reply: list[str | int]) -> dict[str, int]:
+def _items(reply: Reply) -> list[Reply]:
+    if not isinstance(reply, list):
+        raise TypeError(f"Redis answered {reply!r}, not a list")
+    return reply
+
+
+def numsub(reply: Reply) -> dict[str, int]:
     """``PUBSUB NUMSUB``'s answer (channel, count, channel, count, ...) as a dict."""
-    return {str(reply[i]): int(reply[i + 1]) for i in range(0, len(reply), 2)}
+    items = _items(reply)
+    return {str(items[i]): int(str(items[i + 1])) for i in range(0, len(items), 2)}
+
+
+def values(reply: Reply) -> list[str | None]:
+    """``MGET``'s answer: each key's value (None: no such key)."""
+    return [None if v is None else str(v) for v in _items(reply)]
+
+
+def positions(reply: Reply) -> list[int]:
+    """:data:`RENEW`'s answer: the (1-based) positions of the keys no longer held."""
+    return [int(str(i)) for i in _items(reply)]
 
 
 def dumps(data: object) -> str:
