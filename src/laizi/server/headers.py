@@ -63,6 +63,9 @@ _SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
 Origin = tuple[str, str, int]
 """scheme, host (lower case), port."""
 
+JSON_MEDIA_TYPE = "application/json"
+"""The only body a request that changes something may have."""
+
 
 def _origin(url: str) -> Origin | None:
     """The origin of ``url`` (an ``Origin`` or a ``Referer``), None if it has none."""
@@ -214,8 +217,8 @@ class BrowserSafety:
                           f"(origin {origin[:100]!r}); the hall's operator may allow it: "
                           "laizi serve --allow-origin URL")
         if method in WITH_BODY:
-            kind = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
-            if kind != "application/json":
+            media = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+            if media != JSON_MEDIA_TYPE:
                 return _error(415, ErrorCode.NOT_JSON,
                               "a request that changes something is JSON "
                               "(Content-Type: application/json)")
