@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypedDict, cast
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -62,7 +62,7 @@ from laizi.reasons import payments_with_parts
 from laizi.records import record_to_json
 from laizi.server.ledgers import shown_ledger, shown_ledgers
 from laizi.table import deals
-from laizi.table.table import Table
+from laizi.table.table import Entry, Table
 from laizi.vocab import GameEventType, Phase, TableEventType
 
 __all__ = ["hand_deal", "hand_records", "hand_replay", "replay_steps", "routes",
@@ -74,12 +74,22 @@ _SHARED = ("phase", "turn", "dealer", "melds", "discards", "flowers", "hand_size
 _WINDOWS = (Phase.CLAIM, Phase.ROB, Phase.DECIDE)
 
 
-def hand_records(log: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+class HandRecord(TypedDict):
+    """A finished hand as the settlements page reads it (:func:`hand_records`)."""
+
+    number: int
+    seats: list[str]
+    dealer: int
+    context: dict[str, object]
+    end: Entry
+
+
+def hand_records(log: Iterable[Entry]) -> list[HandRecord]:
     """Every finished hand of a table log: ``{"number", "seats", "dealer", "context",
     "end"}`` (``end``: the ``hand_end`` line without the wall, its ledger as shown:
     :func:`shown_ledger`)."""
-    out: list[dict[str, Any]] = []
-    hand: dict[str, Any] | None = None
+    out: list[HandRecord] = []
+    hand: Entry | None = None
     played: set[str] = set()
     for entry in log:
         kind = entry.get("type")
@@ -97,7 +107,7 @@ def hand_records(log: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _public_end(entry: dict[str, Any], dealer: int) -> dict[str, Any]:
+def _public_end(entry: Entry, dealer: int) -> Entry:
     """A ``hand_end`` line as the client reads it: no wall, reasons with their parts,
     each horse with the seat it landed on (``dealer``: the hand's dealer)."""
     from laizi import tiles
@@ -111,8 +121,7 @@ def _public_end(entry: dict[str, Any], dealer: int) -> dict[str, Any]:
     return end
 
 
-def _finished(log: Sequence[dict[str, Any]], number: int
-              ) -> tuple[int, dict[str, Any], int]:
+def _finished(log: Sequence[Entry], number: int) -> tuple[int, Entry, int]:
     """Where hand ``number`` starts in the log, its ``hand`` line and where its
     ``hand_end`` line is; :class:`TableError` unless the hand is over."""
     start = next((i for i, e in enumerate(log)
@@ -128,7 +137,7 @@ def _finished(log: Sequence[dict[str, Any]], number: int
     return start, log[start], end
 
 
-def hand_deal(log: Sequence[dict[str, Any]], number: int, secret: bytes) -> dict[str, Any]:
+def hand_deal(log: Sequence[Entry], number: int, secret: bytes) -> dict[str, Any]:
     """The deal of finished hand ``number`` (docs/deals.md): ``{"hand", "key" (hex),
     "entropy" (the contributions before the hand), "entropy_digest" (hex), "commitment",
     "tiles" (the hand's tile set, sorted), "wall"}`` with ``wall = shuffle(tiles, key)``
@@ -148,8 +157,7 @@ def hand_deal(log: Sequence[dict[str, Any]], number: int, secret: bytes) -> dict
             "tiles": tiles, "wall": deals.shuffle(tiles, key)}
 
 
-def hand_replay(log: Sequence[dict[str, Any]], number: int, secret: bytes
-                ) -> dict[str, Any]:
+def hand_replay(log: Sequence[Entry], number: int, secret: bytes) -> dict[str, Any]:
     """Finished hand ``number`` of a table log, played again from its ``hand`` line,
     the wall of its hand key and its ``action`` lines: ``{"number", "seats", "dealer",
     "context", "variant", "end", "deal", "log"}`` (``log``: the hand's engine log;
@@ -263,7 +271,7 @@ async def _room(request: Request) -> RecordedRoom:
     return cast(RecordedRoom, await request.app.state.hall.room(request.path_params["code"]))
 
 
-def _stored_log(room: RecordedRoom) -> list[dict[str, Any]]:
+def _stored_log(room: RecordedRoom) -> list[Entry]:
     """The room's log lines that are stored: a line is applied before it is stored, and
     a line storage refused is taken back (``Room._reload``), so it is never served (nor
     a wall of a hand that did not end, nor its replay cached)."""
