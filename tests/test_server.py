@@ -527,7 +527,9 @@ def test_a_failing_bot_never_stalls_a_room(tmp_path: Path,
     table, errors = run(go())
     assert table.over and table.number == 1
     assert sum(table.ledger.values()) == 0
-    assert Broken.calls > 10 and errors == Broken.calls
+    # Every failure was reported. How often the bot was asked depends on the deal (a
+    # quick win is a short hand: 8 times was seen), so no count is assumed.
+    assert errors == Broken.calls > 0
     assert "a bot's bug" in capsys.readouterr().err
 
 
