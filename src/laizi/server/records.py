@@ -84,6 +84,26 @@ class HandRecord(TypedDict):
     end: Entry
 
 
+class Deal(TypedDict):
+    """The deal of a finished hand (:func:`hand_deal`)."""
+
+    hand: int
+    key: str
+    entropy: list[str]
+    entropy_digest: str
+    commitment: str | None
+    tiles: list[int]
+    wall: list[int]
+
+
+class Replay(HandRecord):
+    """A finished hand played again (:func:`hand_replay`)."""
+
+    variant: str
+    deal: Deal
+    log: list[Entry]
+
+
 def hand_records(log: Iterable[Entry]) -> list[HandRecord]:
     """Every finished hand of a table log: ``{"number", "seats", "dealer", "context",
     "end"}`` (``end``: the ``hand_end`` line without the wall, its ledger as shown:
@@ -137,7 +157,7 @@ def _finished(log: Sequence[Entry], number: int) -> tuple[int, Entry, int]:
     return start, log[start], end
 
 
-def hand_deal(log: Sequence[Entry], number: int, secret: bytes) -> dict[str, Any]:
+def hand_deal(log: Sequence[Entry], number: int, secret: bytes) -> Deal:
     """The deal of finished hand ``number`` (docs/deals.md): ``{"hand", "key" (hex),
     "entropy" (the contributions before the hand), "entropy_digest" (hex), "commitment",
     "tiles" (the hand's tile set, sorted), "wall"}`` with ``wall = shuffle(tiles, key)``
@@ -152,12 +172,12 @@ def hand_deal(log: Sequence[Entry], number: int, secret: bytes) -> dict[str, Any
     digest = deals.mix(entropy)
     key = deals.hand_key(secret, number, digest)
     tiles = sorted(variant.tile_set(variant.options_from_json(hand["options"])))
-    return {"hand": number, "key": key.hex(), "entropy": entropy,
-            "entropy_digest": digest.hex(), "commitment": head.get("commitment"),
-            "tiles": tiles, "wall": deals.shuffle(tiles, key)}
+    return Deal(hand=number, key=key.hex(), entropy=entropy, entropy_digest=digest.hex(),
+                commitment=head.get("commitment"), tiles=tiles,
+                wall=deals.shuffle(tiles, key))
 
 
-def hand_replay(log: Sequence[Entry], number: int, secret: bytes) -> dict[str, Any]:
+def hand_replay(log: Sequence[Entry], number: int, secret: bytes) -> Replay:
     """Finished hand ``number`` of a table log, played again from its ``hand`` line,
     the wall of its hand key and its ``action`` lines: ``{"number", "seats", "dealer",
     "context", "variant", "end", "deal", "log"}`` (``log``: the hand's engine log;
@@ -180,9 +200,9 @@ def hand_replay(log: Sequence[Entry], number: int, secret: bytes) -> dict[str, A
     if not game.over or game.record is None or \
             record_to_json(game.record, variant) != log[end]["record"]:
         raise LogError(f"hand {number + 1} does not replay to the settlement its log holds")
-    return {"number": number, "seats": list(hand["seats"]), "dealer": hand["dealer"],
-            "context": hand.get("context", {}), "variant": variant.id,
-            "end": _public_end(log[end], hand["dealer"]), "deal": deal, "log": list(game.log)}
+    return Replay(number=number, seats=list(hand["seats"]), dealer=hand["dealer"],
+                  context=hand.get("context", {}), variant=variant.id,
+                  end=_public_end(log[end], hand["dealer"]), deal=deal, log=list(game.log))
 
 
 def _state(game: Game, events: Sequence[dict[str, Any]]) -> dict[str, Any]:
