@@ -51,7 +51,13 @@ from laizi.server.hall import BotPool, Hall
 from laizi.server.headers import BrowserSafety, allowed_from_env
 from laizi.server.limits import BodyLimit
 from laizi.server.rooms import MAX_MESSAGE, Connection, Room, RoomSettings, parse_client_text
-from laizi.server.serving import Incoming, error_frame, serve_messages
+from laizi.server.serving import (
+    CLOSE_UNKNOWN,
+    SERVICE_RESTART,
+    Incoming,
+    error_frame,
+    serve_messages,
+)
 from laizi.server.storage import Store
 
 __all__ = ["MAX_MESSAGE", "HallContext", "app_from_env", "create_app"]
@@ -63,10 +69,6 @@ _STATUS = {ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.UNKNOWN_TOKEN: 404,
            ErrorCode.NOT_HOST: 403, ErrorCode.STORAGE: 503, ErrorCode.TOO_LARGE: 413,
            ErrorCode.RATE_LIMITED: 429, ErrorCode.FORBIDDEN_ORIGIN: 403,
            ErrorCode.NOT_JSON: 415}
-CLOSE_UNKNOWN = 4404
-"""The websocket close code of an unknown room or token."""
-CLOSE_RESTART = 1012
-"""The websocket close code of a hall that cannot serve the room now (try again)."""
 ALL_ADDRESSES = (None, "0.0.0.0", "::", "")
 """``listen_host`` values that listen on every address (LAN addresses included)."""
 
@@ -340,7 +342,7 @@ async def play(ws: WebSocket) -> None:
         await ws.send_json(error_frame(exc))
         await ws.close(code=CLOSE_UNKNOWN if exc.code in (ErrorCode.UNKNOWN_ROOM,
                                                           ErrorCode.UNKNOWN_TOKEN)
-                       else CLOSE_RESTART)
+                       else SERVICE_RESTART)
         return
     if not isinstance(where, Room):
         assert hall.cluster is not None

@@ -47,7 +47,6 @@ from laizi.server.forwarding import Forwarding, OwnerHall, Proxy
 from laizi.server.leases import (
     RELEASE,
     RENEW,
-    SERVICE_RESTART,
     STEAL,
     Unavailable,
     gateway_channel,
@@ -59,7 +58,7 @@ from laizi.server.leases import (
     values,
 )
 from laizi.server.rooms import Room
-from laizi.server.serving import Incoming
+from laizi.server.serving import SERVICE_RESTART, Incoming
 from laizi.server.storage import Store, StoredRoom
 
 __all__ = ["SERVICE_RESTART", "Cluster", "HallPort", "Unavailable", "lease_seconds"]

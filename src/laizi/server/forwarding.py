@@ -26,14 +26,19 @@ from typing import Any, Protocol
 from laizi.errors import ErrorCode, LaiziError, TableError
 from laizi.server.bus import OnNobody
 from laizi.server.leases import (
-    SERVICE_RESTART,
     Unavailable,
     dumps,
     gateway_channel,
     owner_channel,
 )
 from laizi.server.rooms import Connection, Member, Room
-from laizi.server.serving import Incoming, error_frame, serve_messages
+from laizi.server.serving import (
+    CLOSE_UNKNOWN,
+    SERVICE_RESTART,
+    Incoming,
+    error_frame,
+    serve_messages,
+)
 
 __all__ = ["CALL_INFO", "CALL_JOIN", "Forwarding", "OwnerHall", "Wire"]
 
@@ -41,8 +46,6 @@ CALL_JOIN = "join"
 """A call: a new member of the room (``name``, ``role``)."""
 CALL_INFO = "info"
 """A call: the room's public facts."""
-CLOSE_UNKNOWN = 4404
-"""The websocket close code of an unknown room or token."""
 CALL_TIMEOUT = 10.0
 """Seconds a call waits for the owner's answer."""
 

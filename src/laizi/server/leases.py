@@ -14,13 +14,11 @@ import os
 from laizi.errors import ErrorCode, LaiziError
 from laizi.server.bus import Reply
 
-__all__ = ["RELEASE", "RENEW", "SERVICE_RESTART", "STEAL", "Unavailable", "dumps",
+__all__ = ["RELEASE", "RENEW", "STEAL", "Unavailable", "dumps",
            "gateway_channel", "lease_key", "lease_seconds", "numsub", "owner_channel",
            "positions", "values"]
 
 PREFIX = "laizi:"
-SERVICE_RESTART = 1012
-"""The websocket close code that tells a client to reconnect (the room moved)."""
 
 RENEW = """
 local lost = {}

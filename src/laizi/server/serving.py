@@ -11,7 +11,13 @@ from laizi.errors import LaiziError
 from laizi.server.rooms import Connection, Member, Room, parse_client_text
 from laizi.vocab import ServerOp
 
-__all__ = ["Incoming", "error_frame", "serve_messages"]
+__all__ = ["CLOSE_UNKNOWN", "SERVICE_RESTART", "Incoming", "error_frame", "serve_messages"]
+
+CLOSE_UNKNOWN = 4404
+"""The websocket close code of an unknown room or token (final: the client stops)."""
+SERVICE_RESTART = 1012
+"""The websocket close code that tells a client to reconnect (the room moved, or the
+hall cannot serve it now)."""
 
 Incoming = str | dict[str, Any] | None
 """What a websocket gave: a message's text, the error frame that answers a message that
