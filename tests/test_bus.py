@@ -33,6 +33,7 @@ if os.environ.get("CI", "").lower() not in ("1", "true", "yes"):
     pytest.importorskip("redis")
     pytest.importorskip("hiredis")
 
+from conditions import until
 from laizi.server.bus import Bus
 from server_helpers import in_ci, redis_command, redis_for_tests
 
@@ -69,9 +70,12 @@ class _Inbox:
         self.errors: list[BaseException] = []
         self.resubscriptions = 0
         self.changed = asyncio.Event()
+        self.back = asyncio.Event()
+        """Set when the listener listens again after its connection was lost."""
 
     def resubscribed(self) -> None:
         self.resubscriptions += 1
+        self.back.set()
 
     def receive(self, channel: str, text: str) -> None:
         self.got.append((channel, text))
@@ -132,7 +136,12 @@ def test_messages_arrive_once_in_order(redis: str, run: Run) -> None:
                 if i % 5 == 0:
                     await asyncio.sleep(0)
             await inbox.wait_for(len(expected))
-            await asyncio.sleep(0.1)  # nothing more comes (no message twice)
+            # A last message on each channel: one sent twice would have come before it
+            # (a channel's messages arrive in the order published).
+            for channel in (ch_a, ch_b):
+                sender.publish(channel, "the last")
+                expected.append((channel, "the last"))
+            await inbox.wait_for(len(expected))
             for channel in (ch_a, ch_b):
                 assert [t for c, t in inbox.got if c == channel] == \
                     [t for c, t in expected if c == channel]
@@ -176,20 +185,17 @@ def test_connections_killed_by_redis_are_made_again(redis: str, run: Run) -> Non
 
             (sub,) = _client_ids(redis, f"{name}:sub")
             redis_command(redis, "CLIENT", "KILL", "ID", sub)
-            for _ in range(200):
-                ids = _client_ids(redis, f"{name}:sub")
-                if ids and ids != [sub] and listener.listening:
-                    break
-                await asyncio.sleep(0.05)
-            else:
-                raise AssertionError("the subscriber did not come back")
+            await asyncio.wait_for(inbox.back.wait(), 10)  # the subscriber came back
+            assert listener.listening
+            ids = _client_ids(redis, f"{name}:sub")
+            assert ids and ids != [sub], ids
             assert inbox.resubscriptions == 1, "on_resubscribed was not called once"
             sender.publish(channel, "after the subscriber came back")
             await inbox.wait_for(2)
 
             (pub,) = _client_ids(redis, f"{name}-sender:pub")
             redis_command(redis, "CLIENT", "KILL", "ID", pub)
-            await asyncio.sleep(0.2)  # the sender has seen its connection go
+            await until(lambda: not sender.publishing, "the sender saw its connection go")
             lost: list[int] = []
             for i in range(5):
                 sender.publish(channel, f"again {i}", on_nobody=lambda i=i: lost.append(i))

@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import json
 import os
 import random
@@ -52,6 +53,7 @@ import httpx
 if TYPE_CHECKING:
     from laizi.server.hall import Hall
 
+from conditions import POLL, until, until_sync
 from laizi.commands.verify import verify_text
 from server_helpers import (
     FAST,
@@ -176,20 +178,23 @@ def watch_takeover(db: str, redis: str, codes: Sequence[str], server: Server,
                    timeout: float) -> float:
     """When (``time.monotonic()``) ``server`` has held the lease of every room of
     ``codes`` (a room that finished meanwhile, owned by nobody, counts as taken)."""
-    started = time.monotonic()
     process = server.health()["process"]
     left = set(codes)
-    while left:
+
+    def taken() -> bool:
         for code in sorted(left):
             holder = redis_command(redis, "GET", LEASE_KEY.format(code))
             if holder == process or (
                     not holder and asyncio.run(stored_room(db, code)).status == "over"):
                 left.discard(code)
-        if left and time.monotonic() - started > timeout:
-            holders = {c: redis_command(redis, "GET", LEASE_KEY.format(c)) for c in left}
-            raise AssertionError(f"after {timeout} s process {process} does not hold "
-                                 f"{holders}:\n{server.stderr()[-3000:]}")
-        time.sleep(0.05)
+        return not left
+
+    try:
+        until_sync(taken, f"process {process} holds every room", timeout)
+    except AssertionError:
+        holders = {c: redis_command(redis, "GET", LEASE_KEY.format(c)) for c in left}
+        raise AssertionError(f"after {timeout} s process {process} does not hold "
+                             f"{holders}:\n{server.stderr()[-3000:]}") from None
     return time.monotonic()
 
 
@@ -316,9 +321,13 @@ def test_sigkill_failover(db: str, redis: str, tmp_path: Path) -> None:
             for cs in clients.values():
                 assert (await cs[0].request("start"))["op"] == "ack"
             await play_a_little(clients)  # acknowledged actions in every room; then on
+            playing = [code for code in codes if code != idle]
+            sent = {code: sum(len(c.sent) for c in clients[code]) for code in playing}
             tasks = [asyncio.create_task(c.roam(timeout=70)) for c in everyone
                      if c.code != idle]
-            await asyncio.sleep(0.15)  # actions in flight in every room
+            await until(lambda: all(sum(len(c.sent) for c in clients[code]) > sent[code]
+                                    for code in playing),
+                        "every room played on", 30)  # actions in flight in every room
             for code in codes:
                 assert not clients[code][0].over, f"room {code} finished before the kill"
             killed_at = time.monotonic()
@@ -442,10 +451,8 @@ def test_a_room_waiting_for_people_still_waits_on_another_process(
             await c.close()
 
         run(first())
-        deadline = time.monotonic() + 30
-        while not (info := room_info(a, code))["idle"]:
-            assert time.monotonic() < deadline, info
-            time.sleep(0.05)
+        until_sync(lambda: room_info(a, code)["idle"], "the room waits for people", 30)
+        info = room_info(a, code)
         left = info["hands"]  # 1, or more when a bot won before the host's answers were in
         assert left >= 1 and not info["in_hand"]
         lines = stored_lines(db, code)
@@ -635,10 +642,12 @@ def test_forwarding_to_the_owner(db: str, redis: str, tmp_path: Path) -> None:
 async def two_halls(db: str, redis: str) -> AsyncIterator[tuple[Hall, Hall]]:
     """Two halls of several processes in one event loop (their sweeps and checks
     running, each test cancels those it drives by hand), stopped at the end."""
+    from laizi.server.cluster import Cluster
     from laizi.server.hall import Hall
     from laizi.server.storage import Store
 
-    a, b = Hall(Store(db), redis_url=redis), Hall(Store(db), redis_url=redis)
+    a = Hall(Store(db), cluster=functools.partial(Cluster, redis))
+    b = Hall(Store(db), cluster=functools.partial(Cluster, redis))
     await a.start()
     await b.start()
     try:
@@ -652,17 +661,17 @@ async def _close_bus(closing: Hall, asking: Hall) -> None:
     """``closing`` stops listening, as a killed process does, and the call returns once
     Redis counts no subscriber on its channels: Redis notices a closed socket in its own
     time, so a check asked right after the close could still see it listening."""
-    from laizi.server.cluster import _numsub
+    from laizi.server.leases import numsub
 
     assert closing.cluster is not None and asking.cluster is not None
     bus = closing.cluster.bus
     await bus.close()
+    ask = asking.cluster.bus.ask
     for _ in range(250):
-        (reply,) = await asyncio.wait_for(
-            asking.cluster.bus.ask(("PUBSUB", "NUMSUB", *bus.channels)), 5)
-        if not any(_numsub(reply).values()):
+        (reply,) = await asyncio.wait_for(ask(("PUBSUB", "NUMSUB", *bus.channels)), 5)
+        if not any(numsub(reply).values()):
             return
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(POLL)
     raise AssertionError(f"Redis still counts {closing.cluster.id}'s subscriptions after 5 s")
 
 
@@ -687,7 +696,7 @@ def test_the_sweep_works_from_an_old_list_of_live_rooms(db: str, redis: str) -> 
             ended, host = await a.create(settings, "ann")
             moving, _ = await a.create(settings, "bob")
             b.cluster._live_due = 0.0
-            await b.cluster._sweep_once()
+            await b.cluster.sweep_once()
             listed = set(b.cluster._live)
             assert {ended.code, moving.code} <= listed
             assert not b.cluster.owned, "a plays both rooms and listens"
@@ -702,7 +711,7 @@ def test_the_sweep_works_from_an_old_list_of_live_rooms(db: str, redis: str) -> 
             store_list = b.store.live_rooms
             b.store.live_rooms = old_list  # type: ignore[method-assign]
             b.cluster._live_due = 0.0
-            await b.cluster._sweep_once()
+            await b.cluster.sweep_once()
             assert ended.code not in b.cluster.owned and ended.code not in b.rooms
             assert ended.code not in b.cluster._live and lease(ended.code) is None
             b.store.live_rooms = store_list  # type: ignore[method-assign]
@@ -714,7 +723,7 @@ def test_the_sweep_works_from_an_old_list_of_live_rooms(db: str, redis: str) -> 
             for task in a.cluster._tasks:
                 task.cancel()
             await _close_bus(a, b)
-            await b.cluster._sweep_once()
+            await b.cluster.sweep_once()
             for room in (moving, late):
                 assert room.code in b.cluster.owned and room.code in b.rooms
                 assert lease(room.code) == b.cluster.id
@@ -746,34 +755,31 @@ def test_a_connection_opened_during_the_owners_check_is_kept(db: str, redis: str
             async def ask_while_one_opens(*commands: tuple[str, ...]) -> list[Any]:
                 sent = asyncio.ensure_future(real_ask(*commands))
                 await asyncio.sleep(0)  # the question is written: now the open arrives
-                owner._to_owner("o " + json.dumps({
+                owner.forward.to_owner("o " + json.dumps({
                     "room": room.code, "conn": cid, "gw": gateway,
                     "token": host.token, "version": 0}))
                 return await sent
 
             owner.bus.ask = ask_while_one_opens  # type: ignore[method-assign]
-            await owner._keep_once()
+            await owner.keep_once()
             owner.bus.ask = real_ask  # type: ignore[method-assign]
-            assert cid in owner._remote, "a connection opened mid-check was ended"
-            owner._to_owner(f"m {cid}\n" + json.dumps({"op": "ready", "seq": 1}))
-            for _ in range(100):
-                if host.answers:
-                    break
-                await asyncio.sleep(0.02)
+            assert cid in owner.forward.remote, "a connection opened mid-check was ended"
+            owner.forward.to_owner(f"m {cid}\n" + json.dumps({"op": "ready", "seq": 1}))
+            await until(lambda: bool(host.answers), "the remote message was answered")
             assert 1 in host.answers, "the remote connection's message was not served"
-            await owner._keep_once()
-            assert cid in owner._remote, "b listens: its connection stays"
+            await owner.keep_once()
+            assert cid in owner.forward.remote, "b listens: its connection stays"
             await _close_bus(b, a)
             published: list[tuple[str, str]] = []
-            real_publish = owner._publish
+            real_publish = owner.forward.publish
 
             def publish(channel: str, data: str, on_nobody: Any = None) -> None:
                 published.append((channel, data))
                 real_publish(channel, data, on_nobody)
 
-            owner._publish = publish  # type: ignore[method-assign]
-            await owner._keep_once()
-            assert cid not in owner._remote
+            owner.forward.publish = publish
+            await owner.keep_once()
+            assert cid not in owner.forward.remote
             # and told to close, in case b was only subscribing again
             assert (f"laizi:gw:{gateway}", f"x {cid} 1012") in published
             assert a.errors == 0
@@ -818,24 +824,14 @@ def test_a_lost_subscription_sends_forwarded_websockets_back(db: str, redis: str
 
                 proxy = asyncio.create_task(b.cluster.proxy(
                     a.cluster.id, room.code, host.token, 0, inbox.get, send_text, close))
-                for _ in range(250):
-                    if frames:
-                        break
-                    await asyncio.sleep(0.02)
-                assert frames, "the forwarded websocket got no first frame"
+                await until(lambda f=frames: bool(f), "the forwarded websocket's first frame")
                 _kill_subscriber(redis, lost.id)
-                for _ in range(250):
-                    if closed:
-                        break
-                    await asyncio.sleep(0.02)
+                await until(lambda c=closed: bool(c), "the forwarded websocket closed")
                 assert closed == [1012], (lost is a.cluster, closed)
                 inbox.put_nowait(None)
                 await asyncio.wait_for(proxy, 5)
-                for _ in range(100):
-                    if not a.cluster._remote:
-                        break
-                    await asyncio.sleep(0.02)
-                assert not a.cluster._remote
+                await until(lambda: not a.cluster.forward.remote,
+                            "the owner forgot the remote connection")
 
     run(main())
 
@@ -843,33 +839,47 @@ def test_a_lost_subscription_sends_forwarded_websockets_back(db: str, redis: str
 # --------------------------------------------------------------------------- starting
 
 
-def test_unloadable_room_is_not_retried_at_every_sweep(db: str, redis: str,
-                                                       tmp_path: Path) -> None:
+def test_unloadable_room_is_not_retried_at_every_sweep(
+        db: str, redis: str, capsys: pytest.CaptureFixture[str]) -> None:
     """A live room no process can rebuild (damaged settings here; a log of another rules
     version in an upgrade) is reported when the sweep fails to load it, then left alone
-    for a minute, not tried and reported again every second; it stays as stored, for a
-    process that can play it."""
+    for a minute (``UNLOADABLE_RETRY``), not tried and reported again every second; it
+    stays as stored, for a process that can play it. One hall, its sweep driven by hand
+    on a clock of the test's own."""
+    from laizi.server.cluster import UNLOADABLE_RETRY, Cluster
+    from laizi.server.hall import Hall
     from laizi.server.storage import Store
 
     code = str(random.randrange(10**15, 10**16))
+    now = [1000.0]
 
-    async def plant() -> None:
-        store = Store(db)
-        await store.create_room(code, "jingzhou", {"no": "variant"}, "ab" * 32,
-                                ['{"type":"table"}'])
-        await store.close()
+    async def main() -> None:
+        hall = Hall(Store(db), cluster=functools.partial(Cluster, redis))
+        assert hall.cluster is not None
+        hall.cluster.clock = lambda: now[0]
+        await hall.start()
+        try:
+            for task in hall.cluster._tasks:  # it sweeps only when told to
+                task.cancel()
+            await hall.store.create_room(code, "jingzhou", {"no": "variant"}, "ab" * 32,
+                                         ['{"type":"table"}'])
+            await hall.cluster.sweep_once()
+            assert hall.errors == 1, "the sweep did not try the room"
+            for _ in range(int(UNLOADABLE_RETRY) - 1):  # a sweep a second for a minute
+                now[0] += 1.0
+                await hall.cluster.sweep_once()
+            assert hall.errors == 1, "the room was tried again within the minute"
+            assert code not in hall.rooms and code not in hall.cluster.owned
+            now[0] += 1.5
+            await hall.cluster.sweep_once()
+            assert hall.errors == 2, "the room was not tried again after a minute"
+            assert code in await hall.store.live_rooms()
+            assert redis_command(redis, "GET", f"laizi:lease:{code}") in ("", None)
+        finally:
+            await hall.stop()
 
-    with cluster(db, redis, tmp_path, n=1, together=True) as (server,):
-        run(plant())
-        deadline = time.monotonic() + 10
-        while server.health()["errors"] == 0:
-            assert time.monotonic() < deadline, "the sweep never tried the room"
-            time.sleep(0.1)
-        time.sleep(4.0)  # about four sweeps more
-        assert server.health()["errors"] == 1, server.stderr()
-        assert "unknown room setting" in server.stderr()
-        assert code in run(stored_codes(db))
-        assert redis_command(redis, "GET", f"laizi:lease:{code}") in ("", None)
+    run(main())
+    assert "unknown room setting" in capsys.readouterr().err
 
 
 async def stored_codes(db: str) -> list[str]:
@@ -940,10 +950,12 @@ def test_start_together_and_workers(db: str, redis: str, tmp_path: Path) -> None
             check_room(db, code, clients, a, "jingzhou", 1)
             check_clean(w)
             w.kill()
-            time.sleep(0.2)
-            left = {p for p in workers if Path(f"/proc/{p}").exists()
-                    and "zombie" not in Path(f"/proc/{p}/status").read_text().lower()}
-            assert not left, f"workers {left} outlived their server"
+
+            def left() -> set[int]:
+                return {p for p in workers if Path(f"/proc/{p}").exists()
+                        and "zombie" not in Path(f"/proc/{p}/status").read_text().lower()}
+
+            until_sync(lambda: not left(), "the workers end with their server", 5)
             print(f"--workers 2: processes {sorted(seen)} answered /healthz; "
                   f"{describe(clients)}")
         finally:

@@ -39,6 +39,7 @@ if not in_ci():  # in CI: import errors fail
 
 import httpx
 
+from conditions import until
 from laizi.commands.verify import verify_text
 from laizi.table.table import Table
 from server_helpers import (
@@ -518,10 +519,7 @@ def test_a_failing_bot_never_stalls_a_room(tmp_path: Path,
             room.auto.add("ann")
             answer = await room.handle(host, {"op": "start", "seq": 1})
             assert answer is not None and answer["op"] == "ack", answer
-            for _ in range(600):
-                if room.table.over:
-                    break
-                await asyncio.sleep(0.05)
+            await until(lambda: room.table.over, "the match played on without people", 30)
             return room.table, hall.errors
         finally:
             await hall.stop()
@@ -529,7 +527,9 @@ def test_a_failing_bot_never_stalls_a_room(tmp_path: Path,
     table, errors = run(go())
     assert table.over and table.number == 1
     assert sum(table.ledger.values()) == 0
-    assert Broken.calls > 10 and errors == Broken.calls
+    # Every failure was reported. How often the bot was asked depends on the deal (a
+    # quick win is a short hand: 8 times was seen), so no count is assumed.
+    assert errors == Broken.calls > 0
     assert "a bot's bug" in capsys.readouterr().err
 
 

@@ -28,29 +28,40 @@ Every refusal is ``{"error": {"code", "message", "seat", "phase"}}`` with an HTT
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import json
 from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from laizi.errors import ErrorCode, LaiziError, TableError
-from laizi.server import records, scorekeeper, variants_api
-from laizi.server.hall import Hall
+from laizi.server import lan, records, scorekeeper, variants_api
+from laizi.server.asgi import WS_DISCONNECT
+from laizi.server.cluster import Cluster
+from laizi.server.hall import BotPool, Hall
 from laizi.server.headers import BrowserSafety, allowed_from_env
 from laizi.server.limits import BodyLimit
 from laizi.server.rooms import MAX_MESSAGE, Connection, Room, RoomSettings, parse_client_text
+from laizi.server.serving import (
+    CLOSE_UNKNOWN,
+    SERVICE_RESTART,
+    Incoming,
+    error_frame,
+    serve_messages,
+)
 from laizi.server.storage import Store
 
-__all__ = ["MAX_MESSAGE", "app_from_env", "create_app"]
+__all__ = ["MAX_MESSAGE", "HallContext", "app_from_env", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
 
@@ -59,6 +70,8 @@ _STATUS = {ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.UNKNOWN_TOKEN: 404,
            ErrorCode.NOT_HOST: 403, ErrorCode.STORAGE: 503, ErrorCode.TOO_LARGE: 413,
            ErrorCode.RATE_LIMITED: 429, ErrorCode.FORBIDDEN_ORIGIN: 403,
            ErrorCode.NOT_JSON: 415}
+ALL_ADDRESSES = (None, "0.0.0.0", "::", "")
+"""``listen_host`` values that listen on every address (LAN addresses included)."""
 
 
 def _error(exc: LaiziError) -> JSONResponse:
@@ -79,6 +92,36 @@ async def _body(request: Request) -> dict[str, Any]:
     return data
 
 
+def _fields(data: dict[str, Any], allowed: set[str]) -> dict[str, Any]:
+    """``data`` if it has no field beyond ``allowed``, else a :class:`TableError`."""
+    extra = sorted(set(data) - allowed)
+    if extra:
+        raise TableError(f"unknown field(s) {', '.join(extra)}", code=ErrorCode.MALFORMED)
+    return data
+
+
+@dataclass
+class HallContext:
+    """What the handlers reach through ``app.state.context``: the hall, the address it
+    listens on (``laizi serve --host``; None: unknown, taken as every address) and this
+    machine's LAN addresses."""
+
+    hall: Hall
+    listen_host: str | None = None
+    addresses: lan.Addresses = field(default_factory=lan.Addresses)
+
+    async def lan_found(self) -> list[tuple[str, str]]:
+        """This machine's LAN addresses when the hall listens on all of them (looked up
+        off the event loop, cached for a minute)."""
+        if self.listen_host not in ALL_ADDRESSES:
+            return []  # loopback only, or one address (``listen_host`` itself)
+        return await self.addresses.get()
+
+
+def _context(conn: HTTPConnection) -> HallContext:
+    return cast(HallContext, conn.app.state.context)
+
+
 def app_from_env() -> Starlette:
     """The hall of ``laizi serve --workers N``: each worker process builds its own app
     from ``LAIZI_HALL_DB``, ``LAIZI_HALL_REDIS``, ``LAIZI_HALL_BOT_PROCESSES`` and
@@ -96,8 +139,16 @@ def app_from_env() -> Starlette:
 QR_MAX = 300  # characters of a link the QR endpoint encodes
 
 
+class Share(TypedDict):
+    """``GET /api/share``'s answer."""
+
+    base: str
+    lan: list[str]
+    local_only: bool
+
+
 def share_base(request: Request, listen_host: str | None,
-               found: Iterable[tuple[str, str]]) -> dict[str, Any]:
+               found: Iterable[tuple[str, str]]) -> Share:
     """Where friends open this hall: the address the page was opened at, unless that is
     this machine only (127.0.0.1, localhost) and the hall listens beyond it, then the
     first LAN address (same port). ``local_only``: the hall listens on loopback only.
@@ -106,8 +157,6 @@ def share_base(request: Request, listen_host: str | None,
     The LAN addresses are told only to a page of this machine: its host (the ``Host``
     header, which the client writes) is loopback and so is the peer that sent the
     request; a remote client naming ``Host: 127.0.0.1`` learns nothing."""
-    from laizi.server import lan
-
     here = str(request.base_url).rstrip("/")
     port = request.url.port or (443 if request.url.scheme == "https" else 80)
     peer = request.client.host if request.client is not None else None
@@ -132,206 +181,195 @@ def qr_svg(text: str) -> str:
     return out.getvalue().decode("utf-8")
 
 
-def create_app(db_url: str, *, bot_processes: int | None = None,
-               redis_url: str | None = None, listen_host: str | None = None,
-               allowed_origins: Iterable[str] = ()) -> Starlette:
-    """The hall on the database at ``db_url`` (a SQLAlchemy async URL); with
-    ``redis_url``, one of several processes sharing the rooms (docs/deploy.md).
-    ``listen_host``: the address it is bound to (``laizi serve --host``), which says
-    whether friends can reach it from the network (None: unknown, taken as yes).
-    ``allowed_origins``: pages of other sites that may call it besides its own
-    (``--allow-origin``; :mod:`laizi.server.headers`)."""
-    from laizi.server import lan
-    from laizi.server.hall import BotPool
+@contextlib.asynccontextmanager
+async def _lifespan(app: Starlette) -> AsyncIterator[None]:
+    context = cast(HallContext, app.state.context)
+    await context.hall.start()
+    await context.lan_found()  # looked up once before the first request needs it
+    # Garbage collection: what was loaded at start (modules, tables, rooms) is never
+    # collected again, and the young generation is collected every 20,000
+    # allocations, not 700: a room's frames allocate thousands of short-lived
+    # objects, and frequent collections of a heap of hundreds of tables were the
+    # hall's longest pauses (p99 of bench_server.py, docs/hall.md).
+    gc.freeze()
+    gc.set_threshold(20_000, 50, 1000)
+    try:
+        yield
+    finally:
+        await context.hall.stop()
 
-    hall = Hall(Store(db_url), BotPool(bot_processes), redis_url=redis_url)
-    addresses = lan.Addresses()
 
-    async def lan_found() -> list[tuple[str, str]]:
-        """This machine's LAN addresses when the hall listens on all of them (looked up
-        off the event loop, cached for a minute)."""
-        if listen_host not in (None, "0.0.0.0", "::", ""):
-            return []  # loopback only, or one address (``listen_host`` itself)
-        return await addresses.get()
+def _link(request: Request, code: str, token: str) -> str:
+    return f"{str(request.base_url).rstrip('/')}/r/{code}?t={token}"
 
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await hall.start()
-        await lan_found()  # looked up once before the first request needs it
-        # Garbage collection: what was loaded at start (modules, tables, rooms) is never
-        # collected again, and the young generation is collected every 20,000
-        # allocations, not 700: a room's frames allocate thousands of short-lived
-        # objects, and frequent collections of a heap of hundreds of tables were the
-        # hall's longest pauses (p99 of bench_server.py, docs/hall.md).
-        gc.freeze()
-        gc.set_threshold(20_000, 50, 1000)
-        try:
-            yield
-        finally:
-            await hall.stop()
 
-    def link(request: Request, code: str, token: str) -> str:
-        return f"{str(request.base_url).rstrip('/')}/r/{code}?t={token}"
+# ---------------------------------------------------------------------- HTTP handlers
 
-    async def healthz(request: Request) -> Response:
-        return JSONResponse(hall.health())
 
-    async def create_room(request: Request) -> Response:
-        try:
-            data = await _body(request)
-            extra = sorted(set(data) - {"name", "settings"})
-            if extra:
-                raise TableError(f"unknown field(s) {', '.join(extra)}",
-                                 code=ErrorCode.MALFORMED)
-            settings = RoomSettings.from_json(data.get("settings", {}))
-            room, member = await hall.create(settings, data.get("name", ""))
-        except LaiziError as exc:
-            return _error(exc)
-        return JSONResponse({"code": room.code, "token": member.token,
-                             "seats": room.table.variant.seats,
-                             "link": link(request, room.code, member.token)}, status_code=201)
+async def healthz(request: Request) -> Response:
+    return JSONResponse(_context(request).hall.health())
 
-    async def room_info(request: Request) -> Response:
-        try:
-            return JSONResponse(await hall.info(request.path_params["code"]))
-        except LaiziError as exc:
-            return _error(exc)
 
-    async def join(request: Request) -> Response:
-        try:
-            data = await _body(request)
-            extra = sorted(set(data) - {"name", "role"})
-            if extra:
-                raise TableError(f"unknown field(s) {', '.join(extra)}",
-                                 code=ErrorCode.MALFORMED)
-            joined = await hall.join(request.path_params["code"], data.get("name", ""),
-                                     data.get("role", "player"))
-        except LaiziError as exc:
-            return _error(exc)
-        return JSONResponse({**joined, "link": link(request, joined["code"], joined["token"])})
+async def create_room(request: Request) -> Response:
+    hall = _context(request).hall
+    try:
+        data = _fields(await _body(request), {"name", "settings"})
+        settings = RoomSettings.from_json(data.get("settings", {}))
+        room, member = await hall.create(settings, data.get("name", ""))
+    except LaiziError as exc:
+        return _error(exc)
+    return JSONResponse({"code": room.code, "token": member.token,
+                         "seats": room.table.variant.seats,
+                         "link": _link(request, room.code, member.token)}, status_code=201)
 
-    async def hands(request: Request) -> Response:
-        try:
-            room = await hall.room(request.path_params["code"])
-        except LaiziError as exc:
-            return _error(exc)
-        return JSONResponse(await hall.store.hands(room.code))
 
-    async def room_log(request: Request) -> Response:
-        try:
-            room = await hall.room(request.path_params["code"])
-        except LaiziError as exc:
-            return _error(exc)
-        if not room.closed:
-            return _error(TableError("the log (with the table secret) is published when the "
-                                     "match is over", code=ErrorCode.TABLE_OVER))
-        return PlainTextResponse(room.table.dumps(), media_type="application/x-ndjson")
+async def room_info(request: Request) -> Response:
+    try:
+        return JSONResponse(await _context(request).hall.info(request.path_params["code"]))
+    except LaiziError as exc:
+        return _error(exc)
 
-    async def history(request: Request) -> Response:
-        return JSONResponse(await hall.store.history(request.path_params["name"]))
 
-    async def share(request: Request) -> Response:
-        return JSONResponse(share_base(request, listen_host, await lan_found()),
-                            headers={"Cache-Control": "no-store"})
+async def join(request: Request) -> Response:
+    hall = _context(request).hall
+    try:
+        data = _fields(await _body(request), {"name", "role"})
+        joined = await hall.join(request.path_params["code"], data.get("name", ""),
+                                 data.get("role", "player"))
+    except LaiziError as exc:
+        return _error(exc)
+    return JSONResponse({**joined, "link": _link(request, joined["code"], joined["token"])})
 
-    async def qr(request: Request) -> Response:
-        """The QR code of a room link of this hall only: ``{base}/r/{code}`` where base
-        is this page's address or one of the LAN addresses, and the room exists. The
-        page's address is whatever ``Host`` the browser sent (a proxy's name too,
-        docs/deploy.md): the image goes back to that client alone, so a forged ``Host``
-        only draws the forger a code of its own link."""
-        from urllib.parse import urlsplit
 
-        text = request.query_params.get("text", "")
-        if not text or len(text) > QR_MAX:
-            return _error(TableError(f"text: a room link of at most {QR_MAX} characters",
-                                     code=ErrorCode.MALFORMED))
-        parts = urlsplit(text)
-        found = await lan_found()
-        bases = set(share_base(request, listen_host, found)["lan"])
-        bases.add(str(request.base_url).rstrip("/"))
-        base = f"{parts.scheme}://{parts.netloc}"
-        segs = parts.path.split("/")
-        if (base not in bases or parts.query or parts.fragment or len(segs) != 3
-                or segs[1] != "r" or not segs[2]):
-            return _error(TableError("text: not a room link of this hall",
-                                     code=ErrorCode.MALFORMED))
-        try:
-            await hall.info(segs[2])
-        except LaiziError as exc:
-            return _error(exc)
-        return Response(qr_svg(text), media_type="image/svg+xml",
-                        headers={"Cache-Control": "private, max-age=3600"})
+async def hands(request: Request) -> Response:
+    hall = _context(request).hall
+    try:
+        room = await hall.room(request.path_params["code"])
+    except LaiziError as exc:
+        return _error(exc)
+    return JSONResponse(await hall.store.hands(room.code))
 
-    async def index(request: Request) -> Response:
-        page = STATIC / "index.html"
-        if page.exists():
-            return FileResponse(page)
-        return PlainTextResponse("laizi hall: see docs/hall.md")
 
-    async def receive(ws: WebSocket) -> str | dict[str, Any] | None:
-        """A message's text, the error frame answering a bad one, or None: gone."""
-        message = await ws.receive()
-        if message["type"] == "websocket.disconnect":
-            return None
-        text = message.get("text")
-        if text is None and message.get("bytes") is not None:
-            text = message["bytes"].decode("utf-8", "replace")
-        if text is None or len(text) > MAX_MESSAGE:
-            return parse_client_text(None)[1]
-        return str(text)
+async def room_log(request: Request) -> Response:
+    try:
+        room = await _context(request).hall.room(request.path_params["code"])
+    except LaiziError as exc:
+        return _error(exc)
+    if not room.closed:
+        return _error(TableError("the log (with the table secret) is published when the "
+                                 "match is over", code=ErrorCode.TABLE_OVER))
+    return PlainTextResponse(room.table.dumps(), media_type="application/x-ndjson")
 
-    async def play(ws: WebSocket) -> None:
-        code = ws.path_params["code"]
-        token = ws.query_params.get("token", "")
-        raw_version = ws.query_params.get("version", "0")
-        await ws.accept()
-        version = int(raw_version) if raw_version.isdigit() and len(raw_version) < 12 else 0
-        try:
-            where = await hall.locate(code)
-            if isinstance(where, Room):
-                member = where.member(token)
-        except LaiziError as exc:
-            await ws.send_json({"op": "error", "seq": None, "error": dict(exc.to_json())})
-            await ws.close(code=4404 if exc.code in (ErrorCode.UNKNOWN_ROOM,
-                                                     ErrorCode.UNKNOWN_TOKEN) else 1012)
-            return
-        if not isinstance(where, Room):
-            assert hall.cluster is not None
-            with contextlib.suppress(WebSocketDisconnect):
-                await hall.cluster.proxy(
-                    where, code, token, version, lambda: receive(ws), ws.send_text,
-                    lambda close_code: ws.close(code=close_code))
-            return
-        room = where
 
-        async def close(close_code: int) -> None:
-            await ws.close(code=close_code)
+async def history(request: Request) -> Response:
+    hall = _context(request).hall
+    return JSONResponse(await hall.store.history(request.path_params["name"]))
 
-        conn = Connection(ws.send_text, version, close=close)
-        conn.start()
-        await room.attach(member, conn)
-        try:
-            while True:
-                text = await receive(ws)
-                if text is None:
-                    break
-                if isinstance(text, dict):
-                    conn.put(text)
-                    continue
-                msg, error = parse_client_text(text)
-                if error is not None:
-                    conn.put(error)
-                    continue
-                answer = await room.handle(member, msg)
-                if answer is not None:
-                    conn.put(answer)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            await room.detach(member, conn)
 
-    routes = [
+async def share(request: Request) -> Response:
+    context = _context(request)
+    return JSONResponse(share_base(request, context.listen_host, await context.lan_found()),
+                        headers={"Cache-Control": "no-store"})
+
+
+async def qr(request: Request) -> Response:
+    """The QR code of a room link of this hall only: ``{base}/r/{code}`` where base
+    is this page's address or one of the LAN addresses, and the room exists. The
+    page's address is whatever ``Host`` the browser sent (a proxy's name too,
+    docs/deploy.md): the image goes back to that client alone, so a forged ``Host``
+    only draws the forger a code of its own link."""
+    from urllib.parse import urlsplit
+
+    context = _context(request)
+    text = request.query_params.get("text", "")
+    if not text or len(text) > QR_MAX:
+        return _error(TableError(f"text: a room link of at most {QR_MAX} characters",
+                                 code=ErrorCode.MALFORMED))
+    parts = urlsplit(text)
+    found = await context.lan_found()
+    bases = set(share_base(request, context.listen_host, found)["lan"])
+    bases.add(str(request.base_url).rstrip("/"))
+    base = f"{parts.scheme}://{parts.netloc}"
+    segs = parts.path.split("/")
+    if (base not in bases or parts.query or parts.fragment or len(segs) != 3
+            or segs[1] != "r" or not segs[2]):
+        return _error(TableError("text: not a room link of this hall",
+                                 code=ErrorCode.MALFORMED))
+    try:
+        await context.hall.info(segs[2])
+    except LaiziError as exc:
+        return _error(exc)
+    return Response(qr_svg(text), media_type="image/svg+xml",
+                    headers={"Cache-Control": "private, max-age=3600"})
+
+
+async def index(request: Request) -> Response:
+    page = STATIC / "index.html"
+    if page.exists():
+        return FileResponse(page)
+    return PlainTextResponse("laizi hall: see docs/hall.md")
+
+
+# ---------------------------------------------------------------------- websockets
+
+
+async def _receive(ws: WebSocket) -> Incoming:
+    """A message's text, the error frame answering a bad one, or None: gone."""
+    message = await ws.receive()
+    if message["type"] == WS_DISCONNECT:
+        return None
+    text = message.get("text")
+    if text is None and message.get("bytes") is not None:
+        text = message["bytes"].decode("utf-8", "replace")
+    if text is None or len(text) > MAX_MESSAGE:
+        return parse_client_text(None)[1]
+    return str(text)
+
+
+async def play(ws: WebSocket) -> None:
+    """``WS /ws/{code}``: a member's websocket, served here when this process plays
+    the room, else forwarded to the process that does (:mod:`laizi.server.cluster`)."""
+    hall = _context(ws).hall
+    code = ws.path_params["code"]
+    token = ws.query_params.get("token", "")
+    raw_version = ws.query_params.get("version", "0")
+    await ws.accept()
+    version = int(raw_version) if raw_version.isdigit() and len(raw_version) < 12 else 0
+    try:
+        where = await hall.locate(code)
+        if isinstance(where, Room):
+            member = where.member(token)
+    except LaiziError as exc:
+        await ws.send_json(error_frame(exc))
+        await ws.close(code=CLOSE_UNKNOWN if exc.code in (ErrorCode.UNKNOWN_ROOM,
+                                                          ErrorCode.UNKNOWN_TOKEN)
+                       else SERVICE_RESTART)
+        return
+    if not isinstance(where, Room):
+        assert hall.cluster is not None
+        with contextlib.suppress(WebSocketDisconnect):
+            await hall.cluster.proxy(
+                where, code, token, version, lambda: _receive(ws), ws.send_text,
+                lambda close_code: ws.close(code=close_code))
+        return
+
+    async def close(close_code: int) -> None:
+        await ws.close(code=close_code)
+
+    conn = Connection(ws.send_text, version, close=close)
+    conn.start()
+    await where.attach(member, conn)
+    try:
+        await serve_messages(where, member, conn, lambda: _receive(ws))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await where.detach(member, conn)
+
+
+def _routes() -> list[BaseRoute]:
+    """Every route of the hall."""
+    routes: list[BaseRoute] = [
         Route("/", index),
         Route("/r/{code}", index),
         Route("/score", index),
@@ -352,10 +390,27 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
     ]
     if STATIC.exists():
         routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
+    return routes
+
+
+def create_app(db_url: str, *, bot_processes: int | None = None,
+               redis_url: str | None = None, listen_host: str | None = None,
+               allowed_origins: Iterable[str] = ()) -> Starlette:
+    """The hall on the database at ``db_url`` (a SQLAlchemy async URL); with
+    ``redis_url``, one of several processes sharing the rooms (docs/deploy.md).
+    ``listen_host``: the address it is bound to (``laizi serve --host``), which says
+    whether friends can reach it from the network (None: unknown, taken as yes).
+    ``allowed_origins``: pages of other sites that may call it besides its own
+    (``--allow-origin``; :mod:`laizi.server.headers`)."""
+    # with Redis, the hall is one of several processes; it sees its cluster through a port
+    cluster = functools.partial(Cluster, redis_url) if redis_url else None
+    hall = Hall(Store(db_url), BotPool(bot_processes), cluster=cluster)
+
     # The origin rule, JSON-only bodies and the security headers (headers.py), then
     # request bodies over limits.MAX_BODY: 413 before they are read (docs/hall.md).
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[
+    app = Starlette(routes=_routes(), lifespan=_lifespan, middleware=[
         Middleware(BrowserSafety, allowed_origins=list(allowed_origins)),
         Middleware(BodyLimit)])
     app.state.hall = hall
+    app.state.context = HallContext(hall, listen_host)
     return app

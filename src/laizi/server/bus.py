@@ -21,14 +21,17 @@ import contextlib
 import ssl
 from collections import deque
 from collections.abc import Callable
-from typing import Any, cast
+from typing import TypeAlias, cast
 
 import hiredis
 from redis.asyncio.connection import parse_url
 
-__all__ = ["Bus", "pack", "unpack"]
+__all__ = ["Bus", "OnNobody", "Reply", "pack", "unpack"]
 
 OnNobody = Callable[[], None]
+Reply: TypeAlias = "str | int | float | Exception | list[Reply] | None"
+"""What hiredis makes of a Redis answer (an error answer is an exception object)."""
+Waiter = Callable[[Reply], None]
 
 
 def pack(messages: list[str]) -> str:
@@ -49,8 +52,8 @@ def unpack(data: str) -> list[str]:
     return out
 
 
-def _settle(future: asyncio.Future[Any]) -> Callable[[Any], None]:
-    def settle(reply: Any) -> None:
+def _settle(future: asyncio.Future[Reply]) -> Waiter:
+    def settle(reply: Reply) -> None:
         if not future.done():
             future.set_result(reply)
     return settle
@@ -66,10 +69,10 @@ class _Link(asyncio.Protocol):
     """One Redis connection: each answer goes to the oldest waiter; with none waiting
     (a subscribed connection), to ``on_push``."""
 
-    def __init__(self, on_push: Callable[[Any], None],
+    def __init__(self, on_push: Waiter,
                  on_lost: Callable[[_Link, BaseException | None], None]) -> None:
         self.reader = hiredis.Reader(encoding="utf-8", errors="replace")
-        self.waiters: deque[Callable[[Any], None]] = deque()
+        self.waiters: deque[Waiter] = deque()
         self.transport: asyncio.Transport | None = None
         self.on_push = on_push
         self.on_lost = on_lost
@@ -103,26 +106,26 @@ class _Link(asyncio.Protocol):
         self.on_lost(self, exc)
 
     def write(self, commands: list[tuple[str, ...]],
-              waiters: list[Callable[[Any], None]]) -> None:
+              waiters: list[Waiter]) -> None:
         assert self.transport is not None
         self.waiters.extend(waiters)
         self.transport.write(b"".join(_pack(c) for c in commands))
 
-    async def call(self, *command: str) -> Any:
+    async def call(self, *command: str) -> Reply:
         """One command and its answer (the hand-shake)."""
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         self.write([command], [_settle(future)])
         reply = await future
         if isinstance(reply, Exception):
             raise reply
         return reply
 
-    def fail_waiters(self) -> list[Callable[[Any], None]]:
+    def fail_waiters(self) -> list[Waiter]:
         waiters, self.waiters = list(self.waiters), deque()
         return waiters
 
 
-async def _connect(url: str, name: str, on_push: Callable[[Any], None],
+async def _connect(url: str, name: str, on_push: Waiter,
                    on_lost: Callable[[_Link, BaseException | None], None]) -> _Link:
     """A connection to the Redis of ``url``, logged in, named ``name`` (``CLIENT
     LIST`` shows which process and which end it is)."""
@@ -192,10 +195,10 @@ class Bus:
     async def _subscribe(self) -> None:
         link = await _connect(self.url, f"{self.name}:sub", self._push, self._lost)
         try:
-            confirmed: list[asyncio.Future[Any]] = []
+            confirmed: list[asyncio.Future[Reply]] = []
             loop = asyncio.get_running_loop()
             for _ in self.channels:
-                future: asyncio.Future[Any] = loop.create_future()
+                future: asyncio.Future[Reply] = loop.create_future()
                 confirmed.append(future)
             link.write([("SUBSCRIBE", *self.channels)], [_settle(f) for f in confirmed])
             for future in confirmed:
@@ -215,9 +218,15 @@ class Bus:
         """Whether this process is subscribed now (false while it subscribes again)."""
         return self._subscriber is not None and self._subscriber.transport is not None
 
+    @property
+    def publishing(self) -> bool:
+        """Whether the publisher is connected now (false from the moment its connection
+        is lost until it is made again, at the next publish)."""
+        return self._publisher is not None and self._publisher.transport is not None
+
     # ---------------------------------------------------------------- receiving
 
-    def _push(self, reply: Any) -> None:
+    def _push(self, reply: Reply) -> None:
         if not (isinstance(reply, list) and len(reply) == 3 and reply[0] == "message"):
             return
         channel = str(reply[1])
@@ -232,7 +241,7 @@ class Bus:
             except Exception as exc:  # a bad message never stops the others
                 self.report(exc)
 
-    def _unexpected(self, reply: Any) -> None:
+    def _unexpected(self, reply: Reply) -> None:
         self.report(RuntimeError(f"the hall's Redis publisher got {reply!r} unasked"))
 
     def _lost(self, link: _Link, exc: BaseException | None) -> None:
@@ -309,7 +318,7 @@ class Bus:
         for channel, data, on_nobody in batch:
             by_channel.setdefault(channel, []).append((data, on_nobody))
         commands: list[tuple[str, ...]] = []
-        waiters: list[Callable[[Any], None]] = []
+        waiters: list[Waiter] = []
         for channel, items in by_channel.items():
             callbacks = [f for _, f in items if f is not None]
             if not callbacks:
@@ -321,8 +330,8 @@ class Bus:
                 waiters.append(self._answer(callbacks))
         link.write(commands, waiters)
 
-    def _answer(self, callbacks: list[OnNobody]) -> Callable[[Any], None]:
-        def answered(reply: Any) -> None:
+    def _answer(self, callbacks: list[OnNobody]) -> Waiter:
+        def answered(reply: Reply) -> None:
             if isinstance(reply, int) and reply > 0:
                 return
             for callback in callbacks:
@@ -353,7 +362,7 @@ class Bus:
         if self._queue:
             self._schedule()
 
-    async def ask(self, *commands: tuple[str, ...]) -> list[Any]:
+    async def ask(self, *commands: tuple[str, ...]) -> list[Reply]:
         """Commands written at once on the publisher's connection (after what is queued)
         and their answers, in order: the hall's periodic checks in one round trip, with
         hiredis packing every key (a renewal names every room the process owns). A
@@ -366,7 +375,7 @@ class Bus:
                 self._connecting = asyncio.get_running_loop().create_task(self._reconnect())
             raise ConnectionError("the hall's Redis publisher is not connected")
         loop = asyncio.get_running_loop()
-        futures: list[asyncio.Future[Any]] = [loop.create_future() for _ in commands]
+        futures: list[asyncio.Future[Reply]] = [loop.create_future() for _ in commands]
         link.write(list(commands), [_settle(f) for f in futures])
         replies = [await f for f in futures]
         for reply in replies:

@@ -11,7 +11,6 @@ never delays another room; greedy and random bots are quick and run inline.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import os
 import secrets
 import sys
@@ -167,27 +166,12 @@ ClusterFactory = Callable[["Hall"], HallCluster]
 """Makes the hall's part in a cluster (``functools.partial(Cluster, redis_url)``)."""
 
 
-def _redis_cluster(redis_url: str) -> ClusterFactory:
-    """The cluster on ``redis_url``, for callers that still pass ``redis_url=``.
-
-    Transitional: the web application and its tests are to pass ``cluster=`` instead
-    (then this goes); the module is looked up by name so that the hall does not import
-    the cluster, which imports the hall."""
-    cluster_type = importlib.import_module("laizi.server.cluster").Cluster
-
-    def make(hall: Hall) -> HallCluster:
-        made: HallCluster = cluster_type(redis_url, hall)
-        return made
-
-    return make
-
-
 class Hall:
     """All rooms of this process. Each room is given the hall's ports (its store, its
     bots, the hall as its reporter, the clock), never the hall itself."""
 
     def __init__(self, store: Store, bots: BotPool | None = None, *,
-                 cluster: ClusterFactory | None = None, redis_url: str | None = None,
+                 cluster: ClusterFactory | None = None,
                  clock: Clock | None = None) -> None:
         self.store = store
         self.bots = bots or BotPool()
@@ -199,8 +183,6 @@ class Hall:
         self.bot_failures = 0
         """Bots that raised or answered an illegal action (counted in ``errors`` too)."""
         self._create = asyncio.Lock()
-        if cluster is None and redis_url is not None:
-            cluster = _redis_cluster(redis_url)
         self.cluster: HallCluster | None = cluster(self) if cluster is not None else None
 
     def _ports(self) -> RoomPorts:

@@ -37,6 +37,16 @@ from urllib.parse import urlsplit
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from laizi.errors import ErrorCode
+from laizi.server.asgi import (
+    HTTP,
+    HTTP_RESPONSE_START,
+    WEBSOCKET,
+    WS_ACCEPT,
+    WS_CLOSE,
+    WS_CONNECT,
+    WS_SEND,
+)
+from laizi.vocab import ServerOp
 
 __all__ = ["ENV", "BrowserSafety", "allowed_from_env", "csp", "inline_script_hashes",
            "normalize_origin"]
@@ -52,6 +62,9 @@ _SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
 
 Origin = tuple[str, str, int]
 """scheme, host (lower case), port."""
+
+JSON_MEDIA_TYPE = "application/json"
+"""The only body a request that changes something may have."""
 
 
 def _origin(url: str) -> Origin | None:
@@ -158,14 +171,14 @@ class BrowserSafety:
         return origin[0] == "https" or not secure
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
+        if scope["type"] == WEBSOCKET:
             origin = _header(scope, b"origin")
             if origin is not None and not self.allows(scope, origin):
                 await _refuse_websocket(receive, send)
                 return
             await self.app(scope, receive, send)
             return
-        if scope["type"] != "http":
+        if scope["type"] != HTTP:
             await self.app(scope, receive, send)
             return
         extra = [(b"content-security-policy",
@@ -175,7 +188,7 @@ class BrowserSafety:
                  (b"x-frame-options", b"DENY")]
 
         async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
+            if message["type"] == HTTP_RESPONSE_START:
                 have = {name.lower() for name, _ in message.get("headers", [])}
                 message = {**message, "headers": [
                     *message.get("headers", []),
@@ -204,8 +217,8 @@ class BrowserSafety:
                           f"(origin {origin[:100]!r}); the hall's operator may allow it: "
                           "laizi serve --allow-origin URL")
         if method in WITH_BODY:
-            kind = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
-            if kind != "application/json":
+            media = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+            if media != JSON_MEDIA_TYPE:
                 return _error(415, ErrorCode.NOT_JSON,
                               "a request that changes something is JSON "
                               "(Content-Type: application/json)")
@@ -222,13 +235,13 @@ def _header(scope: Scope, name: bytes) -> str | None:
 async def _refuse_websocket(receive: Receive, send: Send) -> None:
     """Accept, say why in an error frame, close with 4403 (the client stops retrying)."""
     message = await receive()
-    if message["type"] != "websocket.connect":
+    if message["type"] != WS_CONNECT:
         return
-    await send({"type": "websocket.accept"})
-    frame = {"op": "error", "seq": None, "error": {
+    await send({"type": WS_ACCEPT})
+    frame = {"op": ServerOp.ERROR, "seq": None, "error": {
         "code": ErrorCode.FORBIDDEN_ORIGIN.value,
         "message": "a page of another site may not play here; the hall's operator may "
                    "allow it: laizi serve --allow-origin URL",
         "seat": None, "phase": None}}
-    await send({"type": "websocket.send", "text": json.dumps(frame)})
-    await send({"type": "websocket.close", "code": 4403})
+    await send({"type": WS_SEND, "text": json.dumps(frame)})
+    await send({"type": WS_CLOSE, "code": 4403})

@@ -14,11 +14,11 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from laizi.errors import ErrorCode
+from laizi.server.asgi import HTTP, HTTP_REQUEST, HTTP_RESPONSE_BODY, HTTP_RESPONSE_START
 from laizi.server.rooms import MAX_MESSAGE
 
 __all__ = ["MAX_BODY", "MAX_FRAME", "BodyLimit", "BodyTooLarge"]
@@ -35,11 +35,11 @@ class BodyTooLarge(Exception):
     """A streamed request body passed :data:`MAX_BODY` (raised from ``receive``)."""
 
 
-def _too_large(limit: int) -> tuple[dict[str, Any], bytes]:
+def _too_large(limit: int) -> tuple[Message, bytes]:
     body = json.dumps({"error": {"code": ErrorCode.TOO_LARGE.value,
                                  "message": f"a request body is at most {limit} bytes",
                                  "seat": None, "phase": None}}).encode()
-    start = {"type": "http.response.start", "status": 413,
+    start: Message = {"type": HTTP_RESPONSE_START, "status": 413,
              "headers": [(b"content-type", b"application/json"),
                          (b"content-length", str(len(body)).encode()),
                          (b"connection", b"close")]}
@@ -56,10 +56,10 @@ class BodyLimit:
     async def _refuse(self, send: Send) -> None:
         start, body = _too_large(self.limit)
         await send(start)
-        await send({"type": "http.response.body", "body": body})
+        await send({"type": HTTP_RESPONSE_BODY, "body": body})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != HTTP:
             await self.app(scope, receive, send)
             return
         for name, value in scope["headers"]:
@@ -73,7 +73,7 @@ class BodyLimit:
         async def counted() -> Message:
             nonlocal seen
             message = await receive()
-            if message["type"] == "http.request":
+            if message["type"] == HTTP_REQUEST:
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
                     raise BodyTooLarge
@@ -81,7 +81,7 @@ class BodyLimit:
 
         async def watched(message: Message) -> None:
             nonlocal started
-            if message["type"] == "http.response.start":
+            if message["type"] == HTTP_RESPONSE_START:
                 started = True
             await send(message)
 

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypedDict, cast
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -60,10 +60,10 @@ from laizi.engine.log import _start
 from laizi.errors import ErrorCode, LaiziError, TableError
 from laizi.reasons import payments_with_parts
 from laizi.records import record_to_json
+from laizi.server.ledgers import shown_ledger, shown_ledgers
 from laizi.table import deals
-
-if TYPE_CHECKING:
-    from laizi.server.rooms import Room
+from laizi.table.table import Entry, Table
+from laizi.vocab import GameEventType, Phase, TableEventType
 
 __all__ = ["hand_deal", "hand_records", "hand_replay", "replay_steps", "routes",
            "shown_ledger", "shown_ledgers"]
@@ -71,44 +71,51 @@ __all__ = ["hand_deal", "hand_records", "hand_replay", "replay_steps", "routes",
 _SHARED = ("phase", "turn", "dealer", "melds", "discards", "flowers", "hand_sizes",
            "indicators", "wildcard", "wall", "reserve", "last_discard", "robbing", "extra",
            "scores")
-_WINDOWS = ("claim", "rob", "decide")
+_WINDOWS = (Phase.CLAIM, Phase.ROB, Phase.DECIDE)
 
 
-def shown_ledger(ledger: dict[str, int], played: Iterable[str]) -> dict[str, int]:
-    """A ledger as people are shown it (:attr:`laizi.table.table.Table.standing`'s
-    rule): without those who have 0 and were never at a hand (``played``: everyone of
-    every hand so far, seated or waiting — the people of each ``hand_end`` line's
-    ``net``), such as a bot that gave its seat to a person before the first deal. The
-    logged and stored lines keep the whole ledger (a log replays byte for byte)."""
-    at_hands = set(played)
-    return {p: v for p, v in ledger.items() if v or p in at_hands}
+class HandRecord(TypedDict):
+    """A finished hand as the settlements page reads it (:func:`hand_records`)."""
+
+    number: int
+    seats: list[str]
+    dealer: int
+    context: dict[str, object]
+    end: Entry
 
 
-def shown_ledgers(ends: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``hand_end`` lines (in order, from the first hand) with their ``ledger`` as
-    :func:`shown_ledger` shows it at that hand; the lines given are not changed."""
-    played: set[str] = set()
-    out = []
-    for end in ends:
-        played.update(end.get("net", {}))
-        if "ledger" in end:
-            end = {**end, "ledger": shown_ledger(end["ledger"], played)}
-        out.append(end)
-    return out
+class Deal(TypedDict):
+    """The deal of a finished hand (:func:`hand_deal`)."""
+
+    hand: int
+    key: str
+    entropy: list[str]
+    entropy_digest: str
+    commitment: str | None
+    tiles: list[int]
+    wall: list[int]
 
 
-def hand_records(log: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+class Replay(HandRecord):
+    """A finished hand played again (:func:`hand_replay`)."""
+
+    variant: str
+    deal: Deal
+    log: list[Entry]
+
+
+def hand_records(log: Iterable[Entry]) -> list[HandRecord]:
     """Every finished hand of a table log: ``{"number", "seats", "dealer", "context",
     "end"}`` (``end``: the ``hand_end`` line without the wall, its ledger as shown:
     :func:`shown_ledger`)."""
-    out: list[dict[str, Any]] = []
-    hand: dict[str, Any] | None = None
+    out: list[HandRecord] = []
+    hand: Entry | None = None
     played: set[str] = set()
     for entry in log:
         kind = entry.get("type")
-        if kind == "hand":
+        if kind == TableEventType.HAND:
             hand = entry
-        elif kind == "hand_end" and hand is not None:
+        elif kind == TableEventType.HAND_END and hand is not None:
             played.update(entry.get("net", {}))
             end = _public_end(entry, hand["dealer"])
             if "ledger" in end:
@@ -120,7 +127,7 @@ def hand_records(log: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _public_end(entry: dict[str, Any], dealer: int) -> dict[str, Any]:
+def _public_end(entry: Entry, dealer: int) -> Entry:
     """A ``hand_end`` line as the client reads it: no wall, reasons with their parts,
     each horse with the seat it landed on (``dealer``: the hand's dealer)."""
     from laizi import tiles
@@ -134,15 +141,15 @@ def _public_end(entry: dict[str, Any], dealer: int) -> dict[str, Any]:
     return end
 
 
-def _finished(log: Sequence[dict[str, Any]], number: int
-              ) -> tuple[int, dict[str, Any], int]:
+def _finished(log: Sequence[Entry], number: int) -> tuple[int, Entry, int]:
     """Where hand ``number`` starts in the log, its ``hand`` line and where its
     ``hand_end`` line is; :class:`TableError` unless the hand is over."""
     start = next((i for i, e in enumerate(log)
-                  if e.get("type") == "hand" and e.get("number") == number), None)
+                  if e.get("type") == TableEventType.HAND and e.get("number") == number), None)
     if start is None:
         raise TableError(f"hand {number + 1} has not been dealt", code=ErrorCode.NO_HAND)
-    end = next((i for i in range(start + 1, len(log)) if log[i].get("type") == "hand_end"
+    end = next((i for i in range(start + 1, len(log))
+                if log[i].get("type") == TableEventType.HAND_END
                 and log[i].get("number") == number), None)
     if end is None:
         raise TableError(f"hand {number + 1} is not over: it is replayed once it ends",
@@ -150,7 +157,7 @@ def _finished(log: Sequence[dict[str, Any]], number: int
     return start, log[start], end
 
 
-def hand_deal(log: Sequence[dict[str, Any]], number: int, secret: bytes) -> dict[str, Any]:
+def hand_deal(log: Sequence[Entry], number: int, secret: bytes) -> Deal:
     """The deal of finished hand ``number`` (docs/deals.md): ``{"hand", "key" (hex),
     "entropy" (the contributions before the hand), "entropy_digest" (hex), "commitment",
     "tiles" (the hand's tile set, sorted), "wall"}`` with ``wall = shuffle(tiles, key)``
@@ -161,17 +168,16 @@ def hand_deal(log: Sequence[dict[str, Any]], number: int, secret: bytes) -> dict
     start, hand, _ = _finished(log, number)
     head = log[0]
     variant = get(head["variant"])
-    entropy = [e["value"] for e in log[:start] if e.get("type") == "entropy"]
+    entropy = [e["value"] for e in log[:start] if e.get("type") == TableEventType.ENTROPY]
     digest = deals.mix(entropy)
     key = deals.hand_key(secret, number, digest)
     tiles = sorted(variant.tile_set(variant.options_from_json(hand["options"])))
-    return {"hand": number, "key": key.hex(), "entropy": entropy,
-            "entropy_digest": digest.hex(), "commitment": head.get("commitment"),
-            "tiles": tiles, "wall": deals.shuffle(tiles, key)}
+    return Deal(hand=number, key=key.hex(), entropy=entropy, entropy_digest=digest.hex(),
+                commitment=head.get("commitment"), tiles=tiles,
+                wall=deals.shuffle(tiles, key))
 
 
-def hand_replay(log: Sequence[dict[str, Any]], number: int, secret: bytes
-                ) -> dict[str, Any]:
+def hand_replay(log: Sequence[Entry], number: int, secret: bytes) -> Replay:
     """Finished hand ``number`` of a table log, played again from its ``hand`` line,
     the wall of its hand key and its ``action`` lines: ``{"number", "seats", "dealer",
     "context", "variant", "end", "deal", "log"}`` (``log``: the hand's engine log;
@@ -189,14 +195,14 @@ def hand_replay(log: Sequence[dict[str, Any]], number: int, secret: bytes
                 context=hand.get("context") or None, streams=bool(head.get("streams")))
     types = game.action_types()
     for entry in log[start + 1:end]:
-        if entry.get("type") == "action":
+        if entry.get("type") == TableEventType.ACTION:
             game.apply(Action.from_json(entry["action"], types=types))
     if not game.over or game.record is None or \
             record_to_json(game.record, variant) != log[end]["record"]:
         raise LogError(f"hand {number + 1} does not replay to the settlement its log holds")
-    return {"number": number, "seats": list(hand["seats"]), "dealer": hand["dealer"],
-            "context": hand.get("context", {}), "variant": variant.id,
-            "end": _public_end(log[end], hand["dealer"]), "deal": deal, "log": list(game.log)}
+    return Replay(number=number, seats=list(hand["seats"]), dealer=hand["dealer"],
+                  context=hand.get("context", {}), variant=variant.id,
+                  end=_public_end(log[end], hand["dealer"]), deal=deal, log=list(game.log))
 
 
 def _state(game: Game, events: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -204,7 +210,7 @@ def _state(game: Game, events: Sequence[dict[str, Any]]) -> dict[str, Any]:
     step = {k: views[0][k] for k in _SHARED if k in views[0]}
     step["hands"] = [v["hand"] for v in views]
     step["drawn"] = [v["drawn"] for v in views]
-    step["events"] = [e for e in events if e.get("type") != "start"]
+    step["events"] = [e for e in events if e.get("type") != GameEventType.START]
     if "result" in views[0]:
         step["result"] = views[0]["result"]
     return step
@@ -219,7 +225,7 @@ def replay_steps(log: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     steps = [_state(game, game.log[:seen])]
     pending: list[dict[str, Any]] = []
     for ev in log[1:]:
-        if ev.get("type") != "action":
+        if ev.get("type") != GameEventType.ACTION:
             continue
         game.apply(Action.from_json(ev["action"], types=types))
         pending.extend(game.log[seen:])
@@ -246,7 +252,46 @@ def _error(exc: LaiziError) -> JSONResponse:
     return JSONResponse({"error": dict(exc.to_json())}, status_code=status)
 
 
-def _stored_log(room: Room) -> list[dict[str, Any]]:
+class _Holder(Protocol):
+    """A member of a room as :func:`me` shows it."""
+
+    @property
+    def token(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def role(self) -> str: ...
+
+
+class RecordedRoom(Protocol):
+    """What the records of a room read of it (:class:`laizi.server.rooms.Room`)."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def table(self) -> Table: ...
+
+    @property
+    def stored(self) -> int: ...
+
+    @property
+    def secret(self) -> str: ...
+
+    @property
+    def host(self) -> str: ...
+
+    def member(self, token: str) -> _Holder: ...
+
+
+async def _room(request: Request) -> RecordedRoom:
+    """The room of the request's ``code`` (:meth:`laizi.server.hall.Hall.room`)."""
+    return cast(RecordedRoom, await request.app.state.hall.room(request.path_params["code"]))
+
+
+def _stored_log(room: RecordedRoom) -> list[Entry]:
     """The room's log lines that are stored: a line is applied before it is stored, and
     a line storage refused is taken back (``Room._reload``), so it is never served (nor
     a wall of a hand that did not end, nor its replay cached)."""
@@ -255,7 +300,7 @@ def _stored_log(room: Room) -> list[dict[str, Any]]:
 
 async def records(request: Request) -> Response:
     try:
-        room = await request.app.state.hall.room(request.path_params["code"])
+        room = await _room(request)
     except LaiziError as exc:
         return _error(exc)
     return JSONResponse({"code": room.code, "variant": room.table.variant.id,
@@ -264,11 +309,11 @@ async def records(request: Request) -> Response:
 
 async def replay_index(request: Request) -> Response:
     try:
-        room = await request.app.state.hall.room(request.path_params["code"])
+        room = await _room(request)
     except LaiziError as exc:
         return _error(exc)
     log = _stored_log(room)
-    closing = log[-1] if log and log[-1].get("type") == "close" else None
+    closing = log[-1] if log and log[-1].get("type") == TableEventType.CLOSE else None
     out: dict[str, Any] = {
         "code": room.code, "variant": room.table.variant.id, "over": closing is not None,
         "commitment": log[0].get("commitment"),
@@ -283,7 +328,7 @@ async def replay_index(request: Request) -> Response:
 async def replay_hand(request: Request) -> Response:
     raw = request.path_params["number"]
     try:
-        room = await request.app.state.hall.room(request.path_params["code"])
+        room = await _room(request)
         if len(raw) > 9 or not (raw.isascii() and raw.isdigit()):  # not "²", not 10**6 digits
             raise TableError(f"no hand {raw[:12]!r} in room {room.code}",
                              code=ErrorCode.NO_HAND)
@@ -309,7 +354,7 @@ async def me(request: Request) -> Response:
     """Who holds a seat token: ``{"name", "role", "host"}`` (the page of a person who
     came back by their link on another device)."""
     try:
-        room = await request.app.state.hall.room(request.path_params["code"])
+        room = await _room(request)
         member = room.member(request.query_params.get("token", ""))
     except LaiziError as exc:
         return _error(exc)

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Protocol, TypedDict, cast
 
 from sqlalchemy import (
     Float,
@@ -51,6 +51,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql.expression import Executable
+
+from laizi.server.ledgers import shown_ledger, shown_ledgers
 
 __all__ = ["Base", "MemberRow", "RoomRow", "Store", "StoredRoom", "default_url"]
 
@@ -104,6 +106,18 @@ def default_url(path: str | Path = "laizi-hall.db") -> str:
     return f"sqlite+aiosqlite:///{Path(path).resolve()}"
 
 
+class Played(TypedDict):
+    """A room of a person's 战绩 (:meth:`Store.history`)."""
+
+    room: str
+    variant: str
+    status: str
+    updated: float
+    hands: int
+    ledger: dict[str, int]
+    score: int
+
+
 @dataclass(frozen=True, slots=True)
 class StoredRoom:
     code: str
@@ -121,7 +135,7 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        kwargs: dict[str, Any] = {}
+        kwargs: dict[str, dict[str, int]] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"timeout": 30}
         self.engine: AsyncEngine = create_async_engine(url, **kwargs)
@@ -257,27 +271,23 @@ class Store:
 
     async def hands(self, code: str) -> list[dict[str, Any]]:
         """Every finished hand's ``hand_end`` line (no wall), its ledger as people are
-        shown it (:func:`laizi.server.records.shown_ledger`: no 0 of a bot that left
+        shown it (:func:`laizi.server.ledgers.shown_ledger`: no 0 of a bot that left
         before any hand); the stored lines keep the whole ledger."""
-        from laizi.server.records import shown_ledgers
-
         async with self.engine.connect() as conn:
             rows = await conn.execute(select(HandRow.end).where(HandRow.room == code)
                                       .order_by(HandRow.number))
             return shown_ledgers(json.loads(e) for (e,) in rows)
 
-    async def history(self, name: str) -> list[dict[str, Any]]:
+    async def history(self, name: str) -> list[Played]:
         """战绩: the rooms ``name`` played in, newest first, with the ledger of each as
-        people are shown it (:func:`laizi.server.records.shown_ledger`)."""
-        from laizi.server.records import shown_ledger
-
+        people are shown it (:func:`laizi.server.ledgers.shown_ledger`)."""
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
                 select(RoomRow.code, RoomRow.variant, RoomRow.status, RoomRow.updated)
                 .join(MemberRow, MemberRow.room == RoomRow.code)
                 .where(MemberRow.name == name, MemberRow.role == "player")
                 .order_by(RoomRow.updated.desc()).limit(100))).all()
-            out = []
+            out: list[Played] = []
             for code, variant, status, updated in rows:
                 last = (await conn.execute(
                     select(HandRow.end).where(HandRow.room == code)
@@ -291,9 +301,9 @@ class Store:
                         select(HandRow.end).where(HandRow.room == code))).scalars().all()
                     ledger = shown_ledger(ledger, (p for e in nets
                                                    for p in json.loads(e).get("net", {})))
-                out.append({"room": code, "variant": variant, "status": status,
-                            "updated": updated, "hands": hands, "ledger": ledger,
-                            "score": ledger.get(name, 0)})
+                out.append(Played(room=code, variant=variant, status=status,
+                                   updated=updated, hands=hands, ledger=ledger,
+                                   score=ledger.get(name, 0)))
         return out
 
 
@@ -340,11 +350,12 @@ def _batch(writes: Sequence[_Write]) -> _Batch:
         rooms=rooms, updated=time.time())
 
 
-def _statements(writes: Sequence[_Write]) -> list[tuple[Executable, list[dict[str, Any]]]]:
+def _statements(writes: Sequence[_Write]
+                ) -> list[tuple[Executable, list[dict[str, object]]]]:
     """Every write of a batch as statements with their rows: one insert of all lines, one
     of all hands, and an update of each room whose status or settings changed."""
     b = _batch(writes)
-    out: list[tuple[Executable, list[dict[str, Any]]]] = []
+    out: list[tuple[Executable, list[dict[str, object]]]] = []
     # Core inserts on the tables: the ORM's bulk insert path costs more than the SQL.
     if b.lines:
         out.append((_INSERT_LINES, [{"room": r, "n": n, "line": x} for r, n, x in b.lines]))
@@ -352,7 +363,7 @@ def _statements(writes: Sequence[_Write]) -> list[tuple[Executable, list[dict[st
         out.append((_INSERT_HANDS, [{"room": r, "number": n, "end": e}
                                     for r, n, e in b.hands]))
     for code, (status, settings) in b.rooms.items():
-        values: dict[str, Any] = {"updated": b.updated}
+        values: dict[str, object] = {"updated": b.updated}
         if status is not None:
             values["status"] = status
         if settings is not None:
@@ -361,7 +372,7 @@ def _statements(writes: Sequence[_Write]) -> list[tuple[Executable, list[dict[st
     return out
 
 
-def _columns(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
+def _columns(rows: Sequence[tuple[object, ...]], width: int) -> list[list[object]]:
     """Rows as columns (asyncpg takes each column as one array)."""
     return [[row[i] for row in rows] for i in range(width)]
 
@@ -453,14 +464,26 @@ class _SqliteWriter:
         self.engine.dispose()
 
 
-def _sqlite_pragmas(dbapi_connection: Any, record: Any) -> None:
+class _Cursor(Protocol):
+    def execute(self, sql: str) -> object: ...
+
+    def close(self) -> object: ...
+
+
+class _DBAPIConnection(Protocol):
+    """A DB-API connection (the standard library's sqlite3, or aiosqlite's adapter)."""
+
+    def cursor(self) -> _Cursor: ...
+
+
+def _sqlite_pragmas(dbapi_connection: _DBAPIConnection, record: object) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
 
 
-def _upgrade(sync_conn: Any) -> None:
+def _upgrade(sync_conn: SyncConnection) -> None:
     from alembic import command
     from alembic.config import Config
 

@@ -1,0 +1,49 @@
+"""The websocket loop, written once: a local websocket (:mod:`laizi.server.app`) and one
+held by another process (:mod:`laizi.server.forwarding`, owner side) are served by
+:func:`serve_messages`."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from laizi.errors import LaiziError
+from laizi.server.rooms import Connection, Member, Room, parse_client_text
+from laizi.vocab import ServerOp
+
+__all__ = ["CLOSE_UNKNOWN", "SERVICE_RESTART", "Incoming", "error_frame", "serve_messages"]
+
+CLOSE_UNKNOWN = 4404
+"""The websocket close code of an unknown room or token (final: the client stops)."""
+SERVICE_RESTART = 1012
+"""The websocket close code that tells a client to reconnect (the room moved, or the
+hall cannot serve it now)."""
+
+Incoming = str | dict[str, Any] | None
+"""What a websocket gave: a message's text, the error frame that answers a message that
+could not be read (too large, not text), or ``None``: the client has gone."""
+
+
+def error_frame(exc: LaiziError) -> dict[str, object]:
+    """The frame refusing a connection (unknown room or token, the hall unavailable)."""
+    return {"op": ServerOp.ERROR, "seq": None, "error": dict(exc.to_json())}
+
+
+async def serve_messages(room: Room, member: Member, conn: Connection,
+                         receive: Callable[[], Awaitable[Incoming]]) -> None:
+    """Answer a member's messages in order until ``receive`` gives ``None``: each is
+    parsed, handled by the room, and its answer (if any) put on the connection."""
+    while True:
+        text = await receive()
+        if text is None:
+            return
+        if isinstance(text, dict):
+            conn.put(text)
+            continue
+        msg, error = parse_client_text(text)
+        if error is not None:
+            conn.put(error)
+            continue
+        answer = await room.handle(member, msg)
+        if answer is not None:
+            conn.put(answer)
