@@ -46,9 +46,14 @@ def test_todays_fields_are_unchanged_and_the_descriptor_is_beside_them() -> None
                          "fields": [f.name for f in dataclasses.fields(v.options_type)]}
 
 
+BUILT_IN = ("jingzhou", "huanghuang", "golden", "taiwan", "mcr")
+"""The lobby's order; a variant registered by other code (the engine tests' toy) comes
+after them."""
+
+
 def test_the_lobby_order() -> None:
-    assert [v["id"] for v in sorted(variants(), key=lambda v: v["describe"]["order"])] == [
-        "jingzhou", "huanghuang", "golden", "taiwan", "mcr"]
+    order = [v["id"] for v in sorted(variants(), key=lambda v: v["describe"]["order"])]
+    assert order[:len(BUILT_IN)] == list(BUILT_IN)
 
 
 @pytest.mark.parametrize(("vid", "mark", "word"), [
@@ -71,8 +76,8 @@ def test_what_is_read_from_the_variant() -> None:
         assert all(a in tuple(ActionType) for a in d.actions)
         assert all(m in tuple(MeldKind) for m in d.melds)
         assert (ActionType.SPECIAL_KONG in d.actions) == bool(v.special_kinds())
-    assert [vid for vid in ids() if describe(get(vid)).horses] == ["huanghuang"]
-    assert {vid: describe(get(vid)).prevalent_wind for vid in ids()} == {
+    assert [vid for vid in BUILT_IN if describe(get(vid)).horses] == ["huanghuang"]
+    assert {vid: describe(get(vid)).prevalent_wind for vid in BUILT_IN} == {
         "golden": "option", "mcr": "option", "taiwan": "extra", "jingzhou": None,
         "huanghuang": None}
 
