@@ -1,0 +1,147 @@
+"""The operator's kit (docs/deploy.md): every ``laizi serve`` flag from an environment
+variable, ``/metrics`` and ``/readyz``, and the drain on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import signal
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from laizi.cli import build_parser
+from laizi.commands.serve import env_name
+from server_helpers import (
+    FAST,
+    Client,
+    Server,
+    check_clean,
+    create_room,
+    pass_only_answers,
+    sqlite_url,
+    stored_lines,
+    stored_secret,
+    unique,
+)
+
+
+def _serve_args(argv: list[str]) -> Any:
+    return build_parser(["serve", *argv]).parse_args(["serve", *argv])
+
+
+def test_every_serve_flag_has_a_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LAIZI_PORT", "9123")
+    monkeypatch.setenv("LAIZI_DB", "sqlite+aiosqlite:///env.db")
+    monkeypatch.setenv("LAIZI_WORKERS", "3")
+    monkeypatch.setenv("LAIZI_ADMIN_TOKEN", "s3cret")
+    monkeypatch.setenv("LAIZI_BOT_PROCESSES", "4")
+    args = _serve_args([])
+    assert (args.port, args.db, args.workers, args.admin_token, args.bot_processes) == \
+        (9123, "sqlite+aiosqlite:///env.db", 3, "s3cret", 4)
+    # the flag wins over its variable
+    args = _serve_args(["--port", "9200", "--db", "sqlite+aiosqlite:///flag.db"])
+    assert (args.port, args.db, args.workers) == (9200, "sqlite+aiosqlite:///flag.db", 3)
+    # every flag's help names its variable
+    parser = build_parser(["serve"])
+    sub = next(a for a in parser._actions if hasattr(a, "choices") and a.choices)
+    serve = sub.choices["serve"]
+    for action in serve._actions:
+        if action.option_strings and action.dest != "help":
+            assert env_name(action.dest) in (action.help or ""), action.dest
+
+
+def test_a_bad_variable_is_refused_like_a_bad_flag(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LAIZI_PORT", "eighty")
+    with pytest.raises(SystemExit) as stop:
+        _serve_args([])
+    assert stop.value.code == 2
+
+
+def test_readyz_and_metrics_in_process(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from laizi.server.app import create_app
+
+    app = create_app(sqlite_url(tmp_path / "hall.db"))
+    with TestClient(app) as client:
+        assert client.get("/readyz").json() == {"ready": True}
+        assert client.get("/api/rooms/000000").status_code == 404
+        text = client.get("/metrics").text
+        assert 'laizi_rooms{status="live"}' in text
+        assert 'laizi_errors_total{code="unknown_room"}' in text
+        app.state.hall.draining = True
+        r = client.get("/readyz")
+        assert r.status_code == 503 and r.json() == {"ready": False}
+        assert "laizi_ready 0.0" in client.get("/metrics").text
+
+
+def _metric(text: str, name: str) -> float:
+    for line in text.splitlines():
+        if line.startswith(name + " ") or line.startswith(name + "{"):
+            return float(line.rsplit(" ", 1)[1])
+    raise AssertionError(f"{name} not in /metrics:\n{text}")
+
+
+def _seat_actions(lines: tuple[str, ...], seat: int, skip: set[int]) -> list[dict[str, Any]]:
+    out = []
+    for i, line in enumerate(lines):
+        e = json.loads(line)
+        if e["type"] == "action" and e["action"]["seat"] == seat and i not in skip:
+            out.append(e["action"])
+    return out
+
+
+def test_metrics_and_a_sigterm_during_play(tmp_path: Path) -> None:
+    """A served hall counts what it does (/metrics); SIGTERM during play drains it: the
+    connection is closed with 1012 (reconnect), the process exits, and every action it
+    acknowledged is in the stored log, in order (an action sent but not answered may be
+    stored once, or not at all)."""
+    url = sqlite_url(tmp_path / "hall.db")
+    srv = Server(url, tmp_path).start()
+    try:
+        assert httpx.get(f"{srv.http}/readyz", timeout=5).status_code == 200
+        host = unique("ann")
+        room = create_room(srv, host, variant="jingzhou", hands=20, **FAST)
+        code = room["code"]
+
+        async def play() -> tuple[Client, str, int | None]:
+            c = Client(srv, code, room["token"], host, seed=5)
+            await c.connect()
+            await c.request("start")
+            await c.play(until=lambda c: len(c.acked) >= 8)
+            async with httpx.AsyncClient() as http:
+                text = (await http.get(f"{srv.http}/metrics", timeout=5)).text
+            playing = asyncio.create_task(c.play(until=lambda c: False, timeout=30))
+            await c.wait(lambda: len(c.acked) >= 10)
+            assert srv.proc is not None
+            srv.proc.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(c.closed.wait(), 15)
+            with contextlib.suppress(Exception):
+                await playing
+            return c, text, c.ws.close_code
+
+        c, text, close_code = asyncio.run(play())
+        assert _metric(text, "laizi_actions_total") >= 8
+        assert _metric(text, "laizi_action_seconds_count") >= 8
+        assert _metric(text, "laizi_storage_batch_seconds_count") >= 1
+        assert _metric(text, 'laizi_rooms{status="live"}') == 1
+        assert _metric(text, "laizi_people_online") == 1
+        assert close_code == 1012
+        assert srv.proc is not None
+        srv.proc.wait(15)
+        lines = stored_lines(url, code)
+        stored = _seat_actions(lines, 0, pass_only_answers(lines, stored_secret(url, code)))
+        acked = [a for _, a, _ in c.acked]
+        assert len(acked) >= 10
+        assert stored[:len(acked)] == acked
+        assert len(stored) <= len(acked) + 1  # at most the one in flight
+        assert "Traceback" not in srv.stderr(), srv.stderr()
+        srv.start()  # and the room comes back from storage
+        assert httpx.get(f"{srv.http}/api/rooms/{code}", timeout=5).json()["started"]
+        check_clean(srv)
+    finally:
+        srv.kill()
