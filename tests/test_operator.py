@@ -145,3 +145,108 @@ def test_metrics_and_a_sigterm_during_play(tmp_path: Path) -> None:
         check_clean(srv)
     finally:
         srv.kill()
+
+
+# --------------------------------------------------------------------------- admin
+
+ADMIN = {"Authorization": "Bearer tok-123"}
+
+
+def test_no_admin_token_no_admin_routes(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from laizi.server.app import create_app
+
+    with TestClient(create_app(sqlite_url(tmp_path / "hall.db"))) as client:
+        assert client.get("/admin").status_code == 404
+        assert client.get("/admin/api/rooms", headers=ADMIN).status_code == 404
+
+
+def test_the_admin_api(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from laizi.server.app import create_app
+
+    app = create_app(sqlite_url(tmp_path / "hall.db"), admin_token="tok-123")
+    with TestClient(app) as client:
+        for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "tok-123"}):
+            r = client.get("/admin/api/rooms", headers=headers)
+            assert r.status_code == 401 and r.json()["error"]["code"] == "not_admin"
+        r = client.post("/api/rooms", json={"name": "ann", "settings": {"variant": "mcr"}})
+        assert r.status_code == 201
+        code = r.json()["code"]
+        rooms = client.get("/admin/api/rooms", headers=ADMIN).json()
+        assert [room["code"] for room in rooms] == [code]
+        # end a room
+        assert client.post(f"/admin/api/rooms/{code}/end", headers=ADMIN,
+                           json={}).json() == {"code": code, "over": True}
+        assert client.get(f"/api/rooms/{code}").json()["over"]
+        assert client.get("/admin/api/rooms", headers=ADMIN).json() == []
+        assert client.post(f"/admin/api/rooms/{code}/end", headers=ADMIN,
+                           json={}).status_code == 409
+        # ban a name: refused with a typed error, nothing created
+        assert client.post("/admin/api/bans", headers=ADMIN,
+                           json={"kind": "name", "value": " bob "}).status_code == 201
+        r = client.post("/api/rooms", json={"name": "bob", "settings": {"variant": "mcr"}})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "banned"
+        assert client.post("/admin/api/bans", headers=ADMIN,
+                           json={"kind": "nick", "value": "x"}).status_code == 400
+        # ban an address (the test client's): joining is refused too
+        r = client.post("/api/rooms", json={"name": "cy", "settings": {"variant": "mcr"}})
+        other = r.json()["code"]
+        assert client.post("/admin/api/bans", headers=ADMIN,
+                           json={"kind": "address", "value": "testclient"}).status_code == 201
+        r = client.post(f"/api/rooms/{other}/join", json={"name": "dee", "role": "player"})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "banned"
+        bans = client.get("/admin/api/bans", headers=ADMIN).json()
+        assert [(b["kind"], b["value"]) for b in bans] == [("name", "bob"),
+                                                           ("address", "testclient")]
+        # stored: a new hall on the same database refuses them too
+        assert client.delete("/admin/api/bans/address/testclient",
+                             headers=ADMIN).status_code == 200
+        r = client.post(f"/api/rooms/{other}/join", json={"name": "dee", "role": "player"})
+        assert r.status_code == 200
+    app2 = create_app(sqlite_url(tmp_path / "hall.db"), admin_token="tok-123")
+    with TestClient(app2) as client:
+        r = client.post("/api/rooms", json={"name": "bob", "settings": {"variant": "mcr"}})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "banned"
+
+
+def test_the_admin_page_in_a_browser(tmp_path: Path) -> None:
+    """The page (zh, then en): the token opens it, a live room is listed and ended, a
+    name is banned; no console error."""
+    pytest.importorskip("playwright")
+    from browser_helpers import People, launched
+
+    srv = Server(sqlite_url(tmp_path / "hall.db"), tmp_path,
+                 extra_args=("--admin-token", "tok-123")).start()
+    try:
+        code = create_room(srv, "ann", variant="mcr", **FAST)["code"]
+        with launched() as chromium:
+            people = People(chromium)
+            try:
+                pg = people.page(locale="zh-CN")
+                pg.on("dialog", lambda d: d.accept())
+                pg.goto(f"{srv.http}/admin")
+                assert pg.locator("h1").text_content() == "牌馆管理"
+                pg.fill("#token", "tok-123")
+                pg.click("#login button")
+                pg.wait_for_selector(f"tr[data-code='{code}']")
+                pg.click(f"tr[data-code='{code}'] button")
+                pg.wait_for_selector(f"tr[data-code='{code}']", state="detached")
+                assert httpx.get(f"{srv.http}/api/rooms/{code}").json()["over"]
+                pg.click("#lang")
+                assert pg.locator("h1").text_content() == "Hall admin"
+                pg.fill("#value", "mallory")
+                pg.click("#ban button")
+                pg.wait_for_selector("#bans li")
+                assert "mallory" in (pg.locator("#bans").text_content() or "")
+            finally:
+                errors = people.close()
+        assert not errors, errors
+        r = httpx.post(f"{srv.http}/api/rooms",
+                       json={"name": "mallory", "settings": {"variant": "mcr"}})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "banned"
+        check_clean(srv)
+    finally:
+        srv.kill()
