@@ -237,6 +237,7 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     finally:
         gauges.cancel()
         await context.hall.stop()
+        metrics.process_exit()
 
 
 def _link(request: Request, code: str, token: str) -> str:

@@ -32,7 +32,7 @@ from prometheus_client import (
 )
 
 __all__ = ["CONTENT_TYPE_LATEST", "MULTIPROC_ENV", "observe_answer", "refresh",
-           "refresh_forever", "render", "storage_batch"]
+           "process_exit", "refresh_forever", "render", "storage_batch"]
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
@@ -133,6 +133,14 @@ def render(hall: _HallLike) -> bytes:
         multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
         return generate_latest(registry)
     return generate_latest(REGISTRY)
+
+
+def process_exit() -> None:
+    """This process stops: in multiprocess mode its live gauges stop counting."""
+    if os.environ.get(MULTIPROC_ENV):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]
 
 
 def now() -> float:
