@@ -73,7 +73,11 @@ def test_readyz_and_metrics_in_process(tmp_path: Path) -> None:
         text = client.get("/metrics").text
         assert 'laizi_rooms{status="live"}' in text
         assert 'laizi_errors_total{code="unknown_room"}' in text
-        app.state.hall.draining = True
+        r = client.post("/api/rooms", json={"name": "ann", "settings": {"variant": "mcr"}})
+        room = app.state.hall.rooms[r.json()["code"]]
+        assert client.portal is not None
+        client.portal.call(app.state.hall.drain, 1012)
+        assert room.gone  # given up: nothing more happens to it in this process
         r = client.get("/readyz")
         assert r.status_code == 503 and r.json() == {"ready": False}
         assert "laizi_ready 0.0" in client.get("/metrics").text

@@ -105,16 +105,16 @@ def register(subparsers: Subparsers) -> None:
                         "processes on the same Redis and database (docs/deploy.md)")
     p.add_argument("--workers", type=int, default=1, metavar="N",
                    help="server processes on this port (needs --redis; default 1)")
+    p.add_argument("--admin-token", default=None, metavar="TOKEN",
+                   help="a secret that opens the admin page (/admin) and its API; "
+                        "without one there are no admin routes")
     p.add_argument("--allow-origin", action="append", default=[], metavar="URL",
                    help="a site (https://host[:port]) whose pages may call the hall "
                         "besides its own address; repeatable; also LAIZI_ALLOW_ORIGINS "
                         "(comma-separated)")
-    p.add_argument("--admin-token", default=None, metavar="TOKEN",
-                   help="a secret that opens the admin page (/admin) and its API; "
-                        "without one there are no admin routes")
-    # (flags added above this line; env_defaults reads every one of them)
-    env_defaults(p)
     p.set_defaults(func=run)
+    # Every flag above (whoever adds one) also from its LAIZI_ variable; runs last.
+    env_defaults(p)
 
 
 def run(args: argparse.Namespace) -> int:

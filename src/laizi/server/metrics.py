@@ -31,8 +31,16 @@ from prometheus_client import (
     generate_latest,
 )
 
-__all__ = ["CONTENT_TYPE_LATEST", "MULTIPROC_ENV", "observe_answer", "refresh",
-           "process_exit", "refresh_forever", "render", "storage_batch"]
+__all__ = [
+    "CONTENT_TYPE_LATEST",
+    "MULTIPROC_ENV",
+    "observe_answer",
+    "process_exit",
+    "refresh",
+    "refresh_forever",
+    "render",
+    "storage_batch",
+]
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
