@@ -188,6 +188,10 @@ def qr_svg(text: str) -> str:
     return out.getvalue().decode("utf-8")
 
 
+DRAIN_SECONDS = 20.0
+"""The longest a SIGTERM's drain may take before the server stops anyway."""
+
+
 def _drain_on_sigterm(hall: Hall) -> None:
     """SIGTERM drains the hall before the server's own handler (uvicorn's) stops it:
     ``/readyz`` answers 503 at once, the rooms are stored and handed over, their
@@ -203,7 +207,9 @@ def _drain_on_sigterm(hall: Hall) -> None:
 
     async def drain_then_stop(sig: int, frame: object) -> None:
         try:
-            await hall.drain(SERVICE_RESTART)
+            # bounded: a stop never waits on a stuck room for ever (the rooms are stored
+            # action by action anyway; the drain only makes the hand-over prompt)
+            await asyncio.wait_for(hall.drain(SERVICE_RESTART), DRAIN_SECONDS)
         except Exception as exc:
             hall.report(None, exc)
         finally:
