@@ -22,6 +22,9 @@ from server_helpers import (
     check_clean,
     create_room,
     pass_only_answers,
+    polls,
+    redis_command,
+    redis_for_tests,
     sqlite_url,
     stored_lines,
     stored_secret,
@@ -149,6 +152,57 @@ def test_metrics_and_a_sigterm_during_play(tmp_path: Path) -> None:
         check_clean(srv)
     finally:
         srv.kill()
+
+
+async def _migrated(url: str) -> None:
+    from laizi.server.storage import Store
+
+    store = Store(url)
+    try:
+        await store.setup()
+    finally:
+        await store.close()
+
+
+def test_metrics_are_the_halls_with_workers(tmp_path: Path) -> None:
+    """``--workers 2``: whichever worker answers a scrape, the figures are the hall's
+    (prometheus-client's multiprocess mode): the errors of requests spread over both
+    workers are all counted, and the rooms of both are in every scrape."""
+    with redis_for_tests(tmp_path) as redis:
+        redis_command(redis, "FLUSHDB")
+        url = sqlite_url(tmp_path / "hall.db")
+        asyncio.run(_migrated(url))  # two workers on a new SQLite file would both migrate
+        srv = Server(url, tmp_path, redis_url=redis,
+                     extra_args=("--workers", "2")).start()
+        try:
+            processes: set[str] = set()
+            for _ in polls(60):  # both workers up (a new connection each: either answers)
+                with contextlib.suppress(httpx.TransportError):
+                    processes.add(httpx.get(f"{srv.http}/healthz").json()["process"])
+                if len(processes) == 2:
+                    break
+            assert len(processes) == 2, processes
+            for _ in range(30):
+                assert httpx.get(f"{srv.http}/api/rooms/000000").status_code == 404
+            for n in range(6):
+                create_room(srv, f"p{n}", variant="mcr", **FAST)
+
+            def scrape() -> str:
+                return httpx.get(f"{srv.http}/metrics", timeout=5).text
+
+            for _ in polls(20):  # the other worker's gauges: refreshed every 5 s
+                if _metric(scrape(), 'laizi_rooms{status="live"}') == 6:
+                    break
+            for _ in range(6):
+                text = scrape()
+                assert _metric(text, 'laizi_errors_total{code="unknown_room"}') == 30
+                assert _metric(text, 'laizi_rooms{status="live"}') == 6
+                assert _metric(text, "laizi_storage_batch_seconds_count") >= 6
+        finally:
+            srv.stop()
+            redis_command(redis, "FLUSHDB")
+        assert srv.proc is not None and srv.proc.returncode in (0, -15)
+        assert "Traceback" not in srv.stderr(), srv.stderr()
 
 
 # --------------------------------------------------------------------------- admin
