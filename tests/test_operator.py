@@ -147,6 +147,7 @@ def test_metrics_and_a_sigterm_during_play(tmp_path: Path) -> None:
         assert stored[:len(acked)] == acked
         assert len(stored) <= len(acked) + 1  # at most the one in flight
         assert "Traceback" not in srv.stderr(), srv.stderr()
+        assert "laizi hall: drained: 1 room(s) given up" in srv.stderr(), srv.stderr()
         srv.start()  # and the room comes back from storage
         assert httpx.get(f"{srv.http}/api/rooms/{code}", timeout=5).json()["started"]
         check_clean(srv)

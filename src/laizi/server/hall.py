@@ -220,9 +220,12 @@ class Hall:
         self._drained = True
         if self.cluster is not None:
             await self.cluster.stop()
-        for room in list(self.rooms.values()):
+        rooms = list(self.rooms.values())
+        for room in rooms:
             async with room.lock:  # an action being applied is stored and answered first
                 await room.stop(close_code)
+        print(f"laizi hall: drained: {len(rooms)} room(s) given up, their connections "
+              f"closed ({close_code}: reconnect)", file=sys.stderr, flush=True)
 
     async def ready(self) -> bool:
         """Whether this process can take rooms: not draining, the database answers (and
