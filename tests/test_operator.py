@@ -86,6 +86,20 @@ def test_readyz_and_metrics_in_process(tmp_path: Path) -> None:
         assert "laizi_ready 0.0" in client.get("/metrics").text
 
 
+def test_not_ready_when_the_database_does_not_answer() -> None:
+    from laizi.server.hall import Hall
+    from laizi.server.storage import Store
+
+    async def check() -> bool:
+        hall = Hall(Store("postgresql+asyncpg://laizi@127.0.0.1:9/nowhere"))
+        try:
+            return await hall.ready()
+        finally:
+            await hall.store.close()
+
+    assert asyncio.run(check()) is False
+
+
 def _metric(text: str, name: str) -> float:
     for line in text.splitlines():
         if line.startswith(name + " ") or line.startswith(name + "{"):
@@ -183,6 +197,8 @@ def test_metrics_are_the_halls_with_workers(tmp_path: Path) -> None:
                 if len(processes) == 2:
                     break
             assert len(processes) == 2, processes
+            for _ in range(4):  # its database and Redis answer, whichever worker is asked
+                assert httpx.get(f"{srv.http}/readyz").json() == {"ready": True}
             for _ in range(30):
                 assert httpx.get(f"{srv.http}/api/rooms/000000").status_code == 404
             for n in range(6):
