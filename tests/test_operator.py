@@ -57,6 +57,26 @@ def test_every_serve_flag_has_a_variable(monkeypatch: pytest.MonkeyPatch) -> Non
             assert env_name(action.dest) in (action.help or ""), action.dest
 
 
+def test_variables_of_every_kind_of_flag() -> None:
+    """Flags another block may add (switches, repeatable ones, numbers) read theirs too."""
+    import argparse
+
+    from laizi.commands.serve import env_defaults
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--trust-proxy", action="store_true")
+    p.add_argument("--deflate", action=argparse.BooleanOptionalAction, default=True)
+    p.add_argument("--limit-rate", type=float, default=1.0)
+    p.add_argument("--ban", action="append", default=[])
+    env_defaults(p, {"LAIZI_TRUST_PROXY": "yes", "LAIZI_DEFLATE": "0",
+                     "LAIZI_LIMIT_RATE": "2.5", "LAIZI_BAN": "a, b"})
+    args = p.parse_args([])
+    assert (args.trust_proxy, args.deflate, args.limit_rate, args.ban) == \
+        (True, False, 2.5, ["a", "b"])
+    args = p.parse_args(["--deflate", "--limit-rate", "3"])
+    assert (args.deflate, args.limit_rate) == (True, 3.0)
+
+
 def test_a_bad_variable_is_refused_like_a_bad_flag(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LAIZI_PORT", "eighty")
     with pytest.raises(SystemExit) as stop:

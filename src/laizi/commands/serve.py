@@ -10,7 +10,8 @@ with ``--workers N``, or on several machines): docs/deploy.md.
 Every flag may come from the environment instead: ``LAIZI_`` and the flag's name in
 capitals with ``_`` for ``-`` (``--db`` → ``LAIZI_DB``, ``--bot-processes`` →
 ``LAIZI_BOT_PROCESSES``); a flag on the command line wins over its variable
-(:func:`env_defaults`). A repeatable flag's variable is comma-separated.
+(:func:`env_defaults`). A repeatable flag's variable is comma-separated, and the flags'
+values add to it (as ``LAIZI_ALLOW_ORIGINS`` and ``--allow-origin`` always have).
 """
 
 from __future__ import annotations
@@ -53,10 +54,13 @@ def env_defaults(parser: argparse.ArgumentParser,
         raw = env.get(env_name(action.dest))
         if raw is None or raw == "":
             continue
-        if isinstance(action, argparse._StoreTrueAction):
-            action.default = raw.strip().lower() in ("1", "true", "yes", "on")
+        yes = raw.strip().lower() in ("1", "true", "yes", "on")
+        if isinstance(action, argparse._StoreTrueAction | argparse.BooleanOptionalAction):
+            action.default = yes
         elif isinstance(action, argparse._StoreFalseAction):
-            action.default = raw.strip().lower() not in ("1", "true", "yes", "on")
+            action.default = not yes
+        elif isinstance(action, argparse._CountAction):
+            action.default = int(raw) if raw.strip().isdigit() else 0
         elif isinstance(action, argparse._AppendAction):
             conv = action.type if callable(action.type) else str
             action.default = [conv(v.strip()) for v in raw.split(",") if v.strip()]
