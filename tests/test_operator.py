@@ -32,6 +32,9 @@ from server_helpers import (
 )
 
 
+ADMIN = {"Authorization": "Bearer tok-123"}
+
+
 def _serve_args(argv: list[str]) -> Any:
     return build_parser(["serve", *argv]).parse_args(["serve", *argv])
 
@@ -208,7 +211,7 @@ def test_metrics_are_the_halls_with_workers(tmp_path: Path) -> None:
         url = sqlite_url(tmp_path / "hall.db")
         asyncio.run(_migrated(url))  # two workers on a new SQLite file would both migrate
         srv = Server(url, tmp_path, redis_url=redis,
-                     extra_args=("--workers", "2")).start()
+                     extra_args=("--workers", "2", "--admin-token", "tok-123")).start()
         try:
             processes: set[str] = set()
             for _ in polls(60):  # both workers up (a new connection each: either answers)
@@ -230,6 +233,9 @@ def test_metrics_are_the_halls_with_workers(tmp_path: Path) -> None:
             for _ in polls(20):  # the other worker's gauges: refreshed every 5 s
                 if _metric(scrape(), 'laizi_rooms{status="live"}') == 6:
                     break
+            for _ in range(4):  # the admin page lists the rooms of both workers
+                rooms = httpx.get(f"{srv.http}/admin/api/rooms", headers=ADMIN).json()
+                assert len(rooms) == 6, rooms
             for _ in range(6):
                 text = scrape()
                 assert _metric(text, 'laizi_errors_total{code="unknown_room"}') == 30
@@ -243,9 +249,6 @@ def test_metrics_are_the_halls_with_workers(tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------------------- admin
-
-ADMIN = {"Authorization": "Bearer tok-123"}
-
 
 def test_no_admin_token_no_admin_routes(tmp_path: Path) -> None:
     from starlette.testclient import TestClient

@@ -4,7 +4,7 @@ admin routes at all).
 
 =========================================  ============================================
 ``GET /admin``                             the page (``static/admin.html``, zh and en)
-``GET /admin/api/rooms``                   the rooms this process plays, with their info
+``GET /admin/api/rooms``                   the hall's live rooms, with their info
 ``POST /admin/api/rooms/{code}/end``       end a room's match (as its host's ``end``)
 ``GET /admin/api/bans``                    ``[{"kind", "value", "created"}]``
 ``POST /admin/api/bans``                   ``{"kind": "name" | "address", "value"}``
@@ -138,8 +138,17 @@ async def rooms(request: Request) -> Response:
     except LaiziError as exc:
         return _error(exc)
     hall = _hall(request)
-    return JSONResponse([dict(room.info()) for room in list(hall.rooms.values())
-                         if not room.closed and not room.gone])
+    if hall.cluster is None:
+        return JSONResponse([dict(room.info()) for room in list(hall.rooms.values())
+                             if not room.closed and not room.gone])
+    # several processes: every live room of the hall, each one's info from its owner
+    out = []
+    for code in await hall.store.live_rooms():
+        try:
+            out.append(dict(await hall.info(code)))
+        except LaiziError:
+            continue  # ended or moving meanwhile
+    return JSONResponse(out)
 
 
 async def end_room(request: Request) -> Response:
