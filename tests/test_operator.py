@@ -31,7 +31,6 @@ from server_helpers import (
     unique,
 )
 
-
 ADMIN = {"Authorization": "Bearer tok-123"}
 
 
