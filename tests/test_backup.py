@@ -118,3 +118,10 @@ def test_backup_sqlite_restore_postgresql(tmp_path: Path) -> None:
                                     sqlite_url(tmp_path / "hall.db"), fresh)
 
     asyncio.run(with_db())
+
+
+def test_backup_of_a_missing_database_makes_none(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere.db"
+    assert main(["backup", str(tmp_path / "b.jsonl"), "--db", sqlite_url(missing)]) == 1
+    assert not missing.exists()
+    assert not (tmp_path / "b.jsonl").exists() and not (tmp_path / "b.jsonl.part").exists()

@@ -61,8 +61,13 @@ def _tables() -> list[Any]:
 async def dump(url: str, out: IO[str]) -> int:
     """Write the backup of the database at ``url`` to ``out``; the number of rows."""
     from sqlalchemy import select
+    from sqlalchemy.engine import make_url
     from sqlalchemy.ext.asyncio import create_async_engine
 
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:") \
+            and not Path(parsed.database).exists():
+        raise FileNotFoundError(f"no database file {parsed.database}")  # never made one
     tables = _tables()
     engine = create_async_engine(url)
     rows = 0
@@ -146,8 +151,12 @@ def run(args: argparse.Namespace) -> int:
         else:
             path = Path(args.file)
             part = path.with_name(path.name + ".part")
-            with part.open("w", encoding="utf-8") as out:
-                rows = asyncio.run(dump(url, out))
+            try:
+                with part.open("w", encoding="utf-8") as out:
+                    rows = asyncio.run(dump(url, out))
+            except BaseException:
+                part.unlink(missing_ok=True)
+                raise
             part.replace(path)  # a finished backup only: never half a file under its name
     except ImportError as exc:
         print(f"laizi backup needs the server extra (pip install 'laizi[server]'): {exc}",
