@@ -20,9 +20,11 @@ __all__ = ["COMMANDS", "build_parser", "main", "version"]
 COMMANDS: dict[str, str] = {
     "analyze": "is a hand complete, how far from ready, what does it wait on",
     "arena": "play bots against each other (every deal with the bots rotated)",
+    "backup": "write the hall's stored rooms and logs to a file (JSON lines)",
     "connect": "play a room of the hall (laizi serve) at the terminal",
     "fan": "count the MCR fans (国标番) of a hand",
     "play": "play a variant at the terminal against bots",
+    "restore": "restore a `laizi backup` file into a fresh database",
     "score": "settle hands from their hand records (JSON), with a running ledger",
     "serve": "run the hall: rooms, bots and play over websockets",
     "simulate": "simulate many hands with bots and summarise them",

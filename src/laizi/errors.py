@@ -75,6 +75,11 @@ class ErrorCode(StrEnum):
     NOT_JSON = "not_json"
     """The hall: a request that changes something must say ``Content-Type:
     application/json`` (HTTP 415); nothing was read."""
+    BANNED = "banned"
+    """The hall: the name or the address is banned by the hall's operator (the admin
+    page; HTTP 403); nothing was applied."""
+    NOT_ADMIN = "not_admin"
+    """The hall: an admin request without the admin token (HTTP 401)."""
 
 
 class ErrorJSON(TypedDict):

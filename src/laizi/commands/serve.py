@@ -6,17 +6,66 @@ schema is migrated with Alembic on start; rooms in progress resume where they we
 
 ``--redis redis://…`` makes this process one of several sharing the rooms (on one machine
 with ``--workers N``, or on several machines): docs/deploy.md.
+
+Every flag may come from the environment instead: ``LAIZI_`` and the flag's name in
+capitals with ``_`` for ``-`` (``--db`` → ``LAIZI_DB``, ``--bot-processes`` →
+``LAIZI_BOT_PROCESSES``); a flag on the command line wins over its variable
+(:func:`env_defaults`). A repeatable flag's variable is comma-separated, and the flags'
+values add to it (as ``LAIZI_ALLOW_ORIGINS`` and ``--allow-origin`` always have).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from laizi.commands import Subparsers
 
-__all__ = ["banner", "register", "run"]
+__all__ = ["ENV_PREFIX", "banner", "env_defaults", "env_name", "register", "run"]
+
+ENV_PREFIX = "LAIZI_"
+_NO_ENV = {"help"}
+_ENV_ALIASES = {"allow_origin": "LAIZI_ALLOW_ORIGINS"}
+"""Flags whose variable has another name (kept from before every flag had one)."""
+
+
+def env_name(dest: str) -> str:
+    """The environment variable of the flag whose ``dest`` is ``dest``."""
+    return _ENV_ALIASES.get(dest, ENV_PREFIX + dest.upper())
+
+
+def env_defaults(parser: argparse.ArgumentParser,
+                 environ: Mapping[str, str] | None = None) -> None:
+    """Each option of ``parser`` takes its default from its ``LAIZI_…`` variable when
+    that is set: argparse converts a string default with the option's ``type``, and a
+    value given on the command line replaces the default, so the flag wins. Every
+    option added before this call is covered (flags added later by other code too, as
+    long as this runs last in :func:`register`)."""
+    env = os.environ if environ is None else environ
+    for action in parser._actions:
+        if not action.option_strings or action.dest in _NO_ENV:
+            continue
+        if action.dest in _ENV_ALIASES:
+            continue  # read where it is used (headers.allowed_from_env), added to the flags
+        action.help = (action.help or "") + f" [env {env_name(action.dest)}]"
+        raw = env.get(env_name(action.dest))
+        if raw is None or raw == "":
+            continue
+        yes = raw.strip().lower() in ("1", "true", "yes", "on")
+        if isinstance(action, argparse._StoreTrueAction | argparse.BooleanOptionalAction):
+            action.default = yes
+        elif isinstance(action, argparse._StoreFalseAction):
+            action.default = not yes
+        elif isinstance(action, argparse._CountAction):
+            action.default = int(raw) if raw.strip().isdigit() else 0
+        elif isinstance(action, argparse._AppendAction):
+            conv = action.type if callable(action.type) else str
+            action.default = [conv(v.strip()) for v in raw.split(",") if v.strip()]
+        else:
+            action.default = raw
 
 
 def banner(host: str, port: int, where: str,
@@ -60,11 +109,16 @@ def register(subparsers: Subparsers) -> None:
                         "processes on the same Redis and database (docs/deploy.md)")
     p.add_argument("--workers", type=int, default=1, metavar="N",
                    help="server processes on this port (needs --redis; default 1)")
+    p.add_argument("--admin-token", default=None, metavar="TOKEN",
+                   help="a secret that opens the admin page (/admin) and its API; "
+                        "without one there are no admin routes")
     p.add_argument("--allow-origin", action="append", default=[], metavar="URL",
                    help="a site (https://host[:port]) whose pages may call the hall "
                         "besides its own address; repeatable; also LAIZI_ALLOW_ORIGINS "
                         "(comma-separated)")
     p.set_defaults(func=run)
+    # Every flag above (whoever adds one) also from its LAIZI_ variable; runs last.
+    env_defaults(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -106,19 +160,32 @@ def run(args: argparse.Namespace) -> int:
         (f", {args.workers} processes" if args.workers > 1 else "")
     print("\n".join(banner(args.host, args.port, where)), flush=True)
     if args.workers > 1:
-        import os
+        import shutil
+        import tempfile
+
+        from laizi.server.metrics import MULTIPROC_ENV
 
         # Each worker process builds its own hall (app_from_env) from these.
+        # The workers' metrics go to files summed by whichever one answers a scrape
+        # (prometheus-client's multiprocess mode): a fresh directory for each start.
+        metrics_dir = tempfile.mkdtemp(prefix="laizi-metrics-")
+        os.environ[MULTIPROC_ENV] = metrics_dir
         os.environ["LAIZI_HALL_DB"] = url
         os.environ["LAIZI_HALL_HOST"] = args.host
         os.environ["LAIZI_HALL_REDIS"] = args.redis
         os.environ[ENV] = ",".join(origins)
         if args.bot_processes is not None:
             os.environ["LAIZI_HALL_BOT_PROCESSES"] = str(args.bot_processes)
-        uvicorn.run("laizi.server.app:app_from_env", factory=True, workers=args.workers,
-                    **common)
+        if args.admin_token:
+            os.environ["LAIZI_ADMIN_TOKEN"] = args.admin_token
+        try:
+            uvicorn.run("laizi.server.app:app_from_env", factory=True,
+                        workers=args.workers, **common)
+        finally:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
         return 0
     app = create_app(url, bot_processes=args.bot_processes, redis_url=args.redis,
-                     listen_host=args.host, allowed_origins=origins)
+                     listen_host=args.host, allowed_origins=origins,
+                     admin_token=args.admin_token or None)
     uvicorn.Server(uvicorn.Config(app, **common)).run()
     return 0

@@ -2,6 +2,8 @@
 
 =====================================  =================================================
 ``GET /healthz``                       ``{"ok", "rooms", "owned", "errors", "process"}``
+``GET /readyz``                        200 ``{"ready": true}`` when rooms can be taken, else 503
+``GET /metrics``                       the Prometheus text format (:mod:`laizi.server.metrics`)
 ``GET /api/variants``                  every variant with its options and defaults
 ``POST /api/rooms``                    ``{"name", "settings"}`` → ``{"code", "token", "link"}``
 ``GET /api/rooms/{code}``              the room as everybody may see it
@@ -27,10 +29,13 @@ Every refusal is ``{"error": {"code", "message", "seat", "phase"}}`` with an HTT
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import gc
 import json
+import signal
+import threading
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,7 +50,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from laizi.errors import ErrorCode, LaiziError, TableError
-from laizi.server import lan, records, scorekeeper, variants_api
+from laizi.server import lan, metrics, records, scorekeeper, variants_api
 from laizi.server.asgi import WS_DISCONNECT
 from laizi.server.cluster import Cluster
 from laizi.server.hall import BotPool, Hall
@@ -69,12 +74,13 @@ _STATUS = {ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.UNKNOWN_TOKEN: 404,
            ErrorCode.TABLE_OVER: 409, ErrorCode.HAND_IN_PROGRESS: 409,
            ErrorCode.NOT_HOST: 403, ErrorCode.STORAGE: 503, ErrorCode.TOO_LARGE: 413,
            ErrorCode.RATE_LIMITED: 429, ErrorCode.FORBIDDEN_ORIGIN: 403,
-           ErrorCode.NOT_JSON: 415}
+           ErrorCode.NOT_JSON: 415, ErrorCode.BANNED: 403, ErrorCode.NOT_ADMIN: 401}
 ALL_ADDRESSES = (None, "0.0.0.0", "::", "")
 """``listen_host`` values that listen on every address (LAN addresses included)."""
 
 
 def _error(exc: LaiziError) -> JSONResponse:
+    metrics.error(exc.code.value)
     return JSONResponse({"error": dict(exc.to_json())}, status_code=_STATUS.get(exc.code, 400))
 
 
@@ -133,7 +139,8 @@ def app_from_env() -> Starlette:
                       bot_processes=int(procs) if procs else None,
                       redis_url=os.environ.get("LAIZI_HALL_REDIS") or None,
                       listen_host=os.environ.get("LAIZI_HALL_HOST") or None,
-                      allowed_origins=allowed_from_env())
+                      allowed_origins=allowed_from_env(),
+                      admin_token=os.environ.get("LAIZI_ADMIN_TOKEN") or None)
 
 
 QR_MAX = 300  # characters of a link the QR endpoint encodes
@@ -181,10 +188,48 @@ def qr_svg(text: str) -> str:
     return out.getvalue().decode("utf-8")
 
 
+DRAIN_SECONDS = 20.0
+"""The longest a SIGTERM's drain may take before the server stops anyway."""
+
+
+def _drain_on_sigterm(hall: Hall) -> None:
+    """SIGTERM drains the hall before the server's own handler (uvicorn's) stops it:
+    ``/readyz`` answers 503 at once, the rooms are stored and handed over, their
+    connections closed with 1012 (docs/deploy.md, "Stopping"). Only where the server
+    runs on the main thread and handles the signal (``laizi serve``, each worker)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+    if not callable(previous):
+        return
+    loop = asyncio.get_running_loop()
+    tasks: list[asyncio.Task[None]] = []
+
+    async def drain_then_stop(sig: int, frame: object) -> None:
+        try:
+            # bounded: a stop never waits on a stuck room for ever (the rooms are stored
+            # action by action anyway; the drain only makes the hand-over prompt)
+            await asyncio.wait_for(hall.drain(SERVICE_RESTART), DRAIN_SECONDS)
+        except Exception as exc:
+            hall.report(None, exc)
+        finally:
+            previous(sig, frame)  # type: ignore[arg-type]
+
+    def on_sigterm(sig: int, frame: object) -> None:
+        hall.draining = True
+        loop.call_soon_threadsafe(
+            lambda: tasks.append(loop.create_task(drain_then_stop(sig, frame))))
+
+    signal.signal(signal.SIGTERM, on_sigterm)
+
+
 @contextlib.asynccontextmanager
 async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     context = cast(HallContext, app.state.context)
+    context.hall.store.on_batch = metrics.storage_batch
     await context.hall.start()
+    _drain_on_sigterm(context.hall)
+    gauges = asyncio.create_task(metrics.refresh_forever(context.hall))
     await context.lan_found()  # looked up once before the first request needs it
     # Garbage collection: what was loaded at start (modules, tables, rooms) is never
     # collected again, and the young generation is collected every 20,000
@@ -196,7 +241,9 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     try:
         yield
     finally:
+        gauges.cancel()
         await context.hall.stop()
+        metrics.process_exit()
 
 
 def _link(request: Request, code: str, token: str) -> str:
@@ -210,10 +257,22 @@ async def healthz(request: Request) -> Response:
     return JSONResponse(_context(request).hall.health())
 
 
+async def readyz(request: Request) -> Response:
+    ready = await _context(request).hall.ready()
+    return JSONResponse({"ready": ready}, status_code=200 if ready else 503,
+                        headers={"Cache-Control": "no-store"})
+
+
+async def metrics_page(request: Request) -> Response:
+    return Response(metrics.render(_context(request).hall),
+                    media_type=metrics.CONTENT_TYPE_LATEST)
+
+
 async def create_room(request: Request) -> Response:
     hall = _context(request).hall
     try:
         data = _fields(await _body(request), {"name", "settings"})
+        await request.app.state.bans.check(request, data.get("name"))
         settings = RoomSettings.from_json(data.get("settings", {}))
         room, member = await hall.create(settings, data.get("name", ""))
     except LaiziError as exc:
@@ -234,6 +293,7 @@ async def join(request: Request) -> Response:
     hall = _context(request).hall
     try:
         data = _fields(await _body(request), {"name", "role"})
+        await request.app.state.bans.check(request, data.get("name"))
         joined = await hall.join(request.path_params["code"], data.get("name", ""),
                                  data.get("role", "player"))
     except LaiziError as exc:
@@ -375,6 +435,8 @@ def _routes() -> list[BaseRoute]:
         Route("/score", index),
         Route("/replay/{code}", index),
         Route("/healthz", healthz),
+        Route("/readyz", readyz),
+        Route("/metrics", metrics_page),
         *variants_api.routes(),  # GET /api/variants: options and descriptors
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms/{code}", room_info),
@@ -395,22 +457,31 @@ def _routes() -> list[BaseRoute]:
 
 def create_app(db_url: str, *, bot_processes: int | None = None,
                redis_url: str | None = None, listen_host: str | None = None,
-               allowed_origins: Iterable[str] = ()) -> Starlette:
+               allowed_origins: Iterable[str] = (), admin_token: str | None = None
+               ) -> Starlette:
     """The hall on the database at ``db_url`` (a SQLAlchemy async URL); with
     ``redis_url``, one of several processes sharing the rooms (docs/deploy.md).
     ``listen_host``: the address it is bound to (``laizi serve --host``), which says
     whether friends can reach it from the network (None: unknown, taken as yes).
     ``allowed_origins``: pages of other sites that may call it besides its own
-    (``--allow-origin``; :mod:`laizi.server.headers`)."""
+    (``--allow-origin``; :mod:`laizi.server.headers`). ``admin_token``: the admin
+    page and API (:mod:`laizi.server.admin`), none without one."""
+    from laizi.server import admin
+
     # with Redis, the hall is one of several processes; it sees its cluster through a port
     cluster = functools.partial(Cluster, redis_url) if redis_url else None
     hall = Hall(Store(db_url), BotPool(bot_processes), cluster=cluster)
 
     # The origin rule, JSON-only bodies and the security headers (headers.py), then
     # request bodies over limits.MAX_BODY: 413 before they are read (docs/hall.md).
-    app = Starlette(routes=_routes(), lifespan=_lifespan, middleware=[
+    routes = _routes()
+    if admin_token:
+        routes[:0] = admin.routes()
+    app = Starlette(routes=routes, lifespan=_lifespan, middleware=[
         Middleware(BrowserSafety, allowed_origins=list(allowed_origins)),
         Middleware(BodyLimit)])
     app.state.hall = hall
+    app.state.admin_token = admin_token
+    app.state.bans = admin.Bans(hall.store)
     app.state.context = HallContext(hall, listen_host)
     return app

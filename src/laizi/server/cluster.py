@@ -122,6 +122,10 @@ class Cluster:
         self._tasks = [asyncio.create_task(self._keep()),
                        asyncio.create_task(self._sweep())]
 
+    async def ping(self) -> None:
+        """Raises unless Redis answers (``/readyz``)."""
+        await self.redis.ping()
+
     async def stop(self) -> None:
         """A graceful stop: give every room up (its clients reconnect elsewhere)."""
         self._stopping = True

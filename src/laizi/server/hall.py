@@ -147,6 +147,8 @@ class HallCluster(Protocol):
 
     async def stop(self) -> None: ...
 
+    async def ping(self) -> None: ...
+
     async def claim(self, code: str) -> bool: ...
 
     async def finished(self, code: str) -> None: ...
@@ -183,6 +185,9 @@ class Hall:
         self.bot_failures = 0
         """Bots that raised or answered an illegal action (counted in ``errors`` too)."""
         self._create = asyncio.Lock()
+        self.draining = False
+        """Set by :meth:`drain` (SIGTERM): ``/readyz`` answers 503 from then on."""
+        self._drained = False
         self.cluster: HallCluster | None = cluster(self) if cluster is not None else None
 
     def _ports(self) -> RoomPorts:
@@ -204,8 +209,39 @@ class Hall:
             except Exception as exc:
                 self.report(None, exc)
 
-    async def stop(self) -> None:
+    async def drain(self, close_code: int) -> None:
+        """The process is told to stop (SIGTERM): not ready any more, every room given
+        up once its action under way is stored (with Redis: the leases released first, so
+        another process takes the rooms over), the connections closed with
+        ``close_code`` so the clients reconnect."""
+        self.draining = True
+        if self._drained:
+            return
+        self._drained = True
         if self.cluster is not None:
+            await self.cluster.stop()
+        rooms = list(self.rooms.values())
+        for room in rooms:
+            async with room.lock:  # an action being applied is stored and answered first
+                await room.stop(close_code)
+        print(f"laizi hall: drained: {len(rooms)} room(s) given up, their connections "
+              f"closed ({close_code}: reconnect)", file=sys.stderr, flush=True)
+
+    async def ready(self) -> bool:
+        """Whether this process can take rooms: not draining, the database answers (and
+        with Redis, Redis does)."""
+        if self.draining:
+            return False
+        try:
+            await self.store.ping()
+            if self.cluster is not None:
+                await self.cluster.ping()
+        except Exception:
+            return False
+        return True
+
+    async def stop(self) -> None:
+        if self.cluster is not None and not self._drained:
             await self.cluster.stop()
         for room in self.rooms.values():
             await room.stop()

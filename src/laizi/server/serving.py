@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from laizi.errors import LaiziError
+from laizi.server import metrics
 from laizi.server.rooms import Connection, Member, Room, parse_client_text
 from laizi.vocab import ServerOp
 
@@ -42,8 +43,12 @@ async def serve_messages(room: Room, member: Member, conn: Connection,
             continue
         msg, error = parse_client_text(text)
         if error is not None:
+            metrics.observe_answer(None, error, 0.0)
             conn.put(error)
             continue
+        started = metrics.now()
         answer = await room.handle(member, msg)
+        metrics.observe_answer(msg.get("op") if isinstance(msg, dict) else None, answer,
+                               metrics.now() - started)
         if answer is not None:
             conn.put(answer)

@@ -25,7 +25,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -152,6 +152,8 @@ class Store:
         self._pending: list[tuple[_Write, asyncio.Future[None]]] = []
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
+        self.on_batch: Callable[[float], None] | None = None
+        """Told each group commit's seconds (the hall's metrics)."""
 
     async def setup(self) -> None:
         """Migrate the schema to the newest version (Alembic, run on a sync connection)."""
@@ -162,6 +164,11 @@ class Store:
                 await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"),
                                    {"key": _MIGRATION_LOCK})
             await conn.run_sync(_upgrade)
+
+    async def ping(self) -> None:
+        """Raises unless the database answers."""
+        async with self.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
 
     async def close(self) -> None:
         if self._writer is not None:
@@ -220,7 +227,10 @@ class Store:
             if not batch:
                 continue
             try:
+                started = time.perf_counter()
                 await self._commit([item for item, _ in batch])
+                if self.on_batch is not None:
+                    self.on_batch(time.perf_counter() - started)
             except Exception:
                 # One bad write must not fail the others: write them one by one.
                 for item, done in batch:

@@ -277,6 +277,8 @@ const S = {
   err_rate_limited: ["太快了，请稍后再试", "Too many at once: try again a little later"],
   err_forbidden_origin: ["这个网页不是牌馆自己的，不能在这里操作", "This page is not the hall's own: it may not act here"],
   err_not_json: ["请求格式不对（须为 JSON）", "The request must be JSON"],
+  err_banned: ["牌馆管理员已禁止这个名字或地址", "The hall's operator has banned this name or address"],
+  err_not_admin: ["需要管理员口令", "The admin token is needed"],
 };
 
 export function t(key, params) {

@@ -121,7 +121,7 @@ export const ServerOp = Object.freeze({
   ERROR: "error",
 });
 
-/** @typedef {"malformed" | "unknown_type" | "no_such_seat" | "not_your_turn" | "no_decision" | "already_answered" | "illegal" | "hand_over" | "stale_version" | "no_hand" | "hand_in_progress" | "table_over" | "table_rule" | "bad_log" | "rules_version" | "not_your_seat" | "not_host" | "paused" | "unknown_room" | "unknown_token" | "storage" | "bad_option" | "too_large" | "rate_limited" | "forbidden_origin" | "not_json"} ErrorCodeWord */
+/** @typedef {"malformed" | "unknown_type" | "no_such_seat" | "not_your_turn" | "no_decision" | "already_answered" | "illegal" | "hand_over" | "stale_version" | "no_hand" | "hand_in_progress" | "table_over" | "table_rule" | "bad_log" | "rules_version" | "not_your_seat" | "not_host" | "paused" | "unknown_room" | "unknown_token" | "storage" | "bad_option" | "too_large" | "rate_limited" | "forbidden_origin" | "not_json" | "banned" | "not_admin"} ErrorCodeWord */
 /** Why something was refused (stable strings: clients switch on them). */
 export const ErrorCode = Object.freeze({
   MALFORMED: "malformed",
@@ -150,6 +150,8 @@ export const ErrorCode = Object.freeze({
   RATE_LIMITED: "rate_limited",
   FORBIDDEN_ORIGIN: "forbidden_origin",
   NOT_JSON: "not_json",
+  BANNED: "banned",
+  NOT_ADMIN: "not_admin",
 });
 
 /** @typedef {"win" | "draw"} OutcomeWord */
