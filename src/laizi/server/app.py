@@ -31,7 +31,7 @@ import contextlib
 import functools
 import gc
 import json
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict, cast
@@ -51,6 +51,7 @@ from laizi.server.cluster import Cluster
 from laizi.server.hall import BotPool, Hall
 from laizi.server.headers import BrowserSafety, allowed_from_env
 from laizi.server.limits import BodyLimit
+from laizi.server.ratelimit import GuessLimit, RateLimited, RateLimits, rates_from_env
 from laizi.server.rooms import MAX_MESSAGE, Connection, Room, RoomSettings, parse_client_text
 from laizi.server.serving import (
     CLOSE_UNKNOWN,
@@ -75,7 +76,10 @@ ALL_ADDRESSES = (None, "0.0.0.0", "::", "")
 
 
 def _error(exc: LaiziError) -> JSONResponse:
-    return JSONResponse({"error": dict(exc.to_json())}, status_code=_STATUS.get(exc.code, 400))
+    headers = ({"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited)
+               else None)
+    return JSONResponse({"error": dict(exc.to_json())}, status_code=_STATUS.get(exc.code, 400),
+                        headers=headers)
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -109,6 +113,13 @@ class HallContext:
     hall: Hall
     listen_host: str | None = None
     addresses: lan.Addresses = field(default_factory=lan.Addresses)
+    limits: RateLimits = field(default_factory=RateLimits)
+
+    def count(self, kind: str, request: Request, name: object) -> None:
+        """One ``kind`` (create, join) for the request's address and the name it gives
+        (:mod:`laizi.server.ratelimit`); :class:`RateLimited` when either has none left."""
+        address = request.client.host if request.client is not None else ""
+        self.limits.hit(kind, f"address:{address}", f"name:{str(name).strip()[:64]}")
 
     async def lan_found(self) -> list[tuple[str, str]]:
         """This machine's LAN addresses when the hall listens on all of them (looked up
@@ -214,6 +225,7 @@ async def create_room(request: Request) -> Response:
     hall = _context(request).hall
     try:
         data = _fields(await _body(request), {"name", "settings"})
+        _context(request).count("create", request, data.get("name", ""))
         settings = RoomSettings.from_json(data.get("settings", {}))
         room, member = await hall.create(settings, data.get("name", ""))
     except LaiziError as exc:
@@ -234,6 +246,7 @@ async def join(request: Request) -> Response:
     hall = _context(request).hall
     try:
         data = _fields(await _body(request), {"name", "role"})
+        _context(request).count("join", request, data.get("name", ""))
         joined = await hall.join(request.path_params["code"], data.get("name", ""),
                                  data.get("role", "player"))
     except LaiziError as exc:
@@ -395,22 +408,26 @@ def _routes() -> list[BaseRoute]:
 
 def create_app(db_url: str, *, bot_processes: int | None = None,
                redis_url: str | None = None, listen_host: str | None = None,
-               allowed_origins: Iterable[str] = ()) -> Starlette:
+               allowed_origins: Iterable[str] = (),
+               rates: Mapping[str, str] | None = None) -> Starlette:
     """The hall on the database at ``db_url`` (a SQLAlchemy async URL); with
     ``redis_url``, one of several processes sharing the rooms (docs/deploy.md).
     ``listen_host``: the address it is bound to (``laizi serve --host``), which says
     whether friends can reach it from the network (None: unknown, taken as yes).
     ``allowed_origins``: pages of other sites that may call it besides its own
-    (``--allow-origin``; :mod:`laizi.server.headers`)."""
+    (``--allow-origin``; :mod:`laizi.server.headers`). ``rates``: request limits over
+    ``LAIZI_RATE_*``'s (``--rate-create`` …; :mod:`laizi.server.ratelimit`)."""
     # with Redis, the hall is one of several processes; it sees its cluster through a port
     cluster = functools.partial(Cluster, redis_url) if redis_url else None
     hall = Hall(Store(db_url), BotPool(bot_processes), cluster=cluster)
 
     # The origin rule, JSON-only bodies and the security headers (headers.py), then
     # request bodies over limits.MAX_BODY: 413 before they are read (docs/hall.md).
+    # An address guessing room codes: 429 before the route (ratelimit.py).
+    limits = RateLimits({**rates_from_env(), **(rates or {})})
     app = Starlette(routes=_routes(), lifespan=_lifespan, middleware=[
         Middleware(BrowserSafety, allowed_origins=list(allowed_origins)),
-        Middleware(BodyLimit)])
+        Middleware(BodyLimit), Middleware(GuessLimit, limits=limits)])
     app.state.hall = hall
-    app.state.context = HallContext(hall, listen_host)
+    app.state.context = HallContext(hall, listen_host, limits=limits)
     return app
