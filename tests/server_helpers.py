@@ -124,7 +124,8 @@ def unique(prefix: str) -> str:
 
 
 GENEROUS_LIMITS = {"LAIZI_RATE_CREATE": "100000/minute", "LAIZI_RATE_JOIN": "100000/minute",
-                   "LAIZI_RATE_GUESS": "100000/minute", "LAIZI_RATE_MESSAGES": "10000/10000"}
+                   "LAIZI_RATE_GUESS": "100000/minute", "LAIZI_RATE_MESSAGES": "10000/10000",
+                   "LAIZI_WS_PER_ADDRESS": "100000"}
 """Limits the tests' servers get unless a test sets its own (``Server(env=...)``)."""
 
 

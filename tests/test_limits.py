@@ -35,6 +35,7 @@ import websockets
 
 from laizi.errors import ErrorCode, TableError
 from laizi.server.hall import check_name
+from laizi.server.limits import CLOSE_NO_TOKEN, CLOSE_TOO_MANY
 from laizi.server.ratelimit import CLOSE_RATE_LIMITED, RateLimited, RateLimits, TokenBucket
 from server_helpers import (
     FAST,
@@ -483,5 +484,94 @@ def test_a_message_flood_is_refused_per_person(tight: Server) -> None:
         assert sum(a["op"] == "error" and a["error"]["code"] == "rate_limited"
                    for a in answers) >= 10, answers
         assert len(stored_lines(tight.db_url, room["code"])) - before <= 4
+
+    asyncio.run(go())
+
+
+# --------------------------------------------------------------------------- connections
+
+SHORT = {"LAIZI_HEADER_TIMEOUT": "1", "LAIZI_HELLO_TIMEOUT": "1", "LAIZI_WS_PER_ADDRESS": "8"}
+
+
+@pytest.fixture(scope="module")
+def short(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with sqlite_hall(tmp_path_factory, "short", env=SHORT) as srv:
+        yield srv
+
+
+def _closed_by_server(sock: socket.socket, timeout: float) -> bool:
+    """Whether the server closes ``sock`` (EOF or reset) within ``timeout`` seconds."""
+    sock.settimeout(timeout)
+    try:
+        return sock.recv(1024) == b""
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
+def test_a_connection_that_sends_no_request_head_is_closed(short: Server) -> None:
+    silent = socket.create_connection(("127.0.0.1", short.port))
+    slow = socket.create_connection(("127.0.0.1", short.port))
+    slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")  # never the blank line
+    try:
+        start = time.monotonic()
+        assert _closed_by_server(silent, 10) and _closed_by_server(slow, 10)
+        assert time.monotonic() - start < 5
+    finally:
+        silent.close()
+        slow.close()
+    assert short.health()["ok"]  # a request sent in time is answered
+
+
+def test_the_token_goes_in_the_first_message(short: Server) -> None:
+    room = create_room(short, unique("host"), variant="jingzhou", **FAST)
+    url = f"{short.ws}/ws/{room['code']}?version=0"
+
+    async def go() -> None:
+        async with websockets.connect(url) as ws:
+            await ws.send(json.dumps({"op": "hello", "token": room["token"]}))
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert frame["op"] == "state", frame
+        async with websockets.connect(url) as ws:  # a first message that is no hello
+            await ws.send(json.dumps({"op": "ping", "seq": 1}))
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert frame["op"] == "error" and frame["error"]["code"] == "malformed"
+            with pytest.raises(websockets.ConnectionClosed):
+                await asyncio.wait_for(ws.recv(), 10)
+            assert ws.close_code == CLOSE_NO_TOKEN
+        async with websockets.connect(url) as ws:  # nothing at all: closed after 1 s
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert frame["error"]["code"] == "malformed"
+            with pytest.raises(websockets.ConnectionClosed):
+                await asyncio.wait_for(ws.recv(), 10)
+            assert ws.close_code == CLOSE_NO_TOKEN
+        r = HTTP.get(f"{short.http}/api/rooms/{room['code']}/me",
+                     headers={"X-Laizi-Token": room["token"]})
+        assert r.status_code == 200 and r.json()["host"], r.text
+
+    asyncio.run(go())
+
+
+def test_websockets_per_address_are_capped(short: Server) -> None:
+    room = create_room(short, unique("host"), variant="jingzhou", **FAST)
+    url = f"{short.ws}/ws/{room['code']}?token={room['token']}"
+
+    async def go() -> None:
+        async with contextlib.AsyncExitStack() as stack:
+            for _ in range(8):
+                ws = await stack.enter_async_context(websockets.connect(url))
+                assert json.loads(await asyncio.wait_for(ws.recv(), 10))["op"] == "state"
+            async with websockets.connect(url) as extra:
+                frame = json.loads(await asyncio.wait_for(extra.recv(), 10))
+                assert frame["error"]["code"] == "rate_limited", frame
+                with pytest.raises(websockets.ConnectionClosed):
+                    await asyncio.wait_for(extra.recv(), 10)
+                assert extra.close_code == CLOSE_TOO_MANY
+            async with websockets.connect(url, additional_headers=_as("10.0.3.1")) as other:
+                assert json.loads(await asyncio.wait_for(other.recv(), 10))["op"] == "state"
+        # Closed ones free their places.
+        async with websockets.connect(url) as ws:
+            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["op"] == "state"
 
     asyncio.run(go())

@@ -90,9 +90,14 @@ def limit_settings(args: argparse.Namespace) -> dict[str, Any]:
         value = getattr(args, f"rate_{kind}")
         if value is not None:
             os.environ[name] = value
+    from laizi.server.limits import HallH11Protocol, hello_timeout, sockets_per_address
+
+    sockets_per_address()  # LAIZI_WS_PER_ADDRESS and LAIZI_HELLO_TIMEOUT checked at start
+    hello_timeout()
     most = args.max_connections or int(os.environ.get("LAIZI_MAX_CONNECTIONS") or 4000)
     keep = args.keep_alive or float(os.environ.get("LAIZI_KEEP_ALIVE") or 5)
-    return {"limit_concurrency": most, "timeout_keep_alive": keep}
+    return {"limit_concurrency": most, "timeout_keep_alive": keep, "http": HallH11Protocol,
+            "h11_max_incomplete_event_size": 16 * 1024}  # a request head's most bytes
 
 
 def run(args: argparse.Namespace) -> int:

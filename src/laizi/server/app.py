@@ -27,6 +27,7 @@ Every refusal is ``{"error": {"code", "message", "seat", "phase"}}`` with an HTT
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import gc
@@ -49,8 +50,8 @@ from laizi.server import lan, records, scorekeeper, variants_api
 from laizi.server.asgi import WS_DISCONNECT
 from laizi.server.cluster import Cluster
 from laizi.server.hall import BotPool, Hall
-from laizi.server.headers import BrowserSafety, allowed_from_env
-from laizi.server.limits import BodyLimit
+from laizi.server.headers import HELLO, BrowserSafety, allowed_from_env
+from laizi.server.limits import CLOSE_NO_TOKEN, BodyLimit, SocketCap, hello_timeout
 from laizi.server.ratelimit import GuessLimit, RateLimited, RateLimits, rates_from_env
 from laizi.server.rooms import MAX_MESSAGE, Connection, Room, RoomSettings, parse_client_text
 from laizi.server.serving import (
@@ -339,6 +340,25 @@ async def _receive(ws: WebSocket) -> Incoming:
     return str(text)
 
 
+async def _hello(ws: WebSocket) -> str | None:
+    """The token of the connection's first message, ``{"op": "hello", "token": T}``;
+    None when it sent something else or nothing in time (it is then closed)."""
+    try:
+        first = await asyncio.wait_for(_receive(ws), hello_timeout())
+    except TimeoutError:
+        first = None
+    msg, _ = parse_client_text(first) if isinstance(first, str) else (None, None)
+    if (isinstance(msg, dict) and msg.get("op") == HELLO and isinstance(msg.get("token"), str)
+            and set(msg) <= {"op", "token"}):
+        return str(msg["token"])
+    with contextlib.suppress(Exception):  # the client may be gone already
+        await ws.send_json(error_frame(TableError(
+            'the first message is {"op": "hello", "token": T} (or ?token= in the URL)',
+            code=ErrorCode.MALFORMED)))
+        await ws.close(code=CLOSE_NO_TOKEN)
+    return None
+
+
 async def play(ws: WebSocket) -> None:
     """``WS /ws/{code}``: a member's websocket, served here when this process plays
     the room, else forwarded to the process that does (:mod:`laizi.server.cluster`)."""
@@ -347,6 +367,11 @@ async def play(ws: WebSocket) -> None:
     token = ws.query_params.get("token", "")
     raw_version = ws.query_params.get("version", "0")
     await ws.accept()
+    if not token:  # the page's way: the token in a first message, never in the URL
+        hello = await _hello(ws)
+        if hello is None:
+            return
+        token = hello
     version = int(raw_version) if raw_version.isdigit() and len(raw_version) < 12 else 0
     try:
         where = await hall.locate(code)
@@ -427,7 +452,7 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
     limits = RateLimits({**rates_from_env(), **(rates or {})})
     app = Starlette(routes=_routes(), lifespan=_lifespan, middleware=[
         Middleware(BrowserSafety, allowed_origins=list(allowed_origins)),
-        Middleware(BodyLimit), Middleware(GuessLimit, limits=limits)])
+        Middleware(BodyLimit), Middleware(GuessLimit, limits=limits), Middleware(SocketCap)])
     app.state.hall = hall
     app.state.context = HallContext(hall, listen_host, limits=limits)
     return app
