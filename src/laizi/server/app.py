@@ -11,7 +11,7 @@
 ``GET /api/people/{name}/history``     战绩: a person's matches with their ledgers
 ``GET /api/share``                     ``{"base", "lan", "local_only"}``: the address friends open
 ``GET /api/qr?text=LINK``              an SVG QR code of one of this hall's room links
-``WS /ws/{code}?token=T&version=V``    play (docs/hall.md: the frames)
+``WS /ws/{code}?version=V``            play: ``{"op": "hello", "token"}`` first (docs/hall.md)
 =====================================  =================================================
 
 ``/``, ``/r/{code}``, ``/replay/{code}`` and ``/score`` serve the browser client
