@@ -152,23 +152,31 @@ def sockets_per_address() -> int:
 
 
 class HallH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol, closing a connection whose first request's head has not
-    arrived within :data:`HEADER_TIMEOUT` (uvicorn only times out idle keep-alive
-    connections between requests, never one that has not sent its first)."""
+    """uvicorn's h11 protocol, closing a connection when a request's whole head has not
+    arrived within :data:`HEADER_TIMEOUT` of the connection's start or of the previous
+    answer (uvicorn times out a keep-alive connection only until its next request's
+    first bytes, and a new connection never): slow and silent connections are shed."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.header_timeout = _env_number("LAIZI_HEADER_TIMEOUT", HEADER_TIMEOUT)
         self.head_timer: asyncio.TimerHandle | None = None
+        self.answered: object = None
+        """The request answered last (None: none yet) when the timer was set."""
+
+    def _wait_for_head(self) -> None:
+        self._head_arrived()
+        self.answered = self.cycle
+        self.head_timer = self.loop.call_later(self.header_timeout, self._head_late)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self.head_timer = self.loop.call_later(self.header_timeout, self._head_late)
+        self._wait_for_head()
 
     def _head_late(self) -> None:
         self.head_timer = None
-        if self.cycle is None and not self.transport.is_closing():
-            self.transport.close()
+        if self.cycle is self.answered and not self.transport.is_closing():
+            self.transport.close()  # no new request's head since
 
     def _head_arrived(self) -> None:
         if self.head_timer is not None:
@@ -177,8 +185,13 @@ class HallH11Protocol(H11Protocol):
 
     def handle_events(self) -> None:
         super().handle_events()
-        if self.cycle is not None:
+        if self.cycle is not self.answered:
             self._head_arrived()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._wait_for_head()
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         self._head_arrived()  # the transport is the websocket's from now on
