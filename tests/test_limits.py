@@ -6,7 +6,13 @@
   an HTTP body over the limit gets 413 before it is read, by its ``Content-Length`` or by
   counting a chunked one, and the hall's memory does not grow;
 * a person adds at most a few entropy strings between two hands; one more is a typed
-  refusal that stores nothing.
+  refusal that stores nothing;
+* rates (laizi.server.ratelimit): rooms created and joins per address and per name, room
+  codes that are no rooms per address (429 with Retry-After; a websocket closed 4429), a
+  person's websocket messages (a token bucket: ``rate_limited`` frames, nothing read);
+* connections: a request head late or never finished is shed, a websocket gives its
+  token in its first message or is closed (4401), an address holds a capped number of
+  websockets (4429).
 
 Each runs against a real ``laizi serve`` on a loopback port (SQLite in a temporary
 directory), except the name checks, which are the hall's function itself.
