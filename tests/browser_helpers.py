@@ -34,6 +34,8 @@ from typing import Any
 
 import pytest
 
+from server_helpers import GENEROUS_LIMITS
+
 CHROMIUM = os.environ.get("LAIZI_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 _IN_CI = os.environ.get("CI") == "true"
 
@@ -80,7 +82,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     proc = subprocess.Popen(
         [str(LAIZI), "serve", "--port", str(port), "--db",
          f"sqlite+aiosqlite:///{(tmp / 'hall.db').resolve()}"],
-        stdout=subprocess.DEVNULL, stderr=err, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        stdout=subprocess.DEVNULL, stderr=err,
+        # limits no browser test reaches (server_helpers.GENEROUS_LIMITS: all from 127.0.0.1)
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **GENEROUS_LIMITS})
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:

@@ -123,6 +123,12 @@ def unique(prefix: str) -> str:
 # --------------------------------------------------------------------------- the server
 
 
+GENEROUS_LIMITS = {"LAIZI_RATE_CREATE": "100000/minute", "LAIZI_RATE_JOIN": "100000/minute",
+                   "LAIZI_RATE_GUESS": "100000/minute", "LAIZI_RATE_MESSAGES": "10000/10000",
+                   "LAIZI_WS_PER_ADDRESS": "100000"}
+"""Limits the tests' servers get unless a test sets its own (``Server(env=...)``)."""
+
+
 class Server:
     """``laizi serve --port P --db URL`` in a subprocess (``--redis URL`` and any
     ``extra_args``, e.g. ``("--workers", "2")``, when given; ``env``: more environment
@@ -136,7 +142,11 @@ class Server:
         self.port = port or free_port()
         self.redis_url = redis_url
         self.extra_args = tuple(extra_args)
-        self.env = dict(env or {})
+        # The hall's request and message limits (laizi.server.ratelimit) are for
+        # strangers: the tests of other features create rooms, join and play from
+        # 127.0.0.1 as fast as they can, so they get limits no test reaches unless
+        # it asks for tighter ones in ``env`` (tests/test_attack.py does).
+        self.env = {**GENEROUS_LIMITS, **(env or {})}
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
 

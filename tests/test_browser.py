@@ -403,3 +403,25 @@ def test_page_and_console_errors_are_caught(browser: People, server: str) -> Non
     assert any("boom" in e for e in browser.errors)
     assert any("bad thing" in e for e in browser.errors)
     browser.errors.clear()  # caused on purpose: this test passes
+
+
+def test_a_seat_token_never_travels_in_a_url_after_the_link(browser: People,
+                                                            server: str) -> None:
+    """The link carries the token once; the page keeps it in localStorage, takes it out
+    of the address bar and sends it only in a header or the websocket's first message:
+    no later request, and no websocket, has it in its URL (a proxy's access log)."""
+    room = browser_helpers.new_room(server, "小周", "jingzhou", hands=None)
+    pg = browser.page(DESKTOP, who="page (token)")
+    urls: list[str] = []
+    pg.on("request", lambda r: urls.append(r.url))
+    pg.on("websocket", lambda ws: urls.append(ws.url))
+    seen = "document.querySelector('.table-page')?.dataset.version"  # a state frame came
+    pg.goto(room["link"])
+    pg.wait_for_function(seen)
+    assert room["token"] not in pg.url
+    pg.reload()  # back by localStorage
+    pg.wait_for_function(seen)
+    with_token = [u for u in urls if room["token"] in u]
+    assert with_token == [room["link"]], with_token  # the link's own load only
+    assert any("/ws/" in u for u in urls) and any("/me" in u for u in urls), urls
+    end_match(pg)

@@ -6,7 +6,13 @@
   an HTTP body over the limit gets 413 before it is read, by its ``Content-Length`` or by
   counting a chunked one, and the hall's memory does not grow;
 * a person adds at most a few entropy strings between two hands; one more is a typed
-  refusal that stores nothing.
+  refusal that stores nothing;
+* rates (laizi.server.ratelimit): rooms created and joins per address and per name, room
+  codes that are no rooms per address (429 with Retry-After; a websocket closed 4429), a
+  person's websocket messages (a token bucket: ``rate_limited`` frames, nothing read);
+* connections: a request head late or never finished is shed, a websocket gives its
+  token in its first message or is closed (4401), an address holds a capped number of
+  websockets (4429).
 
 Each runs against a real ``laizi serve`` on a loopback port (SQLite in a temporary
 directory), except the name checks, which are the hall's function itself.
@@ -35,6 +41,8 @@ import websockets
 
 from laizi.errors import ErrorCode, TableError
 from laizi.server.hall import check_name
+from laizi.server.limits import CLOSE_NO_TOKEN, CLOSE_TOO_MANY
+from laizi.server.ratelimit import CLOSE_RATE_LIMITED, RateLimited, RateLimits, TokenBucket
 from server_helpers import (
     FAST,
     HTTP,
@@ -42,6 +50,7 @@ from server_helpers import (
     Server,
     create_room,
     join,
+    polls,
     redis_for_tests,
     sqlite_hall,
     sqlite_url,
@@ -329,3 +338,252 @@ def test_entropy_is_capped_per_person_between_hands(server: Server) -> None:
     values = [e["value"] for e in entropy if e["type"] == "entropy"]
     assert values == [*(f"mine {i}" for i in range(ENTROPY_PER_HAND)), "the guest's",
                       "after hand 1"]
+
+
+# --------------------------------------------------------------------------- rates
+
+TIGHT = {"LAIZI_RATE_CREATE": "3/minute", "LAIZI_RATE_JOIN": "4/minute",
+         "LAIZI_RATE_GUESS": "5/minute", "LAIZI_RATE_MESSAGES": "2/5"}
+"""Limits small enough to reach in a test (each test below sends as its own address
+through ``X-Forwarded-For``, which uvicorn takes from 127.0.0.1, a proxy's address)."""
+
+
+@pytest.fixture(scope="module")
+def tight(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with sqlite_hall(tmp_path_factory, "tight", env=TIGHT) as srv:
+        yield srv
+
+
+def _as(address: str) -> dict[str, str]:
+    return {"X-Forwarded-For": address}
+
+
+def test_rate_strings_are_checked() -> None:
+    limits = RateLimits({"create": "2/minute", "join": "off"})
+    limits.hit("create", "a")
+    limits.hit("create", "a")
+    with pytest.raises(RateLimited) as info:
+        limits.hit("create", "a", "b")
+    assert info.value.code == ErrorCode.RATE_LIMITED and 1 <= info.value.retry_after <= 60
+    limits.hit("create", "b")  # "b" was not counted by the refused hit
+    for _ in range(100):
+        limits.hit("join", "a")  # off
+    with pytest.raises(ValueError, match="10/minute"):
+        RateLimits({"guess": "often"})
+    with pytest.raises(ValueError, match="unknown"):
+        RateLimits({"chat": "1/minute"})
+
+
+def test_a_token_bucket_refills_at_its_rate() -> None:
+    now = [0.0]
+    bucket = TokenBucket(2, 3, clock=lambda: now[0])
+    assert [bucket.take() for _ in range(4)] == [True, True, True, False]
+    now[0] += 0.4  # 0.8 of a token
+    assert not bucket.take()
+    now[0] += 0.1
+    assert bucket.take() and not bucket.take()
+    now[0] += 100  # never more than the burst
+    assert sum(bucket.take() for _ in range(10)) == 3
+
+
+def test_code_guessing_is_refused_with_429(tight: Server) -> None:
+    room = create_room(tight, unique("host"), variant="jingzhou", **FAST)
+    me = _as("10.0.0.1")
+    for n in range(5):
+        r = HTTP.get(f"{tight.http}/api/rooms/9{n:05d}", headers=me)
+        assert r.status_code == 404, r.text
+    # Over the limit: every code is refused, the real one too (no telling them apart).
+    for url in (f"/api/rooms/{room['code']}", "/api/rooms/900009",
+                f"/api/rooms/{room['code']}/hands"):
+        r = HTTP.get(f"{tight.http}{url}", headers=me)
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited", r.text
+        assert 1 <= int(r.headers["retry-after"]) <= 60
+    r = HTTP.post(f"{tight.http}/api/rooms/{room['code']}/join", headers=me,
+                  json={"name": unique("p"), "role": "player"})
+    assert r.status_code == 429, r.text
+
+    async def ws() -> None:
+        url = f"{tight.ws}/ws/{room['code']}?token={room['token']}"
+        async with websockets.connect(url, additional_headers=me) as sock:
+            frame = json.loads(await asyncio.wait_for(sock.recv(), 10))
+            assert frame["op"] == "error" and frame["error"]["code"] == "rate_limited"
+            with pytest.raises(websockets.ConnectionClosed):
+                await asyncio.wait_for(sock.recv(), 10)
+            assert sock.close_code == CLOSE_RATE_LIMITED
+
+    asyncio.run(ws())
+    # Another address still finds the room.
+    assert HTTP.get(f"{tight.http}/api/rooms/{room['code']}",
+                    headers=_as("10.0.0.2")).status_code == 200
+
+
+def test_an_unknown_room_on_the_websocket_counts_as_a_guess(tight: Server) -> None:
+    me = _as("10.0.1.1")
+
+    async def guess(code: str) -> int | None:
+        async with websockets.connect(f"{tight.ws}/ws/{code}?token=x",
+                                      additional_headers=me) as sock:
+            with contextlib.suppress(websockets.ConnectionClosed):
+                while True:
+                    await asyncio.wait_for(sock.recv(), 10)
+            return sock.close_code
+
+    codes = [asyncio.run(guess(f"8{n:05d}")) for n in range(6)]
+    assert codes == [4404] * 5 + [CLOSE_RATE_LIMITED], codes
+
+
+def test_creating_and_joining_are_limited_per_address_and_per_name(tight: Server) -> None:
+    me = _as("10.0.2.1")
+    host = unique("host")
+    codes = []
+    for _ in range(3):
+        r = HTTP.post(f"{tight.http}/api/rooms", headers=me,
+                      json={"name": host, "settings": {"variant": "jingzhou", **FAST}})
+        assert r.status_code == 201, r.text
+        codes.append(r.json()["code"])
+    r = HTTP.post(f"{tight.http}/api/rooms", headers=me,
+                  json={"name": unique("other"), "settings": {"variant": "jingzhou"}})
+    assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited", r.text
+    assert int(r.headers["retry-after"]) >= 1
+    # The same name from another address: its own limit is spent too.
+    r = HTTP.post(f"{tight.http}/api/rooms", headers=_as("10.0.2.2"),
+                  json={"name": host, "settings": {"variant": "jingzhou"}})
+    assert r.status_code == 429, r.text
+    # Joins: one address joining 4 times in a minute is fine (a person in 3 rooms, a
+    # second person in one), a 5th join is not.
+    joiner = unique("guest")
+    for code, name in [*((code, joiner) for code in codes), (codes[0], unique("guest"))]:
+        r = HTTP.post(f"{tight.http}/api/rooms/{code}/join", headers=_as("10.0.2.3"),
+                      json={"name": name, "role": "spectator"})
+        assert r.status_code == 200, r.text
+    r = HTTP.post(f"{tight.http}/api/rooms/{codes[1]}/join", headers=_as("10.0.2.3"),
+                  json={"name": unique("guest"), "role": "spectator"})
+    assert r.status_code == 429, r.text
+    info = HTTP.get(f"{tight.http}/api/rooms/{codes[1]}", headers=_as("10.0.2.4")).json()
+    assert len(info["spectators"]) == 1, info  # the refused join changed nothing
+
+
+def test_a_message_flood_is_refused_per_person(tight: Server) -> None:
+    room = create_room(tight, unique("host"), variant="jingzhou", **FAST)
+
+    async def go() -> None:
+        c = Client(tight, room["code"], room["token"], "host")
+        await c.connect()
+        for seq in range(1, 31):
+            await c.send_raw(json.dumps({"op": "ping", "seq": seq}))
+        answers = [await c.answer() for _ in range(30)]
+        acked = [a["seq"] for a in answers if a["op"] == "ack"]
+        refused = [a for a in answers if a["op"] == "error"]
+        assert 5 <= len(acked) < 15, answers  # the burst, and what 2/s refilled
+        assert refused and all(a["error"]["code"] == "rate_limited" for a in refused)
+        assert {a["seq"] for a in refused} | set(acked) == set(range(1, 31))
+        # The allowance comes back: a ping is answered again after a while.
+        for _ in polls(10):
+            await c.send_raw(json.dumps({"op": "ping", "seq": 99}))
+            if (await c.answer())["op"] == "ack":
+                break
+        # An entropy string past the rate stores nothing.
+        before = len(stored_lines(tight.db_url, room["code"]))
+        for seq in range(100, 120):
+            await c.send_raw(json.dumps({"op": "entropy", "seq": seq, "value": "ab" * 8}))
+        answers = [await c.answer() for _ in range(20)]
+        assert sum(a["op"] == "error" and a["error"]["code"] == "rate_limited"
+                   for a in answers) >= 10, answers
+        assert len(stored_lines(tight.db_url, room["code"])) - before <= 4
+
+    asyncio.run(go())
+
+
+# --------------------------------------------------------------------------- connections
+
+SHORT = {"LAIZI_HEADER_TIMEOUT": "1", "LAIZI_HELLO_TIMEOUT": "1", "LAIZI_WS_PER_ADDRESS": "8"}
+
+
+@pytest.fixture(scope="module")
+def short(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with sqlite_hall(tmp_path_factory, "short", env=SHORT) as srv:
+        yield srv
+
+
+def _closed_by_server(sock: socket.socket, timeout: float) -> bool:
+    """Whether the server closes ``sock`` (EOF or reset) within ``timeout`` seconds."""
+    sock.settimeout(timeout)
+    try:
+        while sock.recv(1024):  # what is left of an earlier answer
+            pass
+        return True
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
+def test_a_connection_that_sends_no_request_head_is_closed(short: Server) -> None:
+    silent = socket.create_connection(("127.0.0.1", short.port))
+    slow = socket.create_connection(("127.0.0.1", short.port))
+    slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")  # never the blank line
+    second = socket.create_connection(("127.0.0.1", short.port))
+    second.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert second.recv(4096).startswith(b"HTTP/1.1 200")
+    second.sendall(b"GET /healthz HTTP/1.1\r\n")  # a keep-alive's next head, never done
+    try:
+        start = time.monotonic()
+        assert all(_closed_by_server(s, 10) for s in (silent, slow, second))
+        assert time.monotonic() - start < 5
+    finally:
+        for s in (silent, slow, second):
+            s.close()
+    assert short.health()["ok"]  # a request sent in time is answered
+
+
+def test_the_token_goes_in_the_first_message(short: Server) -> None:
+    room = create_room(short, unique("host"), variant="jingzhou", **FAST)
+    url = f"{short.ws}/ws/{room['code']}?version=0"
+
+    async def go() -> None:
+        async with websockets.connect(url) as ws:
+            await ws.send(json.dumps({"op": "hello", "token": room["token"]}))
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert frame["op"] == "state", frame
+        async with websockets.connect(url) as ws:  # a first message that is no hello
+            await ws.send(json.dumps({"op": "ping", "seq": 1}))
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert frame["op"] == "error" and frame["error"]["code"] == "malformed"
+            with pytest.raises(websockets.ConnectionClosed):
+                await asyncio.wait_for(ws.recv(), 10)
+            assert ws.close_code == CLOSE_NO_TOKEN
+        async with websockets.connect(url) as ws:  # nothing at all: closed after 1 s
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert frame["error"]["code"] == "malformed"
+            with pytest.raises(websockets.ConnectionClosed):
+                await asyncio.wait_for(ws.recv(), 10)
+            assert ws.close_code == CLOSE_NO_TOKEN
+        r = HTTP.get(f"{short.http}/api/rooms/{room['code']}/me",
+                     headers={"X-Laizi-Token": room["token"]})
+        assert r.status_code == 200 and r.json()["host"], r.text
+
+    asyncio.run(go())
+
+
+def test_websockets_per_address_are_capped(short: Server) -> None:
+    room = create_room(short, unique("host"), variant="jingzhou", **FAST)
+    url = f"{short.ws}/ws/{room['code']}?token={room['token']}"
+
+    async def go() -> None:
+        async with contextlib.AsyncExitStack() as stack:
+            for _ in range(8):
+                ws = await stack.enter_async_context(websockets.connect(url))
+                assert json.loads(await asyncio.wait_for(ws.recv(), 10))["op"] == "state"
+            async with websockets.connect(url) as extra:
+                frame = json.loads(await asyncio.wait_for(extra.recv(), 10))
+                assert frame["error"]["code"] == "rate_limited", frame
+                with pytest.raises(websockets.ConnectionClosed):
+                    await asyncio.wait_for(extra.recv(), 10)
+                assert extra.close_code == CLOSE_TOO_MANY
+            async with websockets.connect(url, additional_headers=_as("10.0.3.1")) as other:
+                assert json.loads(await asyncio.wait_for(other.recv(), 10))["op"] == "state"
+        # Closed ones free their places.
+        async with websockets.connect(url) as ws:
+            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["op"] == "state"
+
+    asyncio.run(go())

@@ -257,10 +257,12 @@ def test_lobby_http(records: Server) -> None:
     _error_json(HTTP.post(f"{http}/api/rooms/999999/join", json={"name": "bob"}), 404,
                 "unknown_room")
 
-    async def ws_refused(path: str, code_: str) -> None:
+    async def ws_refused(path: str, code_: str, hello: str | None = None) -> None:
         import websockets
 
         async with websockets.connect(f"{records.ws}{path}") as ws:
+            if hello is not None:  # the token in the first message (docs/protocol.md)
+                await ws.send(json.dumps({"op": "hello", "token": hello}))
             frame = json.loads(await ws.recv())
             assert frame["op"] == "error" and frame["error"]["code"] == code_, frame
             with pytest.raises(websockets.ConnectionClosed) as closed:
@@ -269,7 +271,8 @@ def test_lobby_http(records: Server) -> None:
 
     run(ws_refused("/ws/999999?token=x", "unknown_room"))
     run(ws_refused(f"/ws/{code}?token=forged", "unknown_token"))
-    run(ws_refused(f"/ws/{code}", "unknown_token"))
+    run(ws_refused(f"/ws/{code}", "unknown_token", hello=""))
+    run(ws_refused(f"/ws/{code}", "unknown_token", hello="forged"))
 
     # Joining: a player takes a bot's seat, a spectator watches; the same name twice, a
     # bad role, a bad body are refused.

@@ -147,7 +147,7 @@ def run(args: argparse.Namespace, stdin: IO[str] | None = None,
                   file=out)
         else:
             # Back by one's own link: the host may still have to start the match.
-            r = httpx.get(f"{base}/api/rooms/{code}/me", params={"token": token},
+            r = httpx.get(f"{base}/api/rooms/{code}/me", headers={"X-Laizi-Token": token},
                           timeout=30)
             host = r.status_code == 200 and bool(r.json().get("host"))
             if r.status_code == 200:
@@ -156,8 +156,9 @@ def run(args: argparse.Namespace, stdin: IO[str] | None = None,
         return _fail(str(exc))
     except Exception as exc:
         return _fail(f"cannot reach the hall at {base}: {exc}")
-    ws_url = base.replace("http", "ws", 1) + f"/ws/{code}?token={token}"
-    link = _Link(ws_url, connect)
+    # The token goes in the first message, not the URL (a proxy's access log keeps URLs).
+    ws_url = base.replace("http", "ws", 1) + f"/ws/{code}"
+    link = _Link(ws_url, connect, token)
     try:
         link.open()
     except OSError as exc:
@@ -199,9 +200,10 @@ class _Link:
     """The websocket to the room, opened again with the last version seen when it is
     lost; frames go to one queue, ``("closed", code)`` when a connection ends."""
 
-    def __init__(self, url: str, connect: Connect) -> None:
+    def __init__(self, url: str, connect: Connect, token: str) -> None:
         self.url = url
         self.connect = connect
+        self.token = token
         self.version = 0
         self.ws: _Socket | None = None
         self.frames: queue.Queue[Frame | tuple[str, int | None]] = queue.Queue()
@@ -209,7 +211,8 @@ class _Link:
     def open(self) -> None:
         # Entered as a context manager (websockets 15+ warns on anything else); closed
         # in close() or by the server.
-        ws = self.connect(f"{self.url}&version={self.version}", max_size=2**23).__enter__()
+        ws = self.connect(f"{self.url}?version={self.version}", max_size=2**23).__enter__()
+        ws.send(json.dumps({"op": "hello", "token": self.token}))
         self.ws = ws
         threading.Thread(target=self._read, args=(ws,), daemon=True).start()
 

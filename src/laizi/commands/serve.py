@@ -116,9 +116,42 @@ def register(subparsers: Subparsers) -> None:
                    help="a site (https://host[:port]) whose pages may call the hall "
                         "besides its own address; repeatable; also LAIZI_ALLOW_ORIGINS "
                         "(comma-separated)")
+    # ---- limits (laizi.server.ratelimit; docs/hall.md, "Limits") ----
+    for kind, what in (("create", "rooms created"), ("join", "joins"),
+                       ("guess", "room codes that are not rooms")):
+        p.add_argument(f"--rate-{kind}", default=None, metavar="RATE",
+                       help=f"{what} per address (and per name) allowed, e.g. 10/minute or "
+                            f"100/hour;10/minute, or off; also LAIZI_RATE_{kind.upper()}")
+    p.add_argument("--max-connections", type=int, default=None, metavar="N",
+                   help="connections (HTTP and websockets) served at once; more get 503 "
+                        "(default 4000; also LAIZI_MAX_CONNECTIONS)")
+    p.add_argument("--keep-alive", type=float, default=None, metavar="SECONDS",
+                   help="an idle HTTP keep-alive connection is closed after this "
+                        "(default 5; also LAIZI_KEEP_ALIVE)")
     p.set_defaults(func=run)
     # Every flag above (whoever adds one) also from its LAIZI_ variable; runs last.
     env_defaults(p)
+
+
+def limit_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """uvicorn's connection settings, and the request limits put in the environment so
+    that every ``--workers`` process builds the same (laizi.server.ratelimit)."""
+    import os
+
+    from laizi.server.ratelimit import ENV as RATE_ENV
+
+    for kind, name in RATE_ENV.items():
+        value = getattr(args, f"rate_{kind}")
+        if value is not None:
+            os.environ[name] = value
+    from laizi.server.limits import HallH11Protocol, hello_timeout, sockets_per_address
+
+    sockets_per_address()  # LAIZI_WS_PER_ADDRESS and LAIZI_HELLO_TIMEOUT checked at start
+    hello_timeout()
+    most = args.max_connections or int(os.environ.get("LAIZI_MAX_CONNECTIONS") or 4000)
+    keep = args.keep_alive or float(os.environ.get("LAIZI_KEEP_ALIVE") or 5)
+    return {"limit_concurrency": most, "timeout_keep_alive": keep, "http": HallH11Protocol,
+            "h11_max_incomplete_event_size": 16 * 1024}  # a request head's most bytes
 
 
 def run(args: argparse.Namespace) -> int:
@@ -140,6 +173,14 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"laizi serve: --allow-origin / {ENV}: {exc}", file=sys.stderr)
         return 2
+    try:
+        from laizi.server.ratelimit import RateLimits, rates_from_env
+
+        limits = limit_settings(args)
+        RateLimits(rates_from_env())  # a bad rate stops the hall here, not in a worker
+    except ValueError as exc:
+        print(f"laizi serve: {exc}", file=sys.stderr)
+        return 2
     if args.workers < 1 or (args.workers > 1 and not args.redis):
         print("laizi serve: --workers N (N > 1) needs --redis URL: the processes share "
               "the rooms through Redis", file=sys.stderr)
@@ -155,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
                               "ws": HallWebSocketProtocol, "ws_per_message_deflate": False,
                               # a longer frame closes the socket (1009) from its header
                               "ws_max_size": MAX_FRAME,
-                              "log_level": "warning", "lifespan": "on"}
+                              "log_level": "warning", "lifespan": "on", **limits}
     where = f"database {url}" + (f", redis {args.redis}" if args.redis else "") + \
         (f", {args.workers} processes" if args.workers > 1 else "")
     print("\n".join(banner(args.host, args.port, where)), flush=True)

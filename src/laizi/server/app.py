@@ -13,7 +13,7 @@
 ``GET /api/people/{name}/history``     战绩: a person's matches with their ledgers
 ``GET /api/share``                     ``{"base", "lan", "local_only"}``: the address friends open
 ``GET /api/qr?text=LINK``              an SVG QR code of one of this hall's room links
-``WS /ws/{code}?token=T&version=V``    play (docs/hall.md: the frames)
+``WS /ws/{code}?version=V``            play: ``{"op": "hello", "token"}`` first (docs/hall.md)
 =====================================  =================================================
 
 ``/``, ``/r/{code}``, ``/replay/{code}`` and ``/score`` serve the browser client
@@ -36,7 +36,7 @@ import gc
 import json
 import signal
 import threading
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict, cast
@@ -54,8 +54,9 @@ from laizi.server import lan, metrics, records, scorekeeper, variants_api
 from laizi.server.asgi import WS_DISCONNECT
 from laizi.server.cluster import Cluster
 from laizi.server.hall import BotPool, Hall
-from laizi.server.headers import BrowserSafety, allowed_from_env
-from laizi.server.limits import BodyLimit
+from laizi.server.headers import HELLO, BrowserSafety, allowed_from_env
+from laizi.server.limits import CLOSE_NO_TOKEN, BodyLimit, SocketCap, hello_timeout
+from laizi.server.ratelimit import GuessLimit, RateLimited, RateLimits, rates_from_env
 from laizi.server.rooms import MAX_MESSAGE, Connection, Room, RoomSettings, parse_client_text
 from laizi.server.serving import (
     CLOSE_UNKNOWN,
@@ -81,7 +82,10 @@ ALL_ADDRESSES = (None, "0.0.0.0", "::", "")
 
 def _error(exc: LaiziError) -> JSONResponse:
     metrics.error(exc.code.value)
-    return JSONResponse({"error": dict(exc.to_json())}, status_code=_STATUS.get(exc.code, 400))
+    headers = ({"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited)
+               else None)
+    return JSONResponse({"error": dict(exc.to_json())}, status_code=_STATUS.get(exc.code, 400),
+                        headers=headers)
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -115,6 +119,13 @@ class HallContext:
     hall: Hall
     listen_host: str | None = None
     addresses: lan.Addresses = field(default_factory=lan.Addresses)
+    limits: RateLimits = field(default_factory=RateLimits)
+
+    def count(self, kind: str, request: Request, name: object) -> None:
+        """One ``kind`` (create, join) for the request's address and the name it gives
+        (:mod:`laizi.server.ratelimit`); :class:`RateLimited` when either has none left."""
+        address = request.client.host if request.client is not None else ""
+        self.limits.hit(kind, f"address:{address}", f"name:{str(name).strip()[:64]}")
 
     async def lan_found(self) -> list[tuple[str, str]]:
         """This machine's LAN addresses when the hall listens on all of them (looked up
@@ -273,6 +284,7 @@ async def create_room(request: Request) -> Response:
     try:
         data = _fields(await _body(request), {"name", "settings"})
         await request.app.state.bans.check(request, data.get("name"))
+        _context(request).count("create", request, data.get("name", ""))
         settings = RoomSettings.from_json(data.get("settings", {}))
         room, member = await hall.create(settings, data.get("name", ""))
     except LaiziError as exc:
@@ -294,6 +306,7 @@ async def join(request: Request) -> Response:
     try:
         data = _fields(await _body(request), {"name", "role"})
         await request.app.state.bans.check(request, data.get("name"))
+        _context(request).count("join", request, data.get("name", ""))
         joined = await hall.join(request.path_params["code"], data.get("name", ""),
                                  data.get("role", "player"))
     except LaiziError as exc:
@@ -386,6 +399,25 @@ async def _receive(ws: WebSocket) -> Incoming:
     return str(text)
 
 
+async def _hello(ws: WebSocket) -> str | None:
+    """The token of the connection's first message, ``{"op": "hello", "token": T}``;
+    None when it sent something else or nothing in time (it is then closed)."""
+    try:
+        first = await asyncio.wait_for(_receive(ws), hello_timeout())
+    except TimeoutError:
+        first = None
+    msg, _ = parse_client_text(first) if isinstance(first, str) else (None, None)
+    if (isinstance(msg, dict) and msg.get("op") == HELLO and isinstance(msg.get("token"), str)
+            and set(msg) <= {"op", "token"}):
+        return str(msg["token"])
+    with contextlib.suppress(Exception):  # the client may be gone already
+        await ws.send_json(error_frame(TableError(
+            'the first message is {"op": "hello", "token": T} (or ?token= in the URL)',
+            code=ErrorCode.MALFORMED)))
+        await ws.close(code=CLOSE_NO_TOKEN)
+    return None
+
+
 async def play(ws: WebSocket) -> None:
     """``WS /ws/{code}``: a member's websocket, served here when this process plays
     the room, else forwarded to the process that does (:mod:`laizi.server.cluster`)."""
@@ -394,6 +426,11 @@ async def play(ws: WebSocket) -> None:
     token = ws.query_params.get("token", "")
     raw_version = ws.query_params.get("version", "0")
     await ws.accept()
+    if not token:  # the page's way: the token in a first message, never in the URL
+        hello = await _hello(ws)
+        if hello is None:
+            return
+        token = hello
     version = int(raw_version) if raw_version.isdigit() and len(raw_version) < 12 else 0
     try:
         where = await hall.locate(code)
@@ -457,15 +494,16 @@ def _routes() -> list[BaseRoute]:
 
 def create_app(db_url: str, *, bot_processes: int | None = None,
                redis_url: str | None = None, listen_host: str | None = None,
-               allowed_origins: Iterable[str] = (), admin_token: str | None = None
-               ) -> Starlette:
+               allowed_origins: Iterable[str] = (), admin_token: str | None = None,
+               rates: Mapping[str, str] | None = None) -> Starlette:
     """The hall on the database at ``db_url`` (a SQLAlchemy async URL); with
     ``redis_url``, one of several processes sharing the rooms (docs/deploy.md).
     ``listen_host``: the address it is bound to (``laizi serve --host``), which says
     whether friends can reach it from the network (None: unknown, taken as yes).
     ``allowed_origins``: pages of other sites that may call it besides its own
     (``--allow-origin``; :mod:`laizi.server.headers`). ``admin_token``: the admin
-    page and API (:mod:`laizi.server.admin`), none without one."""
+    page and API (:mod:`laizi.server.admin`), none without one. ``rates``: request
+    limits over ``LAIZI_RATE_*``'s (``--rate-create`` …; :mod:`laizi.server.ratelimit`)."""
     from laizi.server import admin
 
     # with Redis, the hall is one of several processes; it sees its cluster through a port
@@ -477,11 +515,13 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
     routes = _routes()
     if admin_token:
         routes[:0] = admin.routes()
+    # An address guessing room codes: 429 before the route (ratelimit.py).
+    limits = RateLimits({**rates_from_env(), **(rates or {})})
     app = Starlette(routes=routes, lifespan=_lifespan, middleware=[
         Middleware(BrowserSafety, allowed_origins=list(allowed_origins)),
-        Middleware(BodyLimit)])
+        Middleware(BodyLimit), Middleware(GuessLimit, limits=limits), Middleware(SocketCap)])
     app.state.hall = hall
     app.state.admin_token = admin_token
     app.state.bans = admin.Bans(hall.store)
-    app.state.context = HallContext(hall, listen_host)
+    app.state.context = HallContext(hall, listen_host, limits=limits)
     return app

@@ -48,8 +48,8 @@ from laizi.server.asgi import (
 )
 from laizi.vocab import ServerOp
 
-__all__ = ["ENV", "BrowserSafety", "allowed_from_env", "csp", "inline_script_hashes",
-           "normalize_origin"]
+__all__ = ["ENV", "HELLO", "TOKEN_HEADER", "BrowserSafety", "allowed_from_env", "csp",
+           "inline_script_hashes", "normalize_origin"]
 
 ENV = "LAIZI_ALLOW_ORIGINS"
 """Comma-separated origins allowed besides the hall's own (``laizi serve --allow-origin``)."""
@@ -62,6 +62,12 @@ _SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
 
 Origin = tuple[str, str, int]
 """scheme, host (lower case), port."""
+
+TOKEN_HEADER = "x-laizi-token"
+"""The header a page sends its seat token in (never the URL, which access logs keep)."""
+HELLO = "hello"
+"""The first websocket message of a client that did not put its token in the URL:
+``{"op": "hello", "token": T}`` (docs/protocol.md)."""
 
 JSON_MEDIA_TYPE = "application/json"
 """The only body a request that changes something may have."""

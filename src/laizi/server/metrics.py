@@ -31,6 +31,8 @@ from prometheus_client import (
     generate_latest,
 )
 
+from laizi.vocab import ClientOp
+
 __all__ = [
     "CONTENT_TYPE_LATEST",
     "MULTIPROC_ENV",
@@ -91,7 +93,7 @@ def observe_answer(op: str | None, answer: object, seconds: float) -> None:
     error = answer.get("error") if isinstance(answer, dict) else None
     if isinstance(error, dict):
         ERRORS.labels(str(error.get("code"))).inc()
-    if op == "act":
+    if op == ClientOp.ACT:
         ACTION_SECONDS.observe(seconds)
         if error is None:
             ACTIONS.inc()

@@ -1,7 +1,7 @@
 """Records of a room's hands for the browser client: the settlements and the replays.
 
 ==========================================  ============================================
-``GET /api/rooms/{code}/me?token=T``        who holds the token: name, role, host
+``GET /api/rooms/{code}/me``                who holds the token (``X-Laizi-Token``, or ``?token=T``)
 ``GET /api/rooms/{code}/records``           every finished hand: who sat where, the
                                             dealer, the ``hand_end`` line (record,
                                             settlement between people, horses, ledger)
@@ -60,6 +60,7 @@ from laizi.engine.log import _start
 from laizi.errors import ErrorCode, LaiziError, TableError
 from laizi.reasons import payments_with_parts
 from laizi.records import record_to_json
+from laizi.server.headers import TOKEN_HEADER
 from laizi.server.ledgers import shown_ledger, shown_ledgers
 from laizi.table import deals
 from laizi.table.table import Entry, Table
@@ -355,7 +356,9 @@ async def me(request: Request) -> Response:
     came back by their link on another device)."""
     try:
         room = await _room(request)
-        member = room.member(request.query_params.get("token", ""))
+        # the header (the page's way: a token in a URL reaches access logs) or ?token=
+        member = room.member(request.headers.get(TOKEN_HEADER)
+                             or request.query_params.get("token", ""))
     except LaiziError as exc:
         return _error(exc)
     return JSONResponse({"name": member.name, "role": member.role,

@@ -4,11 +4,13 @@ held by another process (:mod:`laizi.server.forwarding`, owner side) are served 
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from laizi.errors import LaiziError
+from laizi.errors import ErrorCode, LaiziError
 from laizi.server import metrics
+from laizi.server.ratelimit import TokenBucket, message_rate_from_env
 from laizi.server.rooms import Connection, Member, Room, parse_client_text
 from laizi.vocab import ServerOp
 
@@ -30,10 +32,35 @@ def error_frame(exc: LaiziError) -> dict[str, object]:
     return {"op": ServerOp.ERROR, "seq": None, "error": dict(exc.to_json())}
 
 
+_buckets: weakref.WeakKeyDictionary[Member, TokenBucket] = weakref.WeakKeyDictionary()
+"""Each person's message allowance, shared by all their connections (a second tab, a
+forwarded websocket) and gone with the member."""
+REFUSALS_QUEUED = 64
+"""A flooding client that does not read its refusals gets no more once this many frames
+wait to be sent to it: the flood costs its own frames, never a growing queue."""
+
+
+def bucket(member: Member) -> TokenBucket:
+    """The member's :class:`~laizi.server.ratelimit.TokenBucket` (``LAIZI_RATE_MESSAGES``)."""
+    found = _buckets.get(member)
+    if found is None:
+        rate, burst = message_rate_from_env()
+        found = _buckets[member] = TokenBucket(rate, burst)
+    return found
+
+
+def _too_fast(msg: object) -> dict[str, object]:
+    seq = msg.get("seq") if isinstance(msg, dict) else None
+    return {"op": ServerOp.ERROR, "seq": seq if type(seq) is int else None, "error": {
+        "code": ErrorCode.RATE_LIMITED.value, "seat": None, "phase": None,
+        "message": "too many messages: this one was not read; slow down"}}
+
+
 async def serve_messages(room: Room, member: Member, conn: Connection,
                          receive: Callable[[], Awaitable[Incoming]]) -> None:
     """Answer a member's messages in order until ``receive`` gives ``None``: each is
-    parsed, handled by the room, and its answer (if any) put on the connection."""
+    parsed, handled by the room, and its answer (if any) put on the connection; one past
+    the person's message rate (:func:`bucket`) is answered ``rate_limited`` unread."""
     while True:
         text = await receive()
         if text is None:
@@ -45,6 +72,12 @@ async def serve_messages(room: Room, member: Member, conn: Connection,
         if error is not None:
             metrics.observe_answer(None, error, 0.0)
             conn.put(error)
+            continue
+        if not bucket(member).take():  # over the person's rate: changes nothing
+            refusal = _too_fast(msg)
+            metrics.observe_answer(None, refusal, 0.0)
+            if conn.deliver is not None or conn.queue.qsize() < REFUSALS_QUEUED:
+                conn.put(refusal)
             continue
         started = metrics.now()
         answer = await room.handle(member, msg)

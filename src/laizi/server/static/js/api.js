@@ -14,14 +14,18 @@ export class ApiError extends Error {
 
 /**
  * GET (or `method`) `path`, with `body` as JSON; the answer's JSON, or an ApiError.
+ * `token`: a seat token, sent in the X-Laizi-Token header (never in the URL, which logs keep).
  * @param {string} path
- * @param {{method?: string, body?: any}} [opts]
+ * @param {{method?: string, body?: any, token?: string}} [opts]
  * @returns {Promise<any>}
  */
-export async function api(path, { method = "GET", body = undefined } = {}) {
+export async function api(path, { method = "GET", body = undefined, token = undefined } = {}) {
+  /** @type {Record<string, string>} */
+  const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+  if (token !== undefined) headers["X-Laizi-Token"] = token;
   const res = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   let data = null;

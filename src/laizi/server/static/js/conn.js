@@ -5,6 +5,7 @@
 //   that seq resolves the promise `send` returned.
 // * The connection comes back by itself (exponential backoff, 0.5 s doubling up to 15 s)
 //   with the last version it had, so the server sends exactly the missed events.
+// * The seat token goes in the first message, `{"op": "hello", "token"}`, never in the URL.
 // * Nothing is applied locally: the page shows what the server's frames say.
 import { ErrorCode, ServerOp } from "./protocol.js";
 
@@ -41,7 +42,8 @@ export class Conn {
 
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${proto}//${location.host}/ws/${encodeURIComponent(this.code)}?token=${encodeURIComponent(this.token)}&version=${this.version}`;
+    // No token in the URL (a proxy's access log keeps URLs): it goes in the first message.
+    return `${proto}//${location.host}/ws/${encodeURIComponent(this.code)}?version=${this.version}`;
   }
 
   connect() {
@@ -49,7 +51,11 @@ export class Conn {
     this.onStatus(this.attempt ? "reconnecting" : "connecting");
     const ws = new WebSocket(this.url());
     this.ws = ws;
-    ws.onopen = () => { this.attempt = 0; this.onStatus("open"); };
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ op: "hello", token: this.token }));
+      this.attempt = 0;
+      this.onStatus("open");
+    };
     ws.onmessage = (m) => {
       /** @type {ServerFrame} */
       let f;

@@ -121,7 +121,7 @@ function Table({ code, token }) {
   const loadRecords = () => api(`/api/rooms/${encodeURIComponent(code)}/records`).then((r) => { setRecords(r.hands); setLoaded(true); }).catch(() => {});
 
   useEffect(() => {
-    api(`/api/rooms/${encodeURIComponent(code)}/me?token=${encodeURIComponent(token)}`).then((m) => {
+    api(`/api/rooms/${encodeURIComponent(code)}/me`, { token }).then((m) => {
       setMe(m);
       rememberRoom(code, { token, name: m.name, role: m.role });
     }).catch(() => {});
