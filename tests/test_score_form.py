@@ -11,6 +11,8 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
 
@@ -19,6 +21,7 @@ from starlette.applications import Starlette
 from laizi.server import scorekeeper
 from laizi.server.score_form import FormError, HandForm, build_record, next_hand
 from laizi.variants import get
+from laizi.vocab import MeldKind, WinHow
 
 JINGZHOU_OPTIONS = get("jingzhou").options_to_json(get("jingzhou").default_options())
 
@@ -169,3 +172,36 @@ def test_a_form_the_page_never_sends_is_400(body: dict[str, Any]) -> None:
 def test_form_error_is_a_malformed_laizi_error() -> None:
     with pytest.raises(FormError, match="outcome"):
         build_record("jingzhou", {}, {**form(3), "outcome": None})
+
+
+def _any_form(seats: int) -> st.SearchStrategy[dict[str, Any]]:
+    """Forms of every shape the page could send and many it never does: seats, tiles and
+    meld kinds in and out of range."""
+    seat = st.none() | st.integers(-1, seats)
+    tile = st.none() | st.integers(-1, 45)
+    meld = st.fixed_dictionaries({"kind": st.sampled_from([*MeldKind, "junk"]),
+                                  "tile": tile, "from": st.integers(-1, seats)})
+    return st.fixed_dictionaries({
+        "dealer": st.integers(-1, seats), "outcome": st.sampled_from(["win", "draw"]),
+        "winner": seat, "how": st.sampled_from(list(WinHow)), "from": seat,
+        "after_kong": st.booleans(), "indicator": tile,
+        "melds": st.lists(st.lists(meld, max_size=3), min_size=seats, max_size=seats),
+        "flowers": st.just([[] for _ in range(seats)]),
+        "concealed": st.lists(st.integers(0, 41), max_size=17),
+        "win_tile": tile, "facts": st.just({})})
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), vid=st.sampled_from(["jingzhou", "huanghuang", "golden", "mcr",
+                                            "taiwan"]))
+def test_no_form_crashes_the_score_keeper(data: st.DataObject, vid: str) -> None:
+    """Whatever the form, the answer is a verdict (200) or a typed refusal (400), never a
+    server error: a chow from 8万, a flower as a meld's tile or an indicator the variant's
+    wall does not have were 500s."""
+    v = get(vid)
+    body = {"variant": vid, "options": v.options_to_json(v.default_options()),
+            "form": data.draw(_any_form(v.seats))}
+    answer = post("/api/score/hand", body)
+    assert answer.status_code in (200, 400), answer.text
+    if answer.status_code == 400:
+        assert answer.json()["error"]["code"] == "malformed"

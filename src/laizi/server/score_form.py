@@ -29,6 +29,8 @@ JSON = dict[str, object]
 RED_DRAGON = 33
 _CLAIMED = frozenset({MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.ADDED_KONG})
 _ONE_TILE = frozenset({MeldKind.RED_DRAGON_KONG, MeldKind.LAIZI_KONG})
+_KINDS = tuple(k.value for k in MeldKind)
+
 
 
 class FormError(LaiziError):
@@ -89,8 +91,15 @@ class FormMeld:
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
             raise FormError(f"a meld is {{kind, tile, from}}, got {data!r}")
         kind = str(data["kind"])
-        return cls(kind, _maybe_int(data, "tile"),
-                   _int(data, "from") if kind in _CLAIMED else None)
+        if kind not in _KINDS:
+            raise FormError(f"a meld's kind is one of {', '.join(_KINDS)}, got {kind!r}")
+        tile = _maybe_int(data, "tile")
+        # a meld starts at a tile of the 34 kinds (no flower), a chow at a suited 1-7: the
+        # page offers nothing else, and a tile past them would name no tile at all
+        if tile is not None and not (0 <= tile < T.NUM_KINDS and (
+                kind != MeldKind.CHOW or (tile < T.EAST and tile % 9 <= 6))):
+            raise FormError(f"a {kind} cannot start at tile {tile}")
+        return cls(kind, tile, _int(data, "from") if kind in _CLAIMED else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +130,11 @@ class HandForm:
         if how not in tuple(WinHow):
             raise FormError(f"how: one of {', '.join(WinHow)}, got {how!r}")
         winner = _maybe_int(data, "winner")
-        if winner is not None and not 0 <= winner < seats:
-            raise FormError(f"winner: a seat, got {winner}")
+        source = _maybe_int(data, "from")
+        dealer = _int(data, "dealer")
+        for key, seat in (("winner", winner), ("from", source), ("dealer", dealer)):
+            if seat is not None and not 0 <= seat < seats:
+                raise FormError(f"{key}: a seat 0-{seats - 1}, got {seat}")
         melds = []
         for ms in _per_seat(data, "melds", seats):
             if not isinstance(ms, list):
@@ -132,8 +144,8 @@ class HandForm:
         if not isinstance(facts, dict):
             raise FormError("facts: a JSON object")
         return cls(
-            dealer=_int(data, "dealer"), outcome=str(outcome), winner=winner,
-            how=WinHow(str(how)), source=_maybe_int(data, "from"),
+            dealer=dealer, outcome=str(outcome), winner=winner,
+            how=WinHow(str(how)), source=source,
             after_kong=data.get("after_kong") is True, indicator=_maybe_int(data, "indicator"),
             melds=tuple(melds),
             flowers=tuple(_tiles(f, "flowers") for f in _per_seat(data, "flowers", seats)),
@@ -235,7 +247,10 @@ def build_record(variant_id: object, options: object,
     missing: list[Missing] = []
     wild = None
     if form.indicator is not None and d.wildcard is not None:
-        wild = variant.wildcard_for([form.indicator], variant.default_options())
+        try:
+            wild = variant.wildcard_for([form.indicator], variant.default_options())
+        except ValueError as exc:  # a tile this variant's wall does not have
+            raise FormError(f"indicator: {exc}") from None
     seats = _seats(form, wild, missing)
     rec: JSON = {"variant": d.id, "options": options, "dealer": form.dealer,
                  "outcome": form.outcome, "seats": seats}
@@ -257,10 +272,13 @@ def next_hand(variant_id: object, form: HandForm) -> JSON:
     facts the next hand's form starts from."""
     d = _descriptor(variant_id)
     dealer, winner = form.dealer, form.winner if form.outcome == WIN else None
-    # the rule reads who dealt and who won: the hand's tiles do not matter to it
-    outline = HandRecord(variant=d.id, options=None, dealer=dealer, seats=(),
-                         outcome=form.outcome, winners=() if winner is None else (winner,))
-    nxt = get(d.id).next_dealer(outline)
+    if form.outcome == WIN and winner is None:
+        nxt = dealer  # no winner picked yet: the hand cannot be recorded, nothing moves
+    else:
+        # the rule reads who dealt and who won: the hand's tiles do not matter to it
+        outline = HandRecord(variant=d.id, options=None, dealer=dealer, seats=(),
+                             outcome=form.outcome, winners=() if winner is None else (winner,))
+        nxt = get(d.id).next_dealer(outline)
     facts: JSON = {}
     for fact in d.facts:
         old = form.facts.get(fact.key, fact.default)

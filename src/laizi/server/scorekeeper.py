@@ -156,7 +156,7 @@ def _settle(record: object) -> dict[str, object]:
     except (RecordError, LaiziError) as exc:
         message = str(getattr(exc, "message", exc))
         raise _Invalid(message, getattr(exc, "refusal", None)) from None
-    except (TypeError, KeyError, IndexError, AttributeError) as exc:
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
         raise _Invalid(f"the record cannot be read ({type(exc).__name__}: {exc})") from None
 
 
