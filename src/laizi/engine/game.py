@@ -25,9 +25,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from laizi import tiles as T
+from laizi.core.melds import Meld
+from laizi.core.records import (
+    DISCARD_WIN,
+    DRAW,
+    ROBBED_KONG,
+    SELF_DRAW,
+    HandRecord,
+    SeatRecord,
+    record_to_json,
+)
+from laizi.core.records import WIN as WON
 from laizi.engine.actions import (
     ADDED_KONG,
     CHOW,
@@ -40,18 +51,16 @@ from laizi.engine.actions import (
     TYPES,
     WIN,
     Action,
-    IllegalActionError,
     check_action,
     short_repr,
 )
-from laizi.engine.melds import Meld
-from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
+from laizi.engine.refusals import refusal
+from laizi.engine.registry import get as get_variant
+from laizi.engine.state import HandState
+from laizi.engine.variant import Variant
 from laizi.errors import ErrorCode, LaiziError, MalformedActionError
-from laizi.settlement import Payment, net
+from laizi.settlement import net
 from laizi.vocab import Phase, TurnStart
-
-if TYPE_CHECKING:
-    from laizi.records import HandRecord
 
 __all__ = ["CLAIM", "CLAIMED", "DECIDE", "OVER", "ROB", "RULES_VERSION", "TURN", "Game",
            "interned"]
@@ -93,8 +102,6 @@ _act = interned
 
 _CORE_TURN = frozenset({DISCARD, WIN, CONCEALED_KONG, ADDED_KONG, SPECIAL_KONG})
 _CORE_TYPES = frozenset(TYPES)
-_ANSWER_TYPES = frozenset({CHOW, PUNG, KONG})
-_MELD_SIZE: dict[str, int] = {CHOW: 3, PUNG: 3, KONG: 4}
 
 _DISCARDS = [[_act(DISCARD, s, t) for t in range(T.NUM_KINDS)] for s in range(8)]
 _PASS_ONLY = [(_act(PASS, s),) for s in range(8)]
@@ -111,16 +118,9 @@ def copy_json(value: Any) -> Any:
     return value
 
 
-def _variant(v: Variant | str) -> Variant:
-    if isinstance(v, str):
-        from laizi.variants import get
-
-        return get(v)
-    return v
-
-
-class Game:
-    """One hand. Create with ``Game("jingzhou", seed=7)``. (``Game()`` with no variant is
+class Game(HandState):
+    """One hand: a :class:`~laizi.engine.state.HandState` with its rules, moved on only by
+    :meth:`apply`. Create with ``Game("jingzhou", seed=7)``. (``Game()`` with no variant is
     an empty shell that ``copy.copy`` fills in, not a hand.)
 
     ``wall`` (tests, puzzles) gives the wall order instead of shuffling by ``seed``: the
@@ -148,7 +148,7 @@ class Game:
             # An empty shell, not a hand: copy.copy of a compiled Game (mypyc) makes one
             # and then fills in the attributes.
             return
-        v = _variant(variant)
+        v = get_variant(variant) if isinstance(variant, str) else variant
         self.variant = v
         if options is None:
             options = v.default_options()
@@ -163,79 +163,19 @@ class Game:
             raise ValueError(f"dealer {dealer} is not a seat of {v.id} (0-{n - 1})")
         self.dealer = dealer
         self.scores = list(scores) if scores is not None else [0] * n
-        tiles = sorted(v.tile_set(self.options))
-        if wall is None:
-            if seed is None:
-                raise ValueError("a game needs a seed or a wall")
-            random.Random(seed).shuffle(tiles)
-            self.wall = tiles
-        else:
-            if sorted(wall) != tiles:
-                raise ValueError(f"the given wall is not the {v.id} tile set in some order")
-            self.wall = list(wall)
+        self.wall = self._shuffled_wall(seed, wall)
         self.head = 0
         self.tail = len(self.wall)
-        self.reserve = v.reserve(self.options)
-        self.seat_streams: list[list[int]] | None = None
-        """With per-seat streams (:meth:`split_wall`): each seat's next tiles, the next
-        one last. Together they hold exactly the tiles of ``wall[head:tail]``."""
-        self.flower_set = v.flower_tiles(self.options)
-        self.hands = [[0] * T.NUM_KINDS for _ in range(n)]
-        self.sizes = [0] * n
-        self.melds: list[list[Meld]] = [[] for _ in range(n)]
-        self.discards: list[list[int]] = [[] for _ in range(n)]
-        self.flowers: list[list[int]] = [[] for _ in range(n)]
-        self.indicators: list[int] = []
-        self.wildcard: int | None = None
+        self.reserve = v.reserve(options)
+        self.seat_streams = None
+        self.flower_set = v.flower_tiles(options)
+        self._empty_hand(n)
         self.turn = dealer
-        self.phase = TURN
-        self.turn_kind = DEALT
-        self.after_kong = False
-        self.last_tile: int | None = None
-        self.pending: dict[int, tuple[Action, ...]] = {}
-        self.responses: dict[int, Action] = {}
-        self.passed_win = [False] * n
-        self.taken: list[int] = []
-        """Tiles taken by a win off a discard or a robbed kong (for tile accounting)."""
-        self.extra: dict[str, Any] = {}
-        self.blocked_cache: frozenset[int] | None = None
-        """The variant's ``meld_blocked`` set, worked out once per hand by the variant
-        (declared here, not set on the fly: a compiled Game has no ``__dict__``)."""
-        self.special_kongs_cache: dict[int, str] | None = None
-        """The variant's ``special_kongs`` map, worked out once per hand likewise."""
-        self.context: dict[str, Any] = dict(context or {})
-        """The hand's place in a session, for the variant (JSON; e.g. Taiwan's prevalent
-        wind and 连N); written in the ``start`` event so replay sees it."""
+        self.context = dict(context or {})
         self.keep_log = True
-        """False for throwaway copies (search playouts): the log stops growing and the
-        end event is not written, which saves the JSON work; such a game cannot be
-        replayed. Everything else (state, legal actions, settlement) is unchanged."""
-        self.suspended: dict[str, Any] | None = None
-        """A draw interrupted by a ``decide`` phase: ``{"seat", "kong"}`` (see resume)."""
-        self.record: HandRecord | None = None
-        self.payments: list[Payment] = []
-        self.claim_types = v.claim_types(self.options)
+        self.claim_types = v.claim_types(options)
         self.uniform = uniform
-        """Uniform windows (the default): every other seat is asked after every discard and
-        every added kong, and every seat in every ``decide`` phase, ``pass`` being the only
-        answer of a seat without an option. So the phase, ``to_act`` and the number of
-        answers never show who could claim or declare. ``False`` (a bot's private sample
-        worlds only) asks just the seats with an option, which is faster."""
-        self.log: list[dict[str, Any]] = [{
-            "type": "start", "rules": RULES_VERSION, "variant": v.id,
-            "options": v.options_to_json(self.options), "dealer": dealer,
-            "scores": list(self.scores),
-        }]
-        if seed is not None:
-            self.log[0]["seed"] = seed
-        if wall is not None:
-            self.log[0]["wall"] = list(wall)
-        if streams:
-            self.log[0]["streams"] = True
-        if not uniform:
-            self.log[0]["uniform"] = False
-        if self.context:
-            self.log[0]["context"] = dict(self.context)
+        self.log = [self._start_event(wall, streams)]
         self._legal: list[tuple[Action, ...] | None] = [None] * n
         self._dealt_flowers: dict[int, list[int]] = {}
         self._deal()
@@ -243,6 +183,83 @@ class Game:
             self.split_wall()
         if self.phase == TURN:
             v.start(self)
+
+    def _shuffled_wall(self, seed: int | None, wall: Sequence[int] | None) -> list[int]:
+        v = self.variant
+        tiles = sorted(v.tile_set(self.options))
+        if wall is None:
+            if seed is None:
+                raise ValueError("a game needs a seed or a wall")
+            random.Random(seed).shuffle(tiles)
+            return tiles
+        if sorted(wall) != tiles:
+            raise ValueError(f"the given wall is not the {v.id} tile set in some order")
+        return list(wall)
+
+    def _empty_hand(self, n: int) -> None:
+        """Every seat's tiles and the hand's progress as before the deal."""
+        self.hands = [[0] * T.NUM_KINDS for _ in range(n)]
+        self.sizes = [0] * n
+        self.melds = [[] for _ in range(n)]
+        self.discards = [[] for _ in range(n)]
+        self.flowers = [[] for _ in range(n)]
+        self.indicators = []
+        self.wildcard = None
+        self.phase = TURN
+        self.turn_kind = DEALT
+        self.after_kong = False
+        self.last_tile = None
+        self.pending = {}
+        self.responses = {}
+        self.passed_win = [False] * n
+        self.taken = []
+        self.extra = {}
+        self.blocked_cache = None
+        self.special_kongs_cache = None
+        self.suspended = None
+        self.record = None
+        self.payments = []
+
+    def _start_event(self, wall: Sequence[int] | None, streams: bool) -> dict[str, Any]:
+        v = self.variant
+        start: dict[str, Any] = {
+            "type": "start", "rules": RULES_VERSION, "variant": v.id,
+            "options": v.options_to_json(self.options), "dealer": self.dealer,
+            "scores": list(self.scores),
+        }
+        if self.seed is not None:
+            start["seed"] = self.seed
+        if wall is not None:
+            start["wall"] = list(wall)
+        if streams:
+            start["streams"] = True
+        if not self.uniform:
+            start["uniform"] = False
+        if self.context:
+            start["context"] = dict(self.context)
+        return start
+
+    def copy(self) -> Game:
+        """An independent copy (:meth:`HandState.copy`), playable on its own."""
+        c = Game()
+        self.copy_into(c)
+        return c
+
+    def copy_into(self, c: HandState) -> None:
+        HandState.copy_into(self, c)
+        assert isinstance(c, Game)
+        c.variant = self.variant
+        c._options_json = self._options_json
+        c._legal = list(self._legal)
+        c._dealt_flowers = {s: list(f) for s, f in self._dealt_flowers.items()}
+
+    def win_refusal(self, seat: int, tile: int, how: str) -> str | None:
+        return self.variant.win_refusal(self, seat, tile, how)
+
+    def clear_legal(self) -> None:
+        """Forget the cached legal actions: for a state set field by field (the search's
+        sample worlds), whose options must be worked out afresh."""
+        self._legal = [None] * self.n
 
     # ------------------------------------------------------------------ setup
 
@@ -313,33 +330,6 @@ class Game:
         return t
 
     # ------------------------------------------------------------------ queries
-
-    @property
-    def over(self) -> bool:
-        return self.phase == OVER
-
-    @property
-    def live_tiles(self) -> int:
-        """Tiles left in the live wall (the reserve included)."""
-        return self.tail - self.head
-
-    def concealed(self, seat: int) -> list[int]:
-        """The seat's concealed tiles, sorted."""
-        return T.from_counts(self.hands[seat])
-
-    def is_open(self, seat: int) -> bool:
-        return any(m.is_open for m in self.melds[seat])
-
-    def to_act(self) -> list[int]:
-        """Seats that have a decision to make now."""
-        if self.phase == TURN:
-            return [self.turn]
-        if self.phase in (CLAIM, ROB, DECIDE):
-            responses = self.responses
-            if not responses:  # a window just opened: everybody asked
-                return list(self.pending)
-            return [s for s in self.pending if s not in responses]
-        return []
 
     def legal_actions(self, seat: object) -> tuple[Action, ...]:
         """Every action ``seat`` may take now (empty if it has no decision), as a tuple:
@@ -431,7 +421,7 @@ class Game:
         check_action(action, self.action_types(), self.n, self.phase)
         seat = action.seat
         if action not in self.legal_actions(seat):
-            raise self._refusal(action)
+            raise refusal(self, self.variant, action)
         self.apply_trusted(action)
 
     def action_types(self) -> frozenset[str]:
@@ -492,174 +482,6 @@ class Game:
                         # A closed decision window makes its declarations public.
                         self.log.append({"type": "revealed", "actions": shown})
                     self.variant.resolve(self, responses)
-
-    def _refusal(self, action: Action) -> IllegalActionError:
-        """The refusal of a well-typed action that is not among its seat's legal actions.
-
-        Only called once membership has refused the action, so it never decides legality:
-        it names the reason (the code first: the hand is over, not the seat's turn, no
-        decision of the seat in this window, already answered; else ``illegal`` with the
-        rule broken, the variant's :meth:`Variant.action_refusal` first). It reads the
-        state and changes nothing."""
-        seat, phase = action.seat, self.phase
-
-        def refuse(message: str, code: ErrorCode = ErrorCode.ILLEGAL) -> IllegalActionError:
-            return IllegalActionError(message, code=code, seat=seat, phase=phase)
-
-        if phase == OVER:
-            return refuse(f"the hand is over: {action} is not possible", ErrorCode.HAND_OVER)
-        if phase == TURN:
-            if seat != self.turn:
-                return refuse(f"it is seat {self.turn}'s turn, not seat {seat}'s",
-                              ErrorCode.NOT_YOUR_TURN)
-        elif seat not in self.pending:
-            what = {CLAIM: "discard", ROB: "added kong"}.get(phase, "decision")
-            return refuse(f"seat {seat} has no decision on this {what}", ErrorCode.NO_DECISION)
-        elif seat in self.responses:
-            return refuse(f"seat {seat} has already answered", ErrorCode.ALREADY_ANSWERED)
-        return refuse(self._why_illegal(action))
-
-    def _options_text(self, seat: int) -> str:
-        return ", ".join(str(a) for a in self.legal_actions(seat)) or "none"
-
-    def _why_illegal(self, action: Action) -> str:
-        """The rule a well-typed, illegal action of the seat whose decision it is breaks."""
-        seat, kind, t, phase = action.seat, action.type, action.tile, self.phase
-        v = self.variant
-        core = kind in _CORE_TYPES
-        # 1. the kind of action does not fit the phase
-        if phase == TURN and (kind == PASS or kind in _ANSWER_TYPES):
-            return f"{kind} answers a discard; there is no discard to answer (seat {seat}'s turn)"
-        if phase != TURN and kind in _CORE_TURN and not (kind == WIN and phase != DECIDE):
-            what = {CLAIM: "a discard", ROB: "an added kong"}.get(phase, "a decision")
-            return (f"{kind} is not an answer to {what}; seat {seat}'s options are "
-                    + self._options_text(seat))
-        if phase == ROB and kind in _ANSWER_TYPES:
-            return "only win (抢杠) or pass answer an added kong"
-        if phase == DECIDE and kind in _ANSWER_TYPES:
-            return f"{kind} is not an answer to this decision; seat {seat}'s options are " \
-                   + self._options_text(seat)
-        # 2. the shape of a core action
-        if core:
-            why = self._shape_refusal(action)
-            if why:
-                return why
-        # 3. what the variant knows better
-        why = v.action_refusal(self, action)
-        if why:
-            return why
-        if not core or phase == DECIDE:
-            return f"{kind} is not possible now; seat {seat}'s options are " \
-                   + self._options_text(seat)
-        if phase == TURN:
-            assert t is not None
-            return self._why_not_in_turn(seat, kind, t)
-        return self._why_not_answer(action)
-
-    @staticmethod
-    def _shape_refusal(action: Action) -> str | None:
-        """A core action whose tile or tiles cannot be right whatever the state."""
-        kind, t, tiles = action.type, action.tile, action.tiles
-        if kind == PASS:
-            if t is not None or tiles:
-                return "pass takes no tile and no tiles"
-            return None
-        if t is None:
-            return f"{kind} needs a tile" + (" (the discard)" if kind in _ANSWER_TYPES else "")
-        if t >= T.NUM_KINDS:
-            return (f"{kind} of {T.name(t, 'mpsz')}: a flower is set aside (and replaced) "
-                    "automatically, never played")
-        if kind not in _ANSWER_TYPES:
-            if tiles:
-                return f"{kind} takes one tile, not a list of tiles"
-            return None
-        size = _MELD_SIZE[kind]
-        if len(tiles) != size or t not in tiles or list(tiles) != sorted(tiles):
-            return (f"{kind} needs tiles: the {size} tiles of the meld with the claimed tile, "
-                    "sorted")
-        if kind == CHOW:
-            lo = tiles[0]
-            if lo >= 27 or tiles != (lo, lo + 1, lo + 2) or lo % 9 > 6:
-                return "a chow is three consecutive tiles of one suit"
-        elif tiles != (t,) * size:
-            return f"a {kind} of {T.name(t, 'mpsz')} is {size} × {T.name(t, 'mpsz')}"
-        return None
-
-    def _why_not_in_turn(self, seat: int, kind: str, t: int) -> str:
-        v, hand = self.variant, self.hands[seat]
-        name = T.name(t, "mpsz")
-        claimed = self.turn_kind == CLAIMED
-        if kind == DISCARD:
-            if not hand[t]:
-                return f"cannot discard {name}: not in seat {seat}'s hand"
-            return v.discard_refusal(self, seat, t) or f"cannot discard {name} now"
-        if kind == WIN:
-            if claimed:
-                return "no self-drawn win right after a chow or pung: discard first"
-            if t != self.last_tile:
-                drawn = "?" if self.last_tile is None else T.name(self.last_tile, "mpsz")
-                return f"a self-drawn win is on the drawn tile {drawn}, not {name}"
-            why = v.win_refusal(self, seat, t, SELF_DRAW)
-            return f"cannot win: {why}" if why else "cannot win now"
-        if kind in (CONCEALED_KONG, ADDED_KONG) and claimed:
-            return "no kong right after a chow or pung: discard first"
-        if kind == CONCEALED_KONG:
-            if hand[t] != 4:
-                return (f"concealed kong of {name} needs four {name} in hand "
-                        f"(seat {seat} holds {hand[t]})")
-            if t in v.meld_blocked(self):
-                return f"{name} cannot be konged in {v.id}"
-            return f"concealed kong of {name} is not possible now"
-        if kind == ADDED_KONG:
-            if not any(m.kind == PUNG and m.tiles[0] == t for m in self.melds[seat]):
-                return f"added kong of {name} needs an exposed pung of {name}"
-            if not hand[t]:
-                return f"added kong of {name} needs the fourth {name} in hand"
-            return f"added kong of {name} is not possible now"
-        # SPECIAL_KONG
-        if t not in v.special_kongs(self):
-            return f"{name} is not a special-kong tile in {v.id} now"
-        if not hand[t]:
-            return f"cannot play {name} out: not in seat {seat}'s hand"
-        return f"special kong of {name} is not possible now"
-
-    def _why_not_answer(self, action: Action) -> str:
-        """A core answer (win, chow, pung, kong, pass) in a claim or rob window."""
-        seat, kind, t = action.seat, action.type, action.tile
-        v, x = self.variant, self.last_tile
-        assert x is not None
-        name = T.name(x, "mpsz")
-        what = "the discard" if self.phase == CLAIM else "the added kong's tile"
-        options = f"; seat {seat}'s options are " + self._options_text(seat)
-        if kind != PASS and t != x:
-            return f"{kind} is on {what} {name}, not {T.name(t or 0, 'mpsz')}"
-        if kind == WIN:
-            if self.passed_win[seat]:
-                return ("过水: a win on a discard was declined; no win on a discard or a "
-                        "robbed kong before your next draw")
-            how = DISCARD_WIN if self.phase == CLAIM else ROBBED_KONG
-            why = v.win_refusal(self, seat, x, how)
-            return f"cannot win: {why}" if why else f"cannot win on {name} now" + options
-        if kind in _ANSWER_TYPES:
-            if kind not in self.claim_types:
-                return f"{v.id} has no {kind} on a discard"
-            if kind == CHOW and seat != (self.turn + 1) % self.n:
-                return "chow (吃) is only for the next seat after the discarder"
-            if x in v.meld_blocked(self):
-                return f"{name} takes part in no chow, pung or kong in {v.id}"
-            rest = list(action.tiles)
-            rest.remove(x)
-            hand = self.hands[seat]
-            need = {u: rest.count(u) for u in rest}
-            short = [u for u, c in need.items() if hand[u] < c]
-            if short:
-                return (f"cannot {kind}: seat {seat}'s hand lacks "
-                        + " ".join(T.name(u, "mpsz") for u in short))
-            blocked = [u for u in need if u in v.meld_blocked(self)]
-            if blocked:
-                return (f"cannot {kind}: {' '.join(T.name(u, 'mpsz') for u in blocked)} "
-                        f"takes part in no meld in {v.id}")
-        return f"{action} is not possible now" + options
 
     # ------------------------------------------------------------------ transitions
 
@@ -867,50 +689,6 @@ class Game:
                 t = got
         self._drawn(seat, t, kong)
 
-    # ------------------------------------------------------------------ per-seat streams
-
-    def split_wall(self) -> None:
-        """Deal the live wall ``wall[head:tail]`` out to per-seat streams (分墙), tile by
-        tile in order, to the seat that would draw it if nobody claimed (starting after
-        :attr:`turn`). From then on an ordinary draw takes the drawing seat's next tile
-        (a seat whose stream ran dry takes from the longest one), and a draw from the
-        tail (a kong's or a flower's replacement) takes the last tile of the longest
-        stream: like the wall's tail, the tile furthest from being drawn, so a
-        replacement changes what the seats draw as late as possible.
-
-        Which tile is drawn next never depends on the hidden tiles, so every draw is a
-        uniformly random unseen tile, as from a shuffled wall. The wall list keeps the
-        remaining tiles (in a different order): each draw first moves its tile to the
-        head or the tail. Also used by the search bot (common draws across candidates).
-        """
-        live = self.wall[self.head:self.tail]
-        first = (self.turn + 1) % self.n
-        streams: list[list[int]] = [[] for _ in range(self.n)]
-        for i, t in enumerate(live):
-            streams[(first + i) % self.n].append(t)
-        for st in streams:
-            st.reverse()
-        self.seat_streams = streams
-        self.wall = list(self.wall)
-
-    def _seat_stream_tile(self, seat: int) -> int:
-        streams = self.seat_streams
-        assert streams is not None
-        st = streams[seat] if streams[seat] else max(streams, key=len)
-        return st.pop()
-
-    def _far_stream_tile(self) -> int:
-        streams = self.seat_streams
-        assert streams is not None
-        return max(streams, key=len).pop(0)
-
-    def _bring(self, x: int, pos: int) -> None:
-        """Move a copy of tile ``x`` of the live wall to ``pos`` (the head or the tail)."""
-        w = self.wall
-        i = w.index(x, self.head, self.tail)
-        w[i] = w[pos]
-        w[pos] = x
-
     def _drawn(self, seat: int, t: int, kong: bool) -> None:
         self.hands[seat][t] += 1
         self.sizes[seat] += 1
@@ -993,8 +771,6 @@ class Game:
     ) -> HandRecord:
         """The hand record if the hand ended now this way (also used by variants to judge
         a candidate win, e.g. Jingzhou's 8-point minimum)."""
-        from laizi.records import HandRecord, SeatRecord
-
         seats = []
         for s in range(self.n):
             counts = self.hands[s]
@@ -1006,7 +782,7 @@ class Game:
         v = self.variant
         return HandRecord(
             variant=v.id, options=self.options, dealer=self.dealer, seats=tuple(seats),
-            outcome="win" if winners else "draw", winners=tuple(winners), how=how,
+            outcome=WON if winners else DRAW, winners=tuple(winners), how=how,
             source=source, win_tile=tile, after_kong=bool(winners) and how == SELF_DRAW
             and self.after_kong, indicators=tuple(self.indicators), wildcard=self.wildcard,
             extra=v.record_extra(self, winners, how, source) if winners else {},
@@ -1014,8 +790,6 @@ class Game:
         )
 
     def _finish(self, record: HandRecord) -> None:
-        from laizi.records import record_to_json
-
         self.record = record
         self.payments = self.variant.settle(record)
         self.phase = OVER

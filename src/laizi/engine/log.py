@@ -15,6 +15,7 @@ from typing import Any
 
 from laizi.engine.actions import Action, short_repr
 from laizi.engine.game import RULES_VERSION, Game
+from laizi.engine.registry import get
 from laizi.errors import ErrorCode, LaiziError, LogError
 
 __all__ = ["ReplayError", "dumps", "loads", "redact", "replay", "state_json"]
@@ -105,8 +106,6 @@ def replay(log: Sequence[dict[str, Any]], *, verify: bool = True) -> Game:
 
 def _start(head: dict[str, Any]) -> Game:
     """The fresh game a ``start`` event describes, its fields checked strictly."""
-    from laizi.variants import get
-
     def bad(field: str, what: str) -> ReplayError:
         return ReplayError(f"start event: {field} must be {what}, not "
                            f"{short_repr(head.get(field))}")

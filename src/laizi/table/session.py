@@ -20,14 +20,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, Variant
+from laizi.core.records import DISCARD_WIN, ROBBED_KONG
+from laizi.engine.variant import Variant
 from laizi.settlement import Payment
 from laizi.table.horses import PersonPayment, assign_horses, buy_order, horse_payments, person_net
 from laizi.table.room import HandEnd, Outcome, Room, leaving_seats
 
 if TYPE_CHECKING:
+    from laizi.core.records import HandRecord
     from laizi.engine.game import Game
-    from laizi.records import HandRecord
 
 __all__ = [
     "Booking",

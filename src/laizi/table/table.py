@@ -28,9 +28,12 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+import laizi.table.deals as deals
+from laizi.core.records import record_to_json
 from laizi.engine.actions import Action
 from laizi.engine.game import OVER, RULES_VERSION, Game, copy_json
 from laizi.engine.log import redact
+from laizi.engine.registry import get as get_variant
 from laizi.engine.variant import Variant
 from laizi.errors import (
     ErrorCode,
@@ -41,8 +44,6 @@ from laizi.errors import (
     StaleVersionError,
     TableError,
 )
-from laizi.records import record_to_json
-from laizi.table import deals
 from laizi.table.session import Seating, Session, SessionState, session_for
 
 __all__ = ["FORMAT", "Entry", "Table", "canonical"]
@@ -62,11 +63,7 @@ def canonical(entry: Mapping[str, Any]) -> str:
 
 
 def _variant(v: Variant | str) -> Variant:
-    if isinstance(v, str):
-        from laizi.variants import get
-
-        return get(v)
-    return v
+    return get_variant(v) if isinstance(v, str) else v
 
 
 def _check_person(person: object) -> str:

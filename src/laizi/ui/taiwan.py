@@ -16,8 +16,8 @@ from rich.cells import cell_len
 from rich.console import RenderableType
 
 from laizi.analysis import WinRules
+from laizi.core.records import HandRecord
 from laizi.engine.actions import Action
-from laizi.records import HandRecord
 from laizi.table.table import Entry, Table
 from laizi.ui.player import Display
 from laizi.ui.terminal import action_label, settlement_lines, tile_label
