@@ -23,7 +23,6 @@ Phases:
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,14 +30,11 @@ from laizi import tiles as T
 from laizi.core.melds import Meld
 from laizi.core.records import (
     DISCARD_WIN,
-    DRAW,
     ROBBED_KONG,
     SELF_DRAW,
     HandRecord,
-    SeatRecord,
     record_to_json,
 )
-from laizi.core.records import WIN as WON
 from laizi.engine.actions import (
     ADDED_KONG,
     CHOW,
@@ -54,10 +50,13 @@ from laizi.engine.actions import (
     check_action,
     short_repr,
 )
+from laizi.engine.dealing import Dealing
 from laizi.engine.refusals import refusal
 from laizi.engine.registry import get as get_variant
+from laizi.engine.reports import hand_record, seat_view, state_to_json
 from laizi.engine.state import HandState
 from laizi.engine.variant import Variant
+from laizi.engine.windows import PASS_ONLY, discard_window, interned, rob_window, turn_options
 from laizi.errors import ErrorCode, LaiziError, MalformedActionError
 from laizi.settlement import net
 from laizi.vocab import Phase, TurnStart
@@ -78,47 +77,11 @@ DECIDE = Phase.DECIDE  # a variant's own decision phase (Variant.resolve ends it
 DEALT, DRAWN = TurnStart.DEALT, TurnStart.DRAWN
 REPLACED, CLAIMED = TurnStart.REPLACED, TurnStart.CLAIMED
 
-_ACTIONS: dict[tuple[str, int, int | None, tuple[int, ...]], Action] = {}
-
-
-def interned(kind: str, seat: int, tile: int | None = None,
-             tiles: tuple[int, ...] = ()) -> Action:
-    """The engine's own copy of an action: legal-action lists reuse the same objects
-    (fast membership), and code that builds actions itself (the search's playouts) gets
-    those objects too."""
-    key = (kind, seat, tile, tiles)
-    a = _ACTIONS.get(key)
-    if a is None:
-        a = Action(kind, seat, tile, tiles)
-        # The cache is shared by every game: never let a garbage action (seat=True, which
-        # equals 1 as a dict key) stand in for a real one.
-        check_action(a, frozenset((kind,)))
-        a = _ACTIONS[key] = a
-    return a
-
-
-_act = interned
-
-
 _CORE_TURN = frozenset({DISCARD, WIN, CONCEALED_KONG, ADDED_KONG, SPECIAL_KONG})
 _CORE_TYPES = frozenset(TYPES)
 
-_DISCARDS = [[_act(DISCARD, s, t) for t in range(T.NUM_KINDS)] for s in range(8)]
-_PASS_ONLY = [(_act(PASS, s),) for s in range(8)]
-"""The options of a seat asked in a window it can do nothing in (uniform windows)."""
 
-
-def copy_json(value: Any) -> Any:
-    """A copy of JSON data (dicts and lists copied at every depth), cheaper than
-    ``copy.deepcopy``: views hand out cached parts that their callers may change."""
-    if isinstance(value, dict):
-        return {k: copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [copy_json(v) for v in value]
-    return value
-
-
-class Game(HandState):
+class Game(Dealing):
     """One hand: a :class:`~laizi.engine.state.HandState` with its rules, moved on only by
     :meth:`apply`. Create with ``Game("jingzhou", seed=7)``. (``Game()`` with no variant is
     an empty shell that ``copy.copy`` fills in, not a hand.)
@@ -183,18 +146,6 @@ class Game(HandState):
             self.split_wall()
         if self.phase == TURN:
             v.start(self)
-
-    def _shuffled_wall(self, seed: int | None, wall: Sequence[int] | None) -> list[int]:
-        v = self.variant
-        tiles = sorted(v.tile_set(self.options))
-        if wall is None:
-            if seed is None:
-                raise ValueError("a game needs a seed or a wall")
-            random.Random(seed).shuffle(tiles)
-            return tiles
-        if sorted(wall) != tiles:
-            raise ValueError(f"the given wall is not the {v.id} tile set in some order")
-        return list(wall)
 
     def _empty_hand(self, n: int) -> None:
         """Every seat's tiles and the hand's progress as before the deal."""
@@ -261,74 +212,6 @@ class Game(HandState):
         sample worlds), whose options must be worked out afresh."""
         self._legal = [None] * self.n
 
-    # ------------------------------------------------------------------ setup
-
-    def _deal(self) -> None:
-        v, n = self.variant, self.n
-        order = [(self.dealer + i) % n for i in range(n)]
-        for seat in order:
-            for _ in range(v.hand_size):
-                self._give(seat, self.wall[self.head])
-                self.head += 1
-        last = self.wall[self.head]
-        self.head += 1
-        self._give(self.dealer, last)
-        self.log.append({"type": "deal", "hands": [self.concealed(s) for s in range(n)]})
-        self.last_tile = last
-        v.setup(self)
-        if self.indicators or self.wildcard is not None:
-            self.log.append({"type": "indicator", "tiles": list(self.indicators),
-                             "wildcard": self.wildcard})
-        for seat in order:
-            for t in self._dealt_flowers.get(seat, ()):
-                self.log.append({"type": "flower", "seat": seat, "tile": t})
-                if self.tail - self.head <= self.reserve:
-                    self._end_draw()
-                    return
-                got = self._take_tail_nonflower(seat)
-                if got is None:
-                    return
-                if seat == self.dealer:
-                    self.last_tile = got
-                self._give(seat, got)
-                self.log.append({"type": "draw", "seat": seat, "tile": got, "replacement": True})
-
-    def _give(self, seat: int, t: int) -> None:
-        if t >= T.NUM_KINDS:
-            # A flower dealt is set aside and replaced from the tail after the deal.
-            self.flowers[seat].append(t)
-            self._dealt_flowers.setdefault(seat, []).append(t)
-            return
-        self.hands[seat][t] += 1
-        self.sizes[seat] += 1
-
-    def _take_tail_nonflower(self, seat: int, kong: bool | None = None) -> int | None:
-        """Take from the tail, setting flowers aside; ``None`` if the wall ran out or (in
-        play, ``kong`` given) a flower interrupted the draw (``Variant.on_flower``)."""
-        while True:
-            if self.tail - self.head <= self.reserve:
-                self._end_draw()
-                return None
-            if self.seat_streams is not None:
-                self._bring(self._far_stream_tile(), self.tail - 1)
-            self.tail -= 1
-            t = self.wall[self.tail]
-            if t not in self.flower_set:
-                return t
-            self.flowers[seat].append(t)
-            self.log.append({"type": "flower", "seat": seat, "tile": t})
-            if kong is not None and self._flower_interrupts(seat, t, kong):
-                return None
-
-    def reveal_indicator(self) -> int:
-        """Turn the last tile of the tail face up, out of play (for ``Variant.setup``)."""
-        if self.seat_streams is not None:
-            self._bring(self._far_stream_tile(), self.tail - 1)
-        self.tail -= 1
-        t = self.wall[self.tail]
-        self.indicators.append(t)
-        return t
-
     # ------------------------------------------------------------------ queries
 
     def legal_actions(self, seat: object) -> tuple[Action, ...]:
@@ -357,41 +240,12 @@ class Game(HandState):
     def _compute_legal(self, seat: int) -> tuple[Action, ...]:
         phase = self.phase
         if phase == TURN:
-            return tuple(self._turn_actions(seat)) if seat == self.turn else ()
+            return tuple(turn_options(self, self.variant, seat)) if seat == self.turn else ()
         if phase in (CLAIM, ROB, DECIDE):
             if seat in self.pending and seat not in self.responses:
                 return self.pending[seat]
             return ()
         return ()
-
-    def _turn_actions(self, seat: int) -> list[Action]:
-        v = self.variant
-        hand = self.hands[seat]
-        out: list[Action] = []
-        drawn = self.turn_kind != CLAIMED
-        if drawn:
-            t = self.last_tile
-            assert t is not None
-            if v.win_refusal(self, seat, t, SELF_DRAW) is None:
-                out.append(_act(WIN, seat, t))
-            blocked = v.meld_blocked(self)
-            for m in self.melds[seat]:
-                if m.kind == PUNG and hand[m.tiles[0]]:
-                    out.append(_act(ADDED_KONG, seat, m.tiles[0]))
-        for x in v.special_kongs(self):
-            if hand[x]:
-                out.append(_act(SPECIAL_KONG, seat, x))
-        refused = v.undiscardable(self, seat)
-        discards = _DISCARDS[seat]
-        for x in range(T.NUM_KINDS):
-            c = hand[x]
-            if c:
-                if x not in refused:
-                    out.append(discards[x])
-                if c == 4 and drawn and x not in blocked:
-                    out.append(_act(CONCEALED_KONG, seat, x))
-        out.extend(v.turn_actions(self, seat))
-        return v.restrict(self, seat, out)
 
     # ------------------------------------------------------------------ apply
 
@@ -491,49 +345,13 @@ class Game(HandState):
         self.discards[seat].append(t)
         self.last_tile = t
         self.after_kong = False
-        v = self.variant
-        blocked = v.meld_blocked(self)
-        claim_types = self.claim_types
-        pending: dict[int, tuple[Action, ...]] = {}
-        n = self.n
-        suited = t < 27
-        for i in range(1, n):
-            s = (seat + i) % n
-            hand = self.hands[s]
-            opts: list[Action] = []
-            if not self.passed_win[s] and v.win_refusal(self, s, t, DISCARD_WIN) is None:
-                opts.append(_act(WIN, s, t))
-            if t not in blocked:
-                c = hand[t]
-                if c >= 3 and KONG in claim_types:
-                    opts.append(_act(KONG, s, t, (t, t, t, t)))
-                if c >= 2 and PUNG in claim_types:
-                    opts.append(_act(PUNG, s, t, (t, t, t)))
-                if i == 1 and suited and CHOW in claim_types:
-                    r = t % 9
-                    for lo in (t - 2, t - 1, t):
-                        if lo < t - r or lo + 2 > t - r + 8:
-                            continue
-                        ok = True
-                        for x in (lo, lo + 1, lo + 2):
-                            if x != t and (not hand[x] or x in blocked):
-                                ok = False
-                                break
-                        if ok:
-                            opts.append(_act(CHOW, s, t, (lo, lo + 1, lo + 2)))
-            if opts:
-                opts = v.restrict(self, s, opts)
-            if opts:
-                opts.append(_act(PASS, s))
-                pending[s] = tuple(opts)
-            elif self.uniform:
-                pending[s] = _PASS_ONLY[s]
+        pending = discard_window(self, self.variant, seat, t)
         if pending:
             self.phase = CLAIM
             self.pending = pending
             self.responses = {}
         else:
-            self._draw((seat + 1) % n)
+            self._draw((seat + 1) % self.n)
 
     def _nearest_first(self, seats: Sequence[int]) -> list[int]:
         d = self.turn
@@ -606,16 +424,7 @@ class Game(HandState):
             self.after_kong = False
 
     def _added_kong(self, seat: int, t: int) -> None:
-        v = self.variant
-        pending: dict[int, tuple[Action, ...]] = {}
-        for i in range(1, self.n):
-            s = (seat + i) % self.n
-            if not self.passed_win[s] and v.win_refusal(self, s, t, ROBBED_KONG) is None:
-                opts = v.restrict(self, s, [_act(WIN, s, t)])
-                if opts:
-                    pending[s] = (*opts, _act(PASS, s))
-            if self.uniform and s not in pending:
-                pending[s] = _PASS_ONLY[s]
+        pending = rob_window(self, self.variant, seat, t)
         self.last_tile = t
         if pending:
             self.phase = ROB
@@ -663,51 +472,6 @@ class Game(HandState):
             return
         self._complete_added_kong(robbed, t)
 
-    def _draw(self, seat: int, *, kong: bool = False) -> None:
-        """Ordinary draw from the head, or (after a kong) a replacement from the tail."""
-        if self.tail - self.head <= self.reserve:
-            self._end_draw()
-            return
-        if kong:
-            got = self._take_tail_nonflower(seat, True)
-            if got is None:
-                return
-            t = got
-        else:
-            if self.seat_streams is not None:
-                self._bring(self._seat_stream_tile(seat), self.head)
-            t = self.wall[self.head]
-            self.head += 1
-            if t in self.flower_set:
-                self.flowers[seat].append(t)
-                self.log.append({"type": "flower", "seat": seat, "tile": t})
-                if self._flower_interrupts(seat, t, False):
-                    return
-                got = self._take_tail_nonflower(seat, False)
-                if got is None:
-                    return
-                t = got
-        self._drawn(seat, t, kong)
-
-    def _drawn(self, seat: int, t: int, kong: bool) -> None:
-        self.hands[seat][t] += 1
-        self.sizes[seat] += 1
-        self.turn = seat
-        self.phase = TURN
-        self.turn_kind = REPLACED if kong else DRAWN
-        self.after_kong = kong
-        self.last_tile = t
-        self.passed_win[seat] = False
-        if self.keep_log:
-            self.log.append({"type": "draw", "seat": seat, "tile": t, "replacement": kong})
-
-    def _flower_interrupts(self, seat: int, flower: int, kong: bool) -> bool:
-        self.variant.on_flower(self, seat, flower)
-        if self.phase != DECIDE:
-            return False
-        self.suspended = {"seat": seat, "kong": kong}
-        return True
-
     # ------------------------------------------------------------------ variant primitives
 
     def ask(self, pending: dict[int, Sequence[Action]]) -> None:
@@ -720,7 +484,7 @@ class Game(HandState):
         asked = {s: tuple(a) for s, a in pending.items()}
         if self.uniform:
             # Every seat answers, in seat order, so being asked shows nothing.
-            asked = {s: asked.get(s, _PASS_ONLY[s]) for s in range(self.n)}
+            asked = {s: asked.get(s, PASS_ONLY[s]) for s in range(self.n)}
         self.pending = asked
         self.responses = {}
         self._legal = [None] * self.n
@@ -741,53 +505,11 @@ class Game(HandState):
         if got is not None:
             self._drawn(seat, got, kong)
 
-    def move_flower(self, from_seat: int, to_seat: int, flower: int) -> None:
-        """Move a set-aside flower between seats (Taiwan 七抢一); logged as a ``flower``
-        event with ``from``."""
-        self.flowers[from_seat].remove(flower)
-        self.flowers[to_seat].append(flower)
-        self.log.append({"type": "flower", "seat": to_seat, "tile": flower, "from": from_seat})
-
-    def draw_replacement(self, seat: int) -> int | None:
-        """Give ``seat`` a replacement from the tail (flowers set aside) without starting a
-        turn; ``None`` if the wall ran out (the hand is then drawn)."""
-        got = self._take_tail_nonflower(seat)
-        if got is None:
-            return None
-        self.hands[seat][got] += 1
-        self.sizes[seat] += 1
-        self.last_tile = got
-        self.log.append({"type": "draw", "seat": seat, "tile": got, "replacement": True})
-        return got
-
     def end_win(self, winners: Sequence[int], how: str, source: int | None, tile: int) -> None:
         """End the hand with a win (for variant actions, e.g. a flower win)."""
         self._end_win(winners, how, source, tile)
 
     # ------------------------------------------------------------------ the end
-
-    def make_record(
-        self, winners: Sequence[int], how: str | None, source: int | None, tile: int | None
-    ) -> HandRecord:
-        """The hand record if the hand ended now this way (also used by variants to judge
-        a candidate win, e.g. Jingzhou's 8-point minimum)."""
-        seats = []
-        for s in range(self.n):
-            counts = self.hands[s]
-            if (how == SELF_DRAW and s in winners) or (how == ROBBED_KONG and s == source):
-                counts = counts.copy()
-                counts[tile] -= 1  # type: ignore[index]
-            seats.append(SeatRecord(tuple(T.from_counts(counts)), tuple(self.melds[s]),
-                                    tuple(sorted(self.flowers[s]))))
-        v = self.variant
-        return HandRecord(
-            variant=v.id, options=self.options, dealer=self.dealer, seats=tuple(seats),
-            outcome=WON if winners else DRAW, winners=tuple(winners), how=how,
-            source=source, win_tile=tile, after_kong=bool(winners) and how == SELF_DRAW
-            and self.after_kong, indicators=tuple(self.indicators), wildcard=self.wildcard,
-            extra=v.record_extra(self, winners, how, source) if winners else {},
-            seed=self.seed,
-        )
 
     def _finish(self, record: HandRecord) -> None:
         self.record = record
@@ -816,41 +538,18 @@ class Game(HandState):
         """Net result of the hand per seat (zeros until it is over)."""
         return net(self.payments, self.n)
 
+    def make_record(
+        self, winners: Sequence[int], how: str | None, source: int | None, tile: int | None
+    ) -> HandRecord:
+        """The hand record if the hand ended now this way (also used by variants to judge
+        a candidate win, e.g. Jingzhou's 8-point minimum)."""
+        return hand_record(self, self.variant, winners, how, source, tile)
+
     # ------------------------------------------------------------------ serialisation
 
     def to_json(self) -> dict[str, Any]:
         """The complete state (wall included): equal states give equal JSON."""
-        return {
-            "variant": self.variant.id,
-            "options": self.variant.options_to_json(self.options),
-            "seed": self.seed,
-            "dealer": self.dealer,
-            "scores": list(self.scores),
-            "wall": list(self.wall),
-            "head": self.head,
-            "tail": self.tail,
-            "hands": [self.concealed(s) for s in range(self.n)],
-            "melds": [[m.to_json() for m in ms] for ms in self.melds],
-            "discards": [list(d) for d in self.discards],
-            "flowers": [list(f) for f in self.flowers],
-            "indicators": list(self.indicators),
-            "wildcard": self.wildcard,
-            "turn": self.turn,
-            "phase": self.phase,
-            "turn_kind": self.turn_kind,
-            "after_kong": self.after_kong,
-            "last_tile": self.last_tile,
-            "pending": {str(s): [a.to_json() for a in acts] for s, acts in self.pending.items()},
-            "responses": {str(s): a.to_json() for s, a in self.responses.items()},
-            "passed_win": list(self.passed_win),
-            "taken": list(self.taken),
-            "extra": self.extra,
-            "payments": [p.to_json() for p in self.payments],
-            **({"context": self.context} if self.context else {}),
-            **({"suspended": self.suspended} if self.suspended is not None else {}),
-            **({"seat_streams": [list(st) for st in self.seat_streams]}
-               if self.seat_streams is not None else {}),
-        }
+        return state_to_json(self, self.variant)
 
     def view(self, seat: object) -> dict[str, Any]:
         """What ``seat`` may know: its own concealed tiles and everything public.
@@ -858,43 +557,4 @@ class Game(HandState):
         ``seat`` must be an int (not a bool) of this game, as for :meth:`legal_actions`."""
         if type(seat) is not int or not 0 <= seat < self.n:
             raise self._seat_error(seat, "view")
-        v = self.variant
-        last_discard = None
-        if self.phase == CLAIM and self.last_tile is not None:
-            last_discard = {"seat": self.turn, "tile": self.last_tile}
-        robbing = None
-        if self.phase == ROB:
-            robbing = {"seat": self.turn, "tile": self.last_tile}
-        drawn = None
-        if self.phase == TURN and self.turn == seat and self.turn_kind != CLAIMED:
-            drawn = self.last_tile
-        out: dict[str, Any] = {
-            "variant": v.id,
-            "options": copy_json(self._options_json),
-            "seat": seat,
-            "seats": self.n,
-            "dealer": self.dealer,
-            "phase": self.phase,
-            "turn": self.turn,
-            "hand": self.concealed(seat),
-            "drawn": drawn,
-            "melds": [[m.to_json() for m in ms] for ms in self.melds],
-            "discards": [list(d) for d in self.discards],
-            "flowers": [list(f) for f in self.flowers],
-            "hand_sizes": list(self.sizes),
-            "indicators": list(self.indicators),
-            "wildcard": self.wildcard,
-            "wall": self.tail - self.head,
-            "reserve": self.reserve,
-            "scores": list(self.scores),
-            "last_discard": last_discard,
-            "robbing": robbing,
-            "passed_win": self.passed_win[seat],
-            "to_act": seat in self.to_act(),
-        }
-        shown = v.view_extra(self, seat)
-        if shown:
-            out["extra"] = shown
-        if self.phase == OVER and self.record is not None and self.keep_log:
-            out["result"] = copy_json(self.log[-1])  # the caller's own: the log stays as is
-        return out
+        return seat_view(self, self.variant, seat, self._options_json)

@@ -31,9 +31,10 @@ from typing import Any
 import laizi.table.deals as deals
 from laizi.core.records import record_to_json
 from laizi.engine.actions import Action
-from laizi.engine.game import OVER, RULES_VERSION, Game, copy_json
+from laizi.engine.game import OVER, RULES_VERSION, Game
 from laizi.engine.log import redact
 from laizi.engine.registry import get as get_variant
+from laizi.engine.reports import copy_json
 from laizi.engine.variant import Variant
 from laizi.errors import (
     ErrorCode,
