@@ -237,6 +237,7 @@ def _read_win(data: dict[str, Any], n: int
     how = _HOW_ALIASES.get(how, how)
     if how not in HOW:
         raise RecordError(f"how: expected one of {', '.join(HOW)}, got {show(how)}")
+    source = None
     if how in (DISCARD_WIN, ROBBED_KONG):
         source = read_seat_no(need(data, "from", "record"), "from", n)
     elif "from" in data:

@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 
 from laizi import tiles as T
+from laizi.engine.events import DealEvent, DrawEvent, FlowerEvent, IndicatorEvent
 from laizi.engine.state import HandState
 from laizi.engine.variant import Variant
 from laizi.vocab import Phase, TurnStart
@@ -54,15 +55,14 @@ class Dealing(HandState):
         last = self.wall[self.head]
         self.head += 1
         self._give(self.dealer, last)
-        self.log.append({"type": "deal", "hands": [self.concealed(s) for s in range(n)]})
+        self.log.append(DealEvent([list(self.concealed(s)) for s in range(n)]).to_json())
         self.last_tile = last
         v.setup(self)
         if self.indicators or self.wildcard is not None:
-            self.log.append({"type": "indicator", "tiles": list(self.indicators),
-                             "wildcard": self.wildcard})
+            self.log.append(IndicatorEvent(list(self.indicators), self.wildcard).to_json())
         for seat in order:
             for t in self._dealt_flowers.get(seat, ()):
-                self.log.append({"type": "flower", "seat": seat, "tile": t})
+                self.log.append(FlowerEvent(seat, t).to_json())
                 if self.tail - self.head <= self.reserve:
                     self._end_draw()
                     return
@@ -72,7 +72,7 @@ class Dealing(HandState):
                 if seat == self.dealer:
                     self.last_tile = got
                 self._give(seat, got)
-                self.log.append({"type": "draw", "seat": seat, "tile": got, "replacement": True})
+                self.log.append(DrawEvent(seat, got, True).to_json())
 
     def _give(self, seat: int, t: int) -> None:
         if t >= T.NUM_KINDS:
@@ -97,7 +97,7 @@ class Dealing(HandState):
             if t not in self.flower_set:
                 return t
             self.flowers[seat].append(t)
-            self.log.append({"type": "flower", "seat": seat, "tile": t})
+            self.log.append(FlowerEvent(seat, t).to_json())
             if kong is not None and self._flower_interrupts(seat, t, kong):
                 return None
 
@@ -127,7 +127,7 @@ class Dealing(HandState):
             self.head += 1
             if t in self.flower_set:
                 self.flowers[seat].append(t)
-                self.log.append({"type": "flower", "seat": seat, "tile": t})
+                self.log.append(FlowerEvent(seat, t).to_json())
                 if self._flower_interrupts(seat, t, False):
                     return
                 got = self._take_tail_nonflower(seat, False)
@@ -146,7 +146,7 @@ class Dealing(HandState):
         self.last_tile = t
         self.passed_win[seat] = False
         if self.keep_log:
-            self.log.append({"type": "draw", "seat": seat, "tile": t, "replacement": kong})
+            self.log.append(DrawEvent(seat, t, kong).to_json())
 
     def _flower_interrupts(self, seat: int, flower: int, kong: bool) -> bool:
         self.variant.on_flower(self, seat, flower)
@@ -160,7 +160,7 @@ class Dealing(HandState):
         event with ``from``."""
         self.flowers[from_seat].remove(flower)
         self.flowers[to_seat].append(flower)
-        self.log.append({"type": "flower", "seat": to_seat, "tile": flower, "from": from_seat})
+        self.log.append(FlowerEvent(to_seat, flower, from_seat).to_json())
 
     def draw_replacement(self, seat: int) -> int | None:
         """Give ``seat`` a replacement from the tail (flowers set aside) without starting a
@@ -171,5 +171,5 @@ class Dealing(HandState):
         self.hands[seat][got] += 1
         self.sizes[seat] += 1
         self.last_tile = got
-        self.log.append({"type": "draw", "seat": seat, "tile": got, "replacement": True})
+        self.log.append(DrawEvent(seat, got, True).to_json())
         return got

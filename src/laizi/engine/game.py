@@ -51,6 +51,13 @@ from laizi.engine.actions import (
     short_repr,
 )
 from laizi.engine.dealing import Dealing
+from laizi.engine.events import (
+    ActionEvent,
+    ClaimEvent,
+    EndEvent,
+    RevealedEvent,
+    StartEvent,
+)
 from laizi.engine.refusals import refusal
 from laizi.engine.registry import get as get_variant
 from laizi.engine.reports import hand_record, seat_view, state_to_json
@@ -172,23 +179,10 @@ class Game(Dealing):
         self.payments = []
 
     def _start_event(self, wall: Sequence[int] | None, streams: bool) -> dict[str, Any]:
-        v = self.variant
-        start: dict[str, Any] = {
-            "type": "start", "rules": RULES_VERSION, "variant": v.id,
-            "options": v.options_to_json(self.options), "dealer": self.dealer,
-            "scores": list(self.scores),
-        }
-        if self.seed is not None:
-            start["seed"] = self.seed
-        if wall is not None:
-            start["wall"] = list(wall)
-        if streams:
-            start["streams"] = True
-        if not self.uniform:
-            start["uniform"] = False
-        if self.context:
-            start["context"] = dict(self.context)
-        return start
+        return StartEvent(
+            RULES_VERSION, self.variant.id, self.variant.options_to_json(self.options),
+            self.dealer, list(self.scores), self.seed, None if wall is None else list(wall),
+            streams, self.uniform, dict(self.context) if self.context else None).to_json()
 
     def copy(self) -> Game:
         """An independent copy (:meth:`HandState.copy`), playable on its own."""
@@ -289,10 +283,10 @@ class Game(Dealing):
         seat = action.seat
         if self.keep_log:
             if self.phase == TURN:
-                self.log.append({"type": "action", "action": action.to_json()})
+                self.log.append(ActionEvent(action).to_json())
             else:
                 # An answer in a window: secret from the other seats until it closes.
-                self.log.append({"type": "action", "action": action.to_json(), "answer": True})
+                self.log.append(ActionEvent(action, True).to_json())
         self._legal = [None] * self.n
         kind = action.type
         self.variant.on_action(self, action)
@@ -330,11 +324,11 @@ class Game(Dealing):
                     responses = self.responses
                     self.pending = {}
                     self.responses = {}
-                    shown = [responses[s].to_json() for s in sorted(responses)
+                    shown = [responses[s] for s in sorted(responses)
                              if responses[s].type != PASS]
                     if shown and self.keep_log:
                         # A closed decision window makes its declarations public.
-                        self.log.append({"type": "revealed", "actions": shown})
+                        self.log.append(RevealedEvent(shown).to_json())
                     self.variant.resolve(self, responses)
 
     # ------------------------------------------------------------------ transitions
@@ -414,7 +408,7 @@ class Game(Dealing):
         self.melds[s].append(meld)
         self.variant.on_claim(self, s, meld)
         if self.keep_log:
-            self.log.append({"type": "claim", "seat": s, "meld": meld.to_json()})
+            self.log.append(ClaimEvent(s, meld).to_json())
         self.turn = s
         if claim.type == KONG:
             self._draw(s, kong=True)
@@ -520,12 +514,9 @@ class Game(Dealing):
         self._legal = [None] * self.n
         if not self.keep_log:
             return
-        self.log.append({
-            "type": "end",
-            "record": record_to_json(record, self.variant),
-            "payments": [p.to_json() for p in self.payments],
-            "net": net(self.payments, self.n),
-        })
+        self.log.append(EndEvent(record_to_json(record, self.variant),
+                                 [p.to_json() for p in self.payments],
+                                 net(self.payments, self.n)).to_json())
 
     def _end_win(self, winners: Sequence[int], how: str, source: int | None, tile: int) -> None:
         self._finish(self.make_record(winners, how, source, tile))

@@ -26,7 +26,8 @@ from laizi.errors import ErrorCode, TableError
 from laizi.server.rooms import BOT_PREFIX, Member, Room, RoomSettings
 from laizi.server.storage import Store, StoredRoom
 from laizi.table import deals
-from laizi.table.table import Table, canonical
+from laizi.table.events import canonical
+from laizi.table.table import Table
 
 if TYPE_CHECKING:
     from laizi.server.cluster import Cluster

@@ -32,7 +32,8 @@ import orjson
 from laizi.engine.actions import Action
 from laizi.errors import ErrorCode, LaiziError, MalformedActionError, TableError
 from laizi.table import deals
-from laizi.table.table import Entry, Table, canonical
+from laizi.table.events import canonical
+from laizi.table.table import Entry, Table
 
 if TYPE_CHECKING:
     from laizi.server.hall import Hall
