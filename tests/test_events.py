@@ -91,7 +91,7 @@ def _round_trip_table(entry: dict[str, Any]) -> TableEvent:
     line = table_event_from_json(entry)
     assert canonical(line.to_json()) == canonical(entry)
     assert table_event_from_json(line.to_json()) == line
-    assert line.TAG == entry["type"]
+    assert entry["type"] == line.TAG
     return line
 
 
@@ -99,7 +99,7 @@ def _round_trip_game(event: dict[str, Any]) -> GameEvent:
     typed = game_event_from_json(event)
     assert canonical(typed.to_json()) == canonical(event)
     assert game_event_from_json(typed.to_json()) == typed
-    assert typed.TAG == event["type"]
+    assert event["type"] == typed.TAG
     return typed
 
 

@@ -13,15 +13,23 @@ and the payments of the ``end`` event stay their own JSON (:mod:`laizi.core.reco
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from laizi.core.melds import Meld
 from laizi.engine.actions import Action
 from laizi.errors import LogError
 from laizi.vocab import GameEventType
 
-__all__ = ["ActionEvent", "ClaimEvent", "DealEvent", "DrawEvent", "EndEvent", "FlowerEvent",
-           "GameEvent", "IndicatorEvent", "RevealedEvent", "StartEvent", "game_event_from_json"]
+__all__ = ["RULES_VERSION", "ActionEvent", "ClaimEvent", "DealEvent", "DrawEvent", "EndEvent",
+           "FlowerEvent", "GameEvent", "IndicatorEvent", "RevealedEvent", "StartEvent",
+           "game_event_from_json"]
+
+RULES_VERSION: Final = 3
+"""The version of the rules a log was written under: raise it whenever a change of the
+rules or of the engine would replay an old log differently. 1 is every log before the
+field existed (claim windows that asked only the seats with an option); 2 asks every seat
+in every window; 3 scores golden (黄金麻将) hands with the 明暗杠 option and 和绝张 read for
+the golden tile's stand-in (docs/rules/golden.md, decision 16)."""
 
 JSON = dict[str, Any]
 """One JSON object (a log entry, or a part of one with a codec of its own)."""

@@ -52,6 +52,7 @@ from laizi.engine.actions import (
 )
 from laizi.engine.dealing import Dealing
 from laizi.engine.events import (
+    RULES_VERSION,
     ActionEvent,
     ClaimEvent,
     EndEvent,
@@ -60,6 +61,7 @@ from laizi.engine.events import (
 )
 from laizi.engine.refusals import refusal
 from laizi.engine.registry import get as get_variant
+from laizi.engine.replay import replay_into
 from laizi.engine.reports import hand_record, seat_view, state_to_json
 from laizi.engine.state import HandState
 from laizi.engine.variant import Variant
@@ -70,13 +72,6 @@ from laizi.vocab import Phase, TurnStart
 
 __all__ = ["CLAIM", "CLAIMED", "DECIDE", "OVER", "ROB", "RULES_VERSION", "TURN", "Game",
            "interned"]
-
-RULES_VERSION = 3
-"""The version of the rules a log was written under: raise it whenever a change of the
-rules or of the engine would replay an old log differently. 1 is every log before the
-field existed (claim windows that asked only the seats with an option); 2 asks every seat
-in every window; 3 scores golden (黄金麻将) hands with the 明暗杠 option and 和绝张 read for
-the golden tile's stand-in (docs/rules/golden.md, decision 16)."""
 
 TURN, CLAIM, ROB, OVER = Phase.TURN, Phase.CLAIM, Phase.ROB, Phase.OVER
 DECIDE = Phase.DECIDE  # a variant's own decision phase (Variant.resolve ends it)
@@ -183,6 +178,13 @@ class Game(Dealing):
             RULES_VERSION, self.variant.id, self.variant.options_to_json(self.options),
             self.dealer, list(self.scores), self.seed, None if wall is None else list(wall),
             streams, self.uniform, dict(self.context) if self.context else None).to_json()
+
+    @classmethod
+    def from_log(cls, log: Sequence[dict[str, Any]], *, verify: bool = True) -> Game:
+        """The game a log describes, rebuilt by applying its actions again to the hand
+        its ``start`` event deals; with ``verify`` the rebuilt log must be ``log`` event
+        for event. Any problem is a :class:`~laizi.engine.replay.ReplayError`."""
+        return replay_into(cls, log, verify=verify)
 
     def copy(self) -> Game:
         """An independent copy (:meth:`HandState.copy`), playable on its own."""

@@ -231,6 +231,14 @@ class HandState:
         """Every action ``seat`` may take now."""
         raise NotImplementedError
 
+    def action_types(self) -> frozenset[str]:
+        """Every action type of this hand: the engine's and the variant's own."""
+        raise NotImplementedError
+
+    def apply(self, action: Action) -> None:
+        """Apply one legal action (the only way a hand moves on)."""
+        raise NotImplementedError
+
     def reveal_indicator(self) -> int:
         """Turn the last tile of the tail face up, out of play (for ``Variant.setup``)."""
         raise NotImplementedError
