@@ -13,6 +13,7 @@ import typing
 from typing import Any
 
 from laizi import tiles as T
+from laizi.core.jsondata import JSON
 from laizi.core.melds import (
     ADDED_KONG,
     CHOW,
@@ -61,6 +62,8 @@ _HOW_ALIASES = {
     "抢杠": "robbed_kong", "qianggang": "robbed_kong",
 }
 """Other names people write for ``how``; ``杠开`` means a self-draw with ``after_kong``."""
+_AFTER_KONG_NAMES = frozenset({"杠开", "杠上开花", "gangkai"})
+"""The names of 杠开 written as ``how``: a self-draw with ``after_kong``."""
 
 _TOP_KEYS = ("variant", "options", "dealer", "seats", "outcome", "winners", "how", "from",
              "tile", "after_kong", "seed", "indicators", "wildcard")
@@ -202,7 +205,7 @@ def record_from_json(data: Any) -> HandRecord:
     return record
 
 
-def _read_wildcard(data: dict[str, Any], variant: Variant, indicators: tuple[int, ...],
+def _read_wildcard(data: JSON, variant: Variant, indicators: tuple[int, ...],
                    options: Any) -> int | None:
     """The wildcard the indicators give; a given ``wildcard`` must agree with it."""
     try:
@@ -219,7 +222,7 @@ def _read_wildcard(data: dict[str, Any], variant: Variant, indicators: tuple[int
     return wildcard
 
 
-def _read_win(data: dict[str, Any], n: int
+def _read_win(data: JSON, n: int
               ) -> tuple[tuple[int, ...], str, int | None, int, bool]:
     """A won record's winners, ``how`` (aliases read), source, winning tile and
     ``after_kong``."""
@@ -229,7 +232,7 @@ def _read_win(data: dict[str, Any], n: int
     winners = tuple(read_seat_no(w, "winners", n) for w in rw)
     how = read_text(need(data, "how", "record"), "how")
     after_kong = read_bool(data.get("after_kong", False), "after_kong")
-    if how in ("杠开", "杠上开花", "gangkai"):
+    if how in _AFTER_KONG_NAMES:
         if data.get("after_kong") is False:
             raise RecordError(f"after_kong: false contradicts how {how!r} (杠开 is a "
                               "self-draw after a kong)")

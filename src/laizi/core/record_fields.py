@@ -13,9 +13,10 @@ import json
 import types
 import typing
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, TypeGuard
 
 from laizi import tiles as T
+from laizi.core.jsondata import JSON
 from laizi.core.records import RecordError
 
 __all__ = ["SECTIONS", "check_section", "is_int", "json_object", "json_type_ok", "need",
@@ -23,12 +24,12 @@ __all__ = ["SECTIONS", "check_section", "is_int", "json_object", "json_type_ok",
            "show"]
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     # JSON true/false are Python ints: never a number in a record.
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def show(value: Any) -> str:
+def show(value: object) -> str:
     """A value for a one-line message: JSON spelling, long values cut."""
     try:
         text = json.dumps(value, ensure_ascii=False)
@@ -37,7 +38,7 @@ def show(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def read_tiles(value: Any, where: str) -> tuple[int, ...]:
+def read_tiles(value: object, where: str) -> tuple[int, ...]:
     if isinstance(value, list):
         out = []
         for i, v in enumerate(value):
@@ -57,7 +58,7 @@ def read_tiles(value: Any, where: str) -> tuple[int, ...]:
         raise RecordError(f"{where}: {exc}") from None
 
 
-def read_tile(value: Any, where: str) -> int:
+def read_tile(value: object, where: str) -> int:
     if is_int(value):
         ts = read_tiles([value], where)
     elif isinstance(value, str):
@@ -69,37 +70,37 @@ def read_tile(value: Any, where: str) -> int:
     return ts[0]
 
 
-def need(data: dict[str, Any], key: str, where: str) -> Any:
+def need(data: JSON, key: str, where: str) -> Any:
     if key not in data:
         raise RecordError(f"{where}: missing field {key!r}")
     return data[key]
 
 
-def read_seat_no(value: Any, where: str, seats: int) -> int:
+def read_seat_no(value: object, where: str, seats: int) -> int:
     if not is_int(value) or not 0 <= value < seats:
         raise RecordError(f"{where}: expected a seat number 0-{seats - 1}, got {show(value)}")
     return int(value)
 
 
-def read_bool(value: Any, where: str) -> bool:
+def read_bool(value: object, where: str) -> bool:
     if not isinstance(value, bool):
         raise RecordError(f"{where}: expected true or false, got {show(value)}")
     return value
 
 
-def read_text(value: Any, where: str) -> str:
+def read_text(value: object, where: str) -> str:
     if not isinstance(value, str):
         raise RecordError(f"{where}: expected a string, got {show(value)}")
     return value
 
 
-def json_object(value: Any, where: str) -> dict[str, Any]:
+def json_object(value: object, where: str) -> JSON:
     if not isinstance(value, dict):
         raise RecordError(f"{where}: expected an object, got {show(value)}")
     return value
 
 
-def only(data: dict[str, Any], known: Iterable[str], where: str,
+def only(data: JSON, known: Iterable[str], where: str,
           what: str = "field(s)") -> None:
     """Refuse keys not in ``known``: a misspelt fact (``after_kng``) must not be settled
     as if it were absent."""
@@ -113,7 +114,7 @@ def only(data: dict[str, Any], known: Iterable[str], where: str,
                       f"{', '.join(allowed)}")
 
 
-def json_type_ok(value: Any, kind: Any) -> bool | None:
+def json_type_ok(value: object, kind: object) -> bool | None:
     """Whether ``value`` (JSON) fits the annotation ``kind``; ``None`` when the annotation
     is not one a record's options use (the options' own checks then decide)."""
     origin = typing.get_origin(kind)
@@ -154,48 +155,48 @@ def json_type_ok(value: Any, kind: Any) -> bool | None:
 
 # --------------------------------------------------------------------- variant sections
 
-_Check = Callable[[Any, str, int], None]
+_Check = Callable[[object, str, int], None]
 """A JSON value's check: ``check(value, where, seats)`` raises :class:`RecordError`."""
 
 
-def _bool_value(value: Any, where: str, n: int) -> None:
+def _bool_value(value: object, where: str, n: int) -> None:
     read_bool(value, where)
 
 
-def _seat_value(value: Any, where: str, n: int) -> None:
+def _seat_value(value: object, where: str, n: int) -> None:
     read_seat_no(value, where, n)
 
 
-def _count_value(value: Any, where: str, n: int) -> None:
+def _count_value(value: object, where: str, n: int) -> None:
     if not is_int(value) or value < 0:
         raise RecordError(f"{where}: expected a whole number >= 0, got {show(value)}")
 
 
-def _tile_value(value: Any, where: str, n: int) -> None:
+def _tile_value(value: object, where: str, n: int) -> None:
     read_tile(value, where)
 
 
-def _text_value(value: Any, where: str, n: int) -> None:
+def _text_value(value: object, where: str, n: int) -> None:
     read_text(value, where)
 
 
-def _wind_value(value: Any, where: str, n: int) -> None:
+def _wind_value(value: object, where: str, n: int) -> None:
     if not (is_int(value) or isinstance(value, str)):
         raise RecordError(f"{where}: expected a wind like \"东\" (or 0-3), got {show(value)}")
 
 
-def _party_value(value: Any, where: str, n: int) -> None:
+def _party_value(value: object, where: str, n: int) -> None:
     if not is_int(value) or value < 0:
         raise RecordError(f"{where}: expected a party number, got {show(value)}")
 
 
-def _names_value(value: Any, where: str, n: int) -> None:
+def _names_value(value: object, where: str, n: int) -> None:
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
         raise RecordError(f"{where}: expected a list of names, got {show(value)}")
 
 
 def _object_of(schema: dict[str, _Check], required: tuple[str, ...] = ()) -> _Check:
-    def check(value: Any, where: str, n: int) -> None:
+    def check(value: object, where: str, n: int) -> None:
         obj = json_object(value, where)
         only(obj, schema, where)
         for key in required:
@@ -206,7 +207,7 @@ def _object_of(schema: dict[str, _Check], required: tuple[str, ...] = ()) -> _Ch
 
 
 def _list_of(item: _Check) -> _Check:
-    def check(value: Any, where: str, n: int) -> None:
+    def check(value: object, where: str, n: int) -> None:
         if not isinstance(value, list):
             raise RecordError(f"{where}: expected a list, got {show(value)}")
         for i, x in enumerate(value):
@@ -245,7 +246,7 @@ would otherwise end in a traceback instead of a one-line refusal. A plug-in vari
 no entry here validates its section alone."""
 
 
-def check_section(vid: str, extra: dict[str, Any], n: int) -> None:
+def check_section(vid: str, extra: JSON, n: int) -> None:
     schema = SECTIONS.get(vid)
     if schema is not None:
         _object_of(schema)(extra, vid, n)

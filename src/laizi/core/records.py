@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from laizi import tiles as T
+from laizi.core.jsondata import JSON
 from laizi.core.melds import Meld
 from laizi.reasons import Refusal
 from laizi.vocab import WinHow
@@ -112,7 +113,7 @@ class HandRecord:
     """The winning tile was a replacement draw after a kong (杠开 / 杠上开花)."""
     indicators: tuple[int, ...] = ()
     wildcard: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: JSON = field(default_factory=dict)
     """The variant section (JSON data), e.g. ``{"discarder_ready": true}``."""
     seed: int | None = None
 
@@ -130,24 +131,24 @@ class HandRecord:
 class OptionsWriter(Protocol):
     """What :func:`record_to_json` needs of a variant: its options as JSON."""
 
-    def options_to_json(self, options: Any) -> dict[str, Any]: ...
+    def options_to_json(self, options: Any) -> JSON: ...
 
 
 def _tiles_json(ts: Sequence[int]) -> str:
     return T.format(ts, "mpsz", sort=True)
 
 
-def record_to_json(record: HandRecord, variant: OptionsWriter) -> dict[str, Any]:
+def record_to_json(record: HandRecord, variant: OptionsWriter) -> JSON:
     """The JSON form (tiles in MPSZ), ``variant`` the record's own (it writes the
     options). Inverse of :func:`laizi.records.record_from_json`."""
     seats = []
     for s in record.seats:
-        entry: dict[str, Any] = {}
+        entry: JSON = {}
         if s.concealed is not None:
             entry["concealed"] = _tiles_json(s.concealed)
         melds = []
         for m in s.melds:
-            mj: dict[str, Any] = {"kind": m.kind, "tiles": _tiles_json(m.tiles)}
+            mj: JSON = {"kind": m.kind, "tiles": _tiles_json(m.tiles)}
             if m.source is not None:
                 mj["from"] = m.source
             if m.claimed is not None:
@@ -157,7 +158,7 @@ def record_to_json(record: HandRecord, variant: OptionsWriter) -> dict[str, Any]
         if s.flowers:
             entry["flowers"] = _tiles_json(s.flowers)
         seats.append(entry)
-    out: dict[str, Any] = {
+    out: JSON = {
         "variant": record.variant,
         "options": variant.options_to_json(record.options),
         "dealer": record.dealer,

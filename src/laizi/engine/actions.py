@@ -19,6 +19,7 @@ import reprlib
 from dataclasses import dataclass
 from typing import Any
 
+from laizi.core.jsondata import JSON
 from laizi.errors import ErrorCode, IllegalActionError, MalformedActionError
 from laizi.tiles import NUM_TILE_IDS
 from laizi.vocab import ActionType
@@ -126,8 +127,8 @@ class Action:
     tile: int | None = None
     tiles: tuple[int, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type, "seat": self.seat}
+    def to_json(self) -> JSON:
+        out: JSON = {"type": self.type, "seat": self.seat}
         if self.tile is not None:
             out["tile"] = self.tile
         if self.tiles:

@@ -13,8 +13,9 @@ and the payments of the ``end`` event stay their own JSON (:mod:`laizi.core.reco
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import ClassVar, Final
 
+from laizi.core.jsondata import JSON
 from laizi.core.melds import Meld
 from laizi.engine.actions import Action
 from laizi.errors import LogError
@@ -30,10 +31,6 @@ rules or of the engine would replay an old log differently. 1 is every log befor
 field existed (claim windows that asked only the seats with an option); 2 asks every seat
 in every window; 3 scores golden (黄金麻将) hands with the 明暗杠 option and 和绝张 read for
 the golden tile's stand-in (docs/rules/golden.md, decision 16)."""
-
-JSON = dict[str, Any]
-"""One JSON object (a log entry, or a part of one with a codec of its own)."""
-
 
 @dataclass(frozen=True, slots=True)
 class StartEvent:

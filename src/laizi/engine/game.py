@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from laizi import tiles as T
+from laizi.core.jsondata import JSON
 from laizi.core.melds import Meld
 from laizi.core.records import (
     DISCARD_WIN,
@@ -105,7 +106,7 @@ class Game(Dealing):
         dealer: int = 0,
         scores: Sequence[int] | None = None,
         wall: Sequence[int] | None = None,
-        context: dict[str, Any] | None = None,
+        context: JSON | None = None,
         streams: bool = False,
         uniform: bool = True,
     ) -> None:
@@ -173,14 +174,14 @@ class Game(Dealing):
         self.record = None
         self.payments = []
 
-    def _start_event(self, wall: Sequence[int] | None, streams: bool) -> dict[str, Any]:
+    def _start_event(self, wall: Sequence[int] | None, streams: bool) -> JSON:
         return StartEvent(
             RULES_VERSION, self.variant.id, self.variant.options_to_json(self.options),
             self.dealer, list(self.scores), self.seed, None if wall is None else list(wall),
             streams, self.uniform, dict(self.context) if self.context else None).to_json()
 
     @classmethod
-    def from_log(cls, log: Sequence[dict[str, Any]], *, verify: bool = True) -> Game:
+    def from_log(cls, log: Sequence[JSON], *, verify: bool = True) -> Game:
         """The game a log describes, rebuilt by applying its actions again to the hand
         its ``start`` event deals; with ``verify`` the rebuilt log must be ``log`` event
         for event. Any problem is a :class:`~laizi.engine.replay.ReplayError`."""
@@ -540,11 +541,11 @@ class Game(Dealing):
 
     # ------------------------------------------------------------------ serialisation
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSON:
         """The complete state (wall included): equal states give equal JSON."""
         return state_to_json(self, self.variant)
 
-    def view(self, seat: object) -> dict[str, Any]:
+    def view(self, seat: object) -> JSON:
         """What ``seat`` may know: its own concealed tiles and everything public.
 
         ``seat`` must be an int (not a bool) of this game, as for :meth:`legal_actions`."""

@@ -11,22 +11,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any
 
+from laizi.core.jsondata import JSON
 from laizi.engine.actions import short_repr
 from laizi.engine.game import Game
 from laizi.engine.replay import ReplayError, start_from
+from laizi.vocab import GameEventType
 
 __all__ = ["ReplayError", "dumps", "loads", "redact", "replay", "start", "state_json"]
 
 
-def dumps(log: Iterable[dict[str, Any]]) -> str:
+def dumps(log: Iterable[JSON]) -> str:
     """JSON lines, one event per line (keys sorted, no spaces)."""
     return "".join(json.dumps(e, ensure_ascii=False, sort_keys=True,
                               separators=(",", ":")) + "\n" for e in log)
 
 
-def loads(text: str) -> list[dict[str, Any]]:
+def loads(text: str) -> list[JSON]:
     """The events of JSON-lines text (blank lines skipped); :class:`ReplayError` if a line
     is not one JSON object."""
     if not isinstance(text, str):
@@ -52,20 +53,20 @@ def state_json(game: Game) -> str:
     return json.dumps(game.to_json(), sort_keys=True, separators=(",", ":"))
 
 
-def replay(log: Sequence[dict[str, Any]], *, verify: bool = True) -> Game:
+def replay(log: Sequence[JSON], *, verify: bool = True) -> Game:
     """Rebuild the game from its log (:meth:`Game.from_log
     <laizi.engine.game.Game.from_log>`): with ``verify`` the rebuilt log must equal
     ``log`` event for event; the only exception is :class:`ReplayError`."""
     return Game.from_log(log, verify=verify)
 
 
-def start(head: dict[str, Any]) -> Game:
+def start(head: JSON) -> Game:
     """The fresh game a ``start`` event describes, its fields checked strictly
     (:class:`ReplayError` if it describes none)."""
     return start_from(Game, head)
 
 
-def redact(event: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
+def redact(event: JSON, seat: int | None) -> JSON | None:
     """The event as ``seat`` may see it (``None``: not shown to that seat at all).
 
     Other seats' dealt hands and drawn tiles are hidden (tile ``None``). Other seats'
@@ -74,14 +75,15 @@ def redact(event: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
     event, or the ``end`` event for a win). The end of the hand reveals everything.
     """
     kind = event.get("type")
-    if kind == "deal":
+    if kind == GameEventType.DEAL:
         hands = event["hands"]
-        return {"type": "deal", "hands": [h if i == seat else [None] * len(h)
-                                          for i, h in enumerate(hands)]}
-    if kind == "draw" and event["seat"] != seat:
+        return {"type": GameEventType.DEAL, "hands": [h if i == seat else [None] * len(h)
+                                                      for i, h in enumerate(hands)]}
+    if kind == GameEventType.DRAW and event["seat"] != seat:
         return {**event, "tile": None}
-    if kind == "action" and event.get("answer") and event["action"]["seat"] != seat:
+    if kind == GameEventType.ACTION and event.get("answer") \
+            and event["action"]["seat"] != seat:
         return None
-    if kind == "start":
+    if kind == GameEventType.START:
         return {k: v for k, v in event.items() if k not in ("seed", "wall")}
     return event

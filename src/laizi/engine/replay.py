@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
+from laizi.core.jsondata import JSON
 from laizi.engine.actions import Action, short_repr
 from laizi.engine.events import RULES_VERSION
 from laizi.engine.registry import get
@@ -29,7 +30,7 @@ class ReplayError(LogError):
     :class:`~laizi.errors.LogError`: code ``bad_log``, or ``rules_version``)."""
 
 
-def replay_into(make: Callable[..., S], log: Sequence[dict[str, Any]], *,
+def replay_into(make: Callable[..., S], log: Sequence[JSON], *,
                 verify: bool = True) -> S:
     """Rebuild the game from its log (``make`` builds a game: its class). With ``verify``
     the rebuilt log must equal ``log`` event for event (else :class:`ReplayError` names
@@ -77,7 +78,7 @@ def replay_into(make: Callable[..., S], log: Sequence[dict[str, Any]], *,
     return game
 
 
-def start_from(make: Callable[..., S], head: dict[str, Any]) -> S:
+def start_from(make: Callable[..., S], head: JSON) -> S:
     """The fresh game a ``start`` event describes, its fields checked strictly."""
     def bad(field: str, what: str) -> ReplayError:
         return ReplayError(f"start event: {field} must be {what}, not "

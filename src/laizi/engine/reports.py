@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from laizi import tiles as T
+from laizi.core.jsondata import JSON
 from laizi.core.records import DRAW, ROBBED_KONG, SELF_DRAW, HandRecord, SeatRecord
 from laizi.core.records import WIN as WON
 from laizi.engine.state import HandState
@@ -51,7 +52,7 @@ def hand_record(game: HandState, v: Variant, winners: Sequence[int], how: str | 
     )
 
 
-def state_to_json(game: HandState, v: Variant) -> dict[str, Any]:
+def state_to_json(game: HandState, v: Variant) -> JSON:
     """The complete state (wall included): equal states give equal JSON."""
     return {
         "variant": v.id,
@@ -85,8 +86,8 @@ def state_to_json(game: HandState, v: Variant) -> dict[str, Any]:
            if game.seat_streams is not None else {}),
     }
 
-def seat_view(game: HandState, v: Variant, seat: int, options_json: dict[str, Any]
-              ) -> dict[str, Any]:
+def seat_view(game: HandState, v: Variant, seat: int, options_json: JSON
+              ) -> JSON:
     """What ``seat`` may know: its own concealed tiles and everything public."""
     last_discard = None
     if game.phase == Phase.CLAIM and game.last_tile is not None:
@@ -97,7 +98,7 @@ def seat_view(game: HandState, v: Variant, seat: int, options_json: dict[str, An
     drawn = None
     if game.phase == Phase.TURN and game.turn == seat and game.turn_kind != TurnStart.CLAIMED:
         drawn = game.last_tile
-    out: dict[str, Any] = {
+    out: JSON = {
         "variant": v.id,
         "options": copy_json(options_json),
         "seat": seat,

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from laizi import tiles as T
+from laizi.core.jsondata import JSON
 from laizi.core.melds import Meld
 from laizi.core.records import SELF_DRAW, HandRecord
 from laizi.engine.actions import Action
@@ -73,14 +74,14 @@ class HandState:
     (declared here, not set on the fly: a compiled Game has no ``__dict__``)."""
     special_kongs_cache: dict[int, str] | None = None
     """The variant's ``special_kongs`` map, worked out once per hand likewise."""
-    context: dict[str, Any] = field(default_factory=dict)
+    context: JSON = field(default_factory=dict)
     """The hand's place in a session, for the variant (JSON; e.g. Taiwan's prevalent
     wind and 连N); written in the ``start`` event so replay sees it."""
     keep_log: bool = True
     """False for throwaway copies (search playouts): the log stops growing and the
     end event is not written, which saves the JSON work; such a game cannot be
     replayed. Everything else (state, legal actions, settlement) is unchanged."""
-    suspended: dict[str, Any] | None = None
+    suspended: JSON | None = None
     """A draw interrupted by a ``decide`` phase: ``{"seat", "kong"}`` (see resume)."""
     record: HandRecord | None = None
     payments: list[Payment] = field(default_factory=list)
@@ -91,7 +92,7 @@ class HandState:
     answer of a seat without an option. So the phase, ``to_act`` and the number of
     answers never show who could claim or declare. ``False`` (a bot's private sample
     worlds only) asks just the seats with an option, which is faster."""
-    log: list[dict[str, Any]] = field(default_factory=list)
+    log: list[JSON] = field(default_factory=list)
     """Everything that happened, as JSON events (:mod:`laizi.engine.events`)."""
 
     # ------------------------------------------------------------------ queries

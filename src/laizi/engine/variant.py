@@ -7,7 +7,7 @@ every hook has a plain default so a new variant overrides only what differs.
 
 Hooks receive the live hand, typed :class:`~laizi.engine.state.HandState` (the
 engine's :class:`~laizi.engine.game.Game`; read it, do not mutate it, except
-``game.extra`` — a JSON-serialisable dict that belongs to the variant — and the documented
+``game.extra`` — a dict[str, Any]-serialisable dict that belongs to the variant — and the documented
 ``setup`` duties). Settlement is a pure function of a :class:`~laizi.core.records.HandRecord`,
 so the score-keeper (``laizi score``) and live play share one path.
 """
@@ -55,7 +55,7 @@ class Variant(ABC):
         return self.options_type()
 
     def options_from_json(self, data: dict[str, Any] | None) -> Any:
-        """Build options from JSON; unknown keys are an error naming the key."""
+        """Build options from dict[str, Any]; unknown keys are an error naming the key."""
         data = dict(data or {})
         names = {f.name for f in dataclasses.fields(self.options_type)}
         unknown = sorted(set(data) - names)
@@ -64,7 +64,7 @@ class Variant(ABC):
                 f"unknown {self.id} option(s) {', '.join(unknown)}; "
                 f"known: {', '.join(sorted(names))}"
             )
-        # JSON has lists where the options hold tuples (they are frozen and hashable)
+        # dict[str, Any] has lists where the options hold tuples (they are frozen and hashable)
         return self.options_type(**{k: _tuples(v) for k, v in data.items()})
 
     def options_to_json(self, options: Any) -> dict[str, Any]:

@@ -20,8 +20,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from laizi.core.jsondata import JSON
 from laizi.engine.actions import Action
-from laizi.engine.events import JSON, GameEvent, game_event_from_json
+from laizi.engine.events import GameEvent, game_event_from_json
 from laizi.errors import LogError
 from laizi.vocab import GameEventType, TableEventType
 

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import laizi.table.deals as deals
+from laizi.core.jsondata import JSON
 from laizi.core.records import record_to_json
 from laizi.engine.actions import Action
 from laizi.engine.game import OVER, RULES_VERSION, Game
@@ -77,7 +78,7 @@ __all__ = ["FORMAT", "Entry", "Table"]
 FORMAT = 1
 """The version of the table log's own format (its entries and their fields)."""
 
-Entry = dict[str, Any]
+Entry = JSON
 """One line of the table log, or one event of a person's stream (plain JSON)."""
 
 def _variant(v: Variant | str) -> Variant:
@@ -523,7 +524,7 @@ class Table:
                 raise LogError(f"line {i + 1}{table._where()}: cannot be replayed: "
                                f"{exc}") from None
             _expect(table, entries, i)
-            if i == len(entries) - 1 and any(e["type"] != "hand_end"
+            if i == len(entries) - 1 and any(e["type"] != TableEventType.HAND_END
                                              for e in table.log[len(entries):]):
                 raise LogError(f"line {len(entries) + 1}{table._where()}: the log ends "
                                f"early (the table writes "
@@ -592,7 +593,7 @@ def _expect(table: Table, entries: Sequence[Entry], i: int) -> None:
     got, want = canonical(table.log[i]), canonical(entries[i])
     if got != want:
         what = "the deal differs from the one the secret gives" \
-            if entries[i].get("type") == "hand_end" and \
+            if entries[i].get("type") == TableEventType.HAND_END and \
             table.log[i].get("wall") != entries[i].get("wall") else "differs on replay"
         raise LogError(f"line {i + 1}{table._where()}: {what}: the log has {want}, "
                        f"the table writes {got}")
