@@ -22,6 +22,7 @@ from typing import Any
 from laizi.core.jsondata import JSON
 from laizi.errors import ErrorCode, IllegalActionError, MalformedActionError
 from laizi.tiles import NUM_TILE_IDS
+from laizi.tiles import format as fmt
 from laizi.vocab import ActionType
 
 __all__ = [
@@ -187,8 +188,6 @@ class Action:
         return cls(kind, seat, tile, tuple(tiles))
 
     def __str__(self) -> str:
-        from laizi.tiles import format as fmt
-
         parts = [f"seat {self.seat} {self.type}"]
         try:
             if self.tiles:
