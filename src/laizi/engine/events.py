@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
+from laizi.copying import rebuild_from_fields
 from laizi.core.jsondata import JSON
 from laizi.core.melds import Meld
 from laizi.engine.actions import Action
@@ -170,6 +171,9 @@ class EndEvent:
         return {"type": self.TAG, "record": self.record, "payments": self.payments,
                 "net": self.net}
 
+
+rebuild_from_fields(StartEvent, DealEvent, IndicatorEvent, FlowerEvent, DrawEvent, ActionEvent,
+                    ClaimEvent, RevealedEvent, EndEvent)  # copy and pickle, compiled too
 
 GameEvent = (StartEvent | DealEvent | IndicatorEvent | FlowerEvent | DrawEvent | ActionEvent
              | ClaimEvent | RevealedEvent | EndEvent)
