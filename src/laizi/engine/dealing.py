@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
 from laizi import tiles as T
 from laizi.engine.events import DealEvent, DrawEvent, FlowerEvent, IndicatorEvent
@@ -19,6 +20,11 @@ from laizi.engine.variant import Variant
 from laizi.vocab import Phase, TurnStart
 
 __all__ = ["Dealing"]
+
+_TURN: Final = Phase.TURN
+_DECIDE: Final = Phase.DECIDE
+_DRAWN: Final = TurnStart.DRAWN
+_REPLACED: Final = TurnStart.REPLACED
 
 
 class Dealing(HandState):
@@ -62,7 +68,7 @@ class Dealing(HandState):
             self.log.append(IndicatorEvent(list(self.indicators), self.wildcard).to_json())
         for seat in order:
             for t in self._dealt_flowers.get(seat, ()):
-                self.log.append(FlowerEvent(seat, t).to_json())
+                self.log.append(FlowerEvent.json(seat, t))
                 if self.tail - self.head <= self.reserve:
                     self._end_draw()
                     return
@@ -72,7 +78,7 @@ class Dealing(HandState):
                 if seat == self.dealer:
                     self.last_tile = got
                 self._give(seat, got)
-                self.log.append(DrawEvent(seat, got, True).to_json())
+                self.log.append(DrawEvent.json(seat, got, True))
 
     def _give(self, seat: int, t: int) -> None:
         if t >= T.NUM_KINDS:
@@ -97,7 +103,7 @@ class Dealing(HandState):
             if t not in self.flower_set:
                 return t
             self.flowers[seat].append(t)
-            self.log.append(FlowerEvent(seat, t).to_json())
+            self.log.append(FlowerEvent.json(seat, t))
             if kong is not None and self._flower_interrupts(seat, t, kong):
                 return None
 
@@ -127,7 +133,7 @@ class Dealing(HandState):
             self.head += 1
             if t in self.flower_set:
                 self.flowers[seat].append(t)
-                self.log.append(FlowerEvent(seat, t).to_json())
+                self.log.append(FlowerEvent.json(seat, t))
                 if self._flower_interrupts(seat, t, False):
                     return
                 got = self._take_tail_nonflower(seat, False)
@@ -140,17 +146,17 @@ class Dealing(HandState):
         self.hands[seat][t] += 1
         self.sizes[seat] += 1
         self.turn = seat
-        self.phase = Phase.TURN
-        self.turn_kind = TurnStart.REPLACED if kong else TurnStart.DRAWN
+        self.phase = _TURN
+        self.turn_kind = _REPLACED if kong else _DRAWN
         self.after_kong = kong
         self.last_tile = t
         self.passed_win[seat] = False
         if self.keep_log:
-            self.log.append(DrawEvent(seat, t, kong).to_json())
+            self.log.append(DrawEvent.json(seat, t, kong))
 
     def _flower_interrupts(self, seat: int, flower: int, kong: bool) -> bool:
         self.variant.on_flower(self, seat, flower)
-        if self.phase != Phase.DECIDE:
+        if self.phase != _DECIDE:
             return False
         self.suspended = {"seat": seat, "kong": kong}
         return True
@@ -160,7 +166,7 @@ class Dealing(HandState):
         event with ``from``."""
         self.flowers[from_seat].remove(flower)
         self.flowers[to_seat].append(flower)
-        self.log.append(FlowerEvent(to_seat, flower, from_seat).to_json())
+        self.log.append(FlowerEvent.json(to_seat, flower, from_seat))
 
     def draw_replacement(self, seat: int) -> int | None:
         """Give ``seat`` a replacement from the tail (flowers set aside) without starting a
@@ -171,5 +177,5 @@ class Dealing(HandState):
         self.hands[seat][got] += 1
         self.sizes[seat] += 1
         self.last_tile = got
-        self.log.append(DrawEvent(seat, got, True).to_json())
+        self.log.append(DrawEvent.json(seat, got, True))
         return got

@@ -33,6 +33,13 @@ field existed (claim windows that asked only the seats with an option); 2 asks e
 in every window; 3 scores golden (黄金麻将) hands with the 明暗杠 option and 和绝张 read for
 the golden tile's stand-in (docs/rules/golden.md, decision 16)."""
 
+# The tags the hot encoders write, read from C statics when compiled.
+_FLOWER: Final = GameEventType.FLOWER
+_DRAW: Final = GameEventType.DRAW
+_ACTION: Final = GameEventType.ACTION
+_CLAIM: Final = GameEventType.CLAIM
+
+
 @dataclass(frozen=True, slots=True)
 class StartEvent:
     """Everything needed to recreate the hand: rules version, variant, options, dealer,
@@ -100,9 +107,15 @@ class FlowerEvent:
     source: int | None = None
 
     def to_json(self) -> JSON:
-        out: JSON = {"type": self.TAG, "seat": self.seat, "tile": self.tile}
-        if self.source is not None:
-            out["from"] = self.source
+        return FlowerEvent.json(self.seat, self.tile, self.source)
+
+    @staticmethod
+    def json(seat: int, tile: int, source: int | None = None) -> JSON:
+        """``FlowerEvent(seat, tile, source).to_json()`` without making the event (the
+        engine writes one per flower)."""
+        out: JSON = {"type": _FLOWER, "seat": seat, "tile": tile}
+        if source is not None:
+            out["from"] = source
         return out
 
 
@@ -117,8 +130,12 @@ class DrawEvent:
     replacement: bool
 
     def to_json(self) -> JSON:
-        return {"type": self.TAG, "seat": self.seat, "tile": self.tile,
-                "replacement": self.replacement}
+        return DrawEvent.json(self.seat, self.tile, self.replacement)
+
+    @staticmethod
+    def json(seat: int, tile: int | None, replacement: bool) -> JSON:
+        """``DrawEvent(...).to_json()`` without making the event (one per draw)."""
+        return {"type": _DRAW, "seat": seat, "tile": tile, "replacement": replacement}
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,9 +147,14 @@ class ActionEvent:
     answer: bool = False
 
     def to_json(self) -> JSON:
-        if self.answer:
-            return {"type": self.TAG, "action": self.action.to_json(), "answer": True}
-        return {"type": self.TAG, "action": self.action.to_json()}
+        return ActionEvent.json(self.action, self.answer)
+
+    @staticmethod
+    def json(action: Action, answer: bool = False) -> JSON:
+        """``ActionEvent(...).to_json()`` without making the event (one per action)."""
+        if answer:
+            return {"type": _ACTION, "action": action.to_json(), "answer": True}
+        return {"type": _ACTION, "action": action.to_json()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +166,12 @@ class ClaimEvent:
     meld: Meld
 
     def to_json(self) -> JSON:
-        return {"type": self.TAG, "seat": self.seat, "meld": self.meld.to_json()}
+        return ClaimEvent.json(self.seat, self.meld)
+
+    @staticmethod
+    def json(seat: int, meld: Meld) -> JSON:
+        """``ClaimEvent(...).to_json()`` without making the event (one per claim)."""
+        return {"type": _CLAIM, "seat": seat, "meld": meld.to_json()}
 
 
 @dataclass(frozen=True, slots=True)

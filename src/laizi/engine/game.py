@@ -24,7 +24,7 @@ Phases:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from laizi import tiles as T
 from laizi.core.jsondata import JSON
@@ -74,11 +74,16 @@ from laizi.vocab import Phase, TurnStart
 __all__ = ["CLAIM", "CLAIMED", "DECIDE", "OVER", "ROB", "RULES_VERSION", "TURN", "Game",
            "interned"]
 
-TURN, CLAIM, ROB, OVER = Phase.TURN, Phase.CLAIM, Phase.ROB, Phase.OVER
-DECIDE = Phase.DECIDE  # a variant's own decision phase (Variant.resolve ends it)
+TURN: Final = Phase.TURN
+CLAIM: Final = Phase.CLAIM
+ROB: Final = Phase.ROB
+OVER: Final = Phase.OVER
+DECIDE: Final = Phase.DECIDE  # a variant's own decision phase (Variant.resolve ends it)
 # How the current turn began: it decides whether a self-drawn win or a kong is possible.
-DEALT, DRAWN = TurnStart.DEALT, TurnStart.DRAWN
-REPLACED, CLAIMED = TurnStart.REPLACED, TurnStart.CLAIMED
+DEALT: Final = TurnStart.DEALT
+DRAWN: Final = TurnStart.DRAWN
+REPLACED: Final = TurnStart.REPLACED
+CLAIMED: Final = TurnStart.CLAIMED
 
 _CORE_TURN = frozenset({DISCARD, WIN, CONCEALED_KONG, ADDED_KONG, SPECIAL_KONG})
 _CORE_TYPES = frozenset(TYPES)
@@ -286,10 +291,10 @@ class Game(Dealing):
         seat = action.seat
         if self.keep_log:
             if self.phase == TURN:
-                self.log.append(ActionEvent(action).to_json())
+                self.log.append(ActionEvent.json(action))
             else:
                 # An answer in a window: secret from the other seats until it closes.
-                self.log.append(ActionEvent(action, True).to_json())
+                self.log.append(ActionEvent.json(action, True))
         self._legal = [None] * self.n
         kind = action.type
         self.variant.on_action(self, action)
@@ -411,7 +416,7 @@ class Game(Dealing):
         self.melds[s].append(meld)
         self.variant.on_claim(self, s, meld)
         if self.keep_log:
-            self.log.append(ClaimEvent(s, meld).to_json())
+            self.log.append(ClaimEvent.json(s, meld))
         self.turn = s
         if claim.type == KONG:
             self._draw(s, kong=True)

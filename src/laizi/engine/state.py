@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy as _copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from laizi import tiles as T
 from laizi.core.jsondata import JSON
@@ -27,6 +27,9 @@ from laizi.settlement import Payment
 from laizi.vocab import Phase, TurnStart
 
 __all__ = ["HandState"]
+
+_TURN: Final = Phase.TURN
+_OVER: Final = Phase.OVER
 
 
 @dataclass(slots=True, eq=False)
@@ -99,7 +102,7 @@ class HandState:
 
     @property
     def over(self) -> bool:
-        return self.phase == Phase.OVER
+        return self.phase == _OVER
 
     @property
     def live_tiles(self) -> int:
@@ -115,9 +118,10 @@ class HandState:
 
     def to_act(self) -> list[int]:
         """Seats that have a decision to make now."""
-        if self.phase == Phase.TURN:
+        phase = self.phase
+        if phase == _TURN:
             return [self.turn]
-        if self.phase in (Phase.CLAIM, Phase.ROB, Phase.DECIDE):
+        if phase != _OVER:  # a window: claim, rob or decide
             responses = self.responses
             if not responses:  # a window just opened: everybody asked
                 return list(self.pending)

@@ -8,6 +8,8 @@ lists hold the same objects wherever they are built (fast membership).
 
 from __future__ import annotations
 
+from typing import Final
+
 from laizi import tiles as T
 from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
 from laizi.engine.actions import (
@@ -48,11 +50,11 @@ def interned(kind: str, seat: int, tile: int | None = None,
     return a
 
 
-_act = interned
+_CLAIMED: Final = TurnStart.CLAIMED
 
 
-_DISCARDS = [[_act(DISCARD, s, t) for t in range(T.NUM_KINDS)] for s in range(8)]
-PASS_ONLY = [(_act(PASS, s),) for s in range(8)]
+_DISCARDS = [[interned(DISCARD, s, t) for t in range(T.NUM_KINDS)] for s in range(8)]
+PASS_ONLY = [(interned(PASS, s),) for s in range(8)]
 """The options of a seat asked in a window it can do nothing in (uniform windows)."""
 
 
@@ -71,13 +73,13 @@ def discard_window(game: HandState, v: Variant, seat: int, t: int
         hand = game.hands[s]
         opts: list[Action] = []
         if not game.passed_win[s] and v.win_refusal(game, s, t, DISCARD_WIN) is None:
-            opts.append(_act(WIN, s, t))
+            opts.append(interned(WIN, s, t))
         if t not in blocked:
             c = hand[t]
             if c >= 3 and KONG in claim_types:
-                opts.append(_act(KONG, s, t, (t, t, t, t)))
+                opts.append(interned(KONG, s, t, (t, t, t, t)))
             if c >= 2 and PUNG in claim_types:
-                opts.append(_act(PUNG, s, t, (t, t, t)))
+                opts.append(interned(PUNG, s, t, (t, t, t)))
             if i == 1 and suited and CHOW in claim_types:
                 r = t % 9
                 for lo in (t - 2, t - 1, t):
@@ -89,11 +91,11 @@ def discard_window(game: HandState, v: Variant, seat: int, t: int
                             ok = False
                             break
                     if ok:
-                        opts.append(_act(CHOW, s, t, (lo, lo + 1, lo + 2)))
+                        opts.append(interned(CHOW, s, t, (lo, lo + 1, lo + 2)))
         if opts:
             opts = v.restrict(game, s, opts)
         if opts:
-            opts.append(_act(PASS, s))
+            opts.append(interned(PASS, s))
             pending[s] = tuple(opts)
         elif game.uniform:
             pending[s] = PASS_ONLY[s]
@@ -107,9 +109,9 @@ def rob_window(game: HandState, v: Variant, seat: int, t: int
     for i in range(1, game.n):
         s = (seat + i) % game.n
         if not game.passed_win[s] and v.win_refusal(game, s, t, ROBBED_KONG) is None:
-            opts = v.restrict(game, s, [_act(WIN, s, t)])
+            opts = v.restrict(game, s, [interned(WIN, s, t)])
             if opts:
-                pending[s] = (*opts, _act(PASS, s))
+                pending[s] = (*opts, interned(PASS, s))
         if game.uniform and s not in pending:
             pending[s] = PASS_ONLY[s]
     return pending
@@ -120,19 +122,19 @@ def turn_options(game: HandState, v: Variant, seat: int) -> list[Action]:
     the variant's own, as the variant restricts them."""
     hand = game.hands[seat]
     out: list[Action] = []
-    drawn = game.turn_kind != TurnStart.CLAIMED
+    drawn = game.turn_kind != _CLAIMED
     if drawn:
         t = game.last_tile
         assert t is not None
         if v.win_refusal(game, seat, t, SELF_DRAW) is None:
-            out.append(_act(WIN, seat, t))
+            out.append(interned(WIN, seat, t))
         blocked = v.meld_blocked(game)
         for m in game.melds[seat]:
             if m.kind == PUNG and hand[m.tiles[0]]:
-                out.append(_act(ADDED_KONG, seat, m.tiles[0]))
+                out.append(interned(ADDED_KONG, seat, m.tiles[0]))
     for x in v.special_kongs(game):
         if hand[x]:
-            out.append(_act(SPECIAL_KONG, seat, x))
+            out.append(interned(SPECIAL_KONG, seat, x))
     refused = v.undiscardable(game, seat)
     discards = _DISCARDS[seat]
     for x in range(T.NUM_KINDS):
@@ -141,7 +143,7 @@ def turn_options(game: HandState, v: Variant, seat: int) -> list[Action]:
             if x not in refused:
                 out.append(discards[x])
             if c == 4 and drawn and x not in blocked:
-                out.append(_act(CONCEALED_KONG, seat, x))
+                out.append(interned(CONCEALED_KONG, seat, x))
     out.extend(v.turn_actions(game, seat))
     return v.restrict(game, seat, out)
 
