@@ -8,7 +8,7 @@ for :meth:`~laizi.engine.game.Game.to_json`, :meth:`~laizi.engine.game.Game.view
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from laizi import tiles as T
 from laizi.core.jsondata import JSON
@@ -19,6 +19,12 @@ from laizi.engine.variant import Variant
 from laizi.vocab import Phase, TurnStart
 
 __all__ = ["copy_json", "hand_record", "seat_view", "state_to_json"]
+
+_TURN: Final = Phase.TURN
+_CLAIM: Final = Phase.CLAIM
+_ROB: Final = Phase.ROB
+_OVER: Final = Phase.OVER
+_CLAIMED: Final = TurnStart.CLAIMED
 
 
 def copy_json(value: Any) -> Any:
@@ -90,13 +96,14 @@ def seat_view(game: HandState, v: Variant, seat: int, options_json: JSON
               ) -> JSON:
     """What ``seat`` may know: its own concealed tiles and everything public."""
     last_discard = None
-    if game.phase == Phase.CLAIM and game.last_tile is not None:
+    phase = game.phase
+    if phase == _CLAIM and game.last_tile is not None:
         last_discard = {"seat": game.turn, "tile": game.last_tile}
     robbing = None
-    if game.phase == Phase.ROB:
+    if phase == _ROB:
         robbing = {"seat": game.turn, "tile": game.last_tile}
     drawn = None
-    if game.phase == Phase.TURN and game.turn == seat and game.turn_kind != TurnStart.CLAIMED:
+    if phase == _TURN and game.turn == seat and game.turn_kind != _CLAIMED:
         drawn = game.last_tile
     out: JSON = {
         "variant": v.id,
@@ -125,6 +132,6 @@ def seat_view(game: HandState, v: Variant, seat: int, options_json: JSON
     shown = v.view_extra(game, seat)
     if shown:
         out["extra"] = shown
-    if game.phase == Phase.OVER and game.record is not None and game.keep_log:
+    if phase == _OVER and game.record is not None and game.keep_log:
         out["result"] = copy_json(game.log[-1])  # the caller's own: the log stays as is
     return out
