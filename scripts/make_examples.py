@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 
 from laizi.bots.registry import make_bot
+from laizi.core.records import record_to_json
 from laizi.engine import Game
-from laizi.records import record_to_json
 from laizi.variants import get
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "examples"

@@ -31,6 +31,7 @@ from laizi.engine.actions import (
     Action,
 )
 from laizi.engine.game import CLAIM, TURN
+from laizi.engine.windows import turn_options
 from laizi.variants import BUILTIN, get
 
 
@@ -804,7 +805,7 @@ def test_plain_turn_is_what_the_engine_offers() -> None:
         assert v.turn_actions(g, s) == []
         v.restrict = lambda game, seat, acts: acts  # type: ignore[method-assign]
         try:
-            unfiltered = g._turn_actions(s)
+            unfiltered = turn_options(g, v, s)
         finally:
             del v.restrict
         assert tuple(unfiltered) == legal

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from laizi import tiles as T
+from laizi.core.records import SELF_DRAW, HandRecord
 from laizi.engine import (
     CLAIM,
     OVER,
@@ -22,11 +23,10 @@ from laizi.engine import (
     replay,
     state_json,
 )
-from laizi.engine.variant import SELF_DRAW, Variant
+from laizi.engine.variant import Variant
 from laizi.engine.walls import arrange_wall
 from laizi.errors import ErrorCode, MalformedActionError
 from laizi.reasons import Reason
-from laizi.records import HandRecord
 from laizi.settlement import Payment
 from laizi.variants import register
 

@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 
 from laizi import tiles as T
+from laizi.core.records import HandRecord, RecordError
 from laizi.engine import CLAIM, Action, Game, IllegalActionError
 from laizi.engine.variant import Variant
 from laizi.engine.walls import arrange_wall
-from laizi.records import HandRecord, RecordError, record_from_json
+from laizi.records import record_from_json
 from laizi.scoring.mcr import FanResult, WinContext, score_hand
 from laizi.settlement import net
 from laizi.variants import get

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 
 from laizi import tiles as T
+from laizi.core.melds import CONCEALED_KONG, KONG, Meld
+from laizi.core.records import RecordError
 from laizi.engine import Game
-from laizi.engine.melds import CONCEALED_KONG, KONG, Meld
-from laizi.records import RecordError, record_from_json
+from laizi.records import record_from_json
 from laizi.scoring.mcr import WinContext, score_hand
 from laizi.variants import get
 from laizi.variants._gb_variant import GBVariant

@@ -13,8 +13,8 @@ import random
 
 import pytest
 
+from laizi.core.records import DISCARD_WIN
 from laizi.engine import CLAIM, TURN, Action, Game
-from laizi.engine.variant import DISCARD_WIN
 
 _CLAIM_KINDS = {"chow", "pung"}
 

@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 
 from laizi.analysis import is_win
 from laizi.bots.simple import SimpleBot
+from laizi.core.records import record_to_json
 from laizi.engine import Action, Game, dumps, loads, redact, replay, state_json
-from laizi.records import record_from_json, record_to_json
+from laizi.records import record_from_json
 from laizi.settlement import net
 from laizi.variants import get
 from laizi.variants._gb_common import TILE_SET

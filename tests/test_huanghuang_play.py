@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from laizi import tiles as T
+from laizi.core.records import RecordError, record_to_json
 from laizi.engine import CLAIM, Game, dumps, loads, replay, state_json
 from laizi.engine.walls import arrange_wall
-from laizi.records import RecordError, record_from_json, record_to_json
+from laizi.records import record_from_json
 from laizi.settlement import net
 from laizi.variants import get
 from laizi.variants.huanghuang import HuanghuangOptions, settle_with_horses
@@ -240,7 +241,7 @@ def test_replay_and_record_round_trip() -> None:
     again = replay(loads(dumps(g.log)))
     assert state_json(again) == state_json(g)
     assert g.record is not None
-    data = record_to_json(g.record)
+    data = record_to_json(g.record, g.variant)
     assert "laizi_discarded" in data["huanghuang"]
     assert len(data["huanghuang"]["horses"]) == 3
     back = record_from_json(json.loads(json.dumps(data)))
@@ -250,7 +251,7 @@ def test_replay_and_record_round_trip() -> None:
 def test_record_validation_errors() -> None:
     g = first_win(0)
     assert g.record is not None
-    data = record_to_json(g.record)
+    data = record_to_json(g.record, g.variant)
     bad = json.loads(json.dumps(data))
     bad["huanghuang"]["colour"] = 1
     with pytest.raises(RecordError, match="unknown field"):

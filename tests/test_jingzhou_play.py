@@ -227,7 +227,7 @@ def test_bad_options_are_refused() -> None:
 
 
 def test_qingyise_feeder_is_tracked_on_the_third_meld_of_one_suit() -> None:
-    from laizi.engine.melds import Meld
+    from laizi.core.melds import Meld
 
     g = Game(JZ, seed=1)
     g.melds[1] = [Meld("chow", tuple(T.parse("123p")), 0, tile("1p")),
@@ -248,7 +248,7 @@ def test_qingyise_feeder_is_tracked_on_the_third_meld_of_one_suit() -> None:
 
 
 def test_readiness_of_the_discarder() -> None:
-    from laizi.engine.melds import Meld
+    from laizi.core.melds import Meld
     from laizi.variants.jingzhou_rules import is_ready
 
     opened = [Meld("chow", tuple(T.parse("234p")), 0, tile("2p"))]

@@ -13,8 +13,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from laizi import tiles as T
-from laizi.engine.melds import Meld
-from laizi.engine.variant import DISCARD_WIN, SELF_DRAW
+from laizi.core.melds import Meld
+from laizi.core.records import DISCARD_WIN, SELF_DRAW
 from laizi.variants.jingzhou_rules import (
     FENG,
     JIANG,

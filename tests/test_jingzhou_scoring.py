@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from laizi.records import RecordError, record_from_json
+from laizi.core.records import RecordError
+from laizi.records import record_from_json
 from laizi.settlement import net
 from laizi.variants import get
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from laizi.bots.simple import SimpleBot
+from laizi.core.records import record_to_json
 from laizi.engine import Action, Game
-from laizi.records import record_to_json
 from laizi.table.driver import BotController, play
 from laizi.table.table import Entry, Table
 

@@ -237,7 +237,7 @@ def test_judging_a_win_from_the_winner_alone_is_scoring_its_record() -> None:
     import random
 
     from laizi.bots.greedy import GreedyBot
-    from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
+    from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
     from laizi.variants._gb_scoring import score_record
 
     checked = 0

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from laizi.cli import main
+from laizi.core.records import RecordError, record_to_json
 from laizi.engine import Game
-from laizi.records import RecordError, record_from_json, record_to_json
+from laizi.records import record_from_json
 from laizi.settlement import payments_json
 
 EXAMPLE: dict[str, Any] = {
@@ -46,7 +47,7 @@ def test_engine_records_round_trip_and_score_like_play() -> None:
     wins = 0
     for g in finished_games(60):
         assert g.record is not None
-        data = json.loads(json.dumps(record_to_json(g.record)))
+        data = json.loads(json.dumps(record_to_json(g.record, g.variant)))
         again = record_from_json(data)
         assert again == g.record
         assert g.variant.settle(again) == g.payments

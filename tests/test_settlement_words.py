@@ -363,7 +363,7 @@ window.DONE = true;
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_score_keeper_refusal_in_the_pages_language_with_names(browser: Browser,
                                                                 lang: str) -> None:
-    from laizi.records import RecordError
+    from laizi.core.records import RecordError
     from laizi.server.scorekeeper import settle_record
 
     record = json.loads((EXAMPLES / "jingzhou-hand.json").read_text())

@@ -16,7 +16,8 @@ from laizi.engine.log import redact
 from laizi.errors import ErrorCode, LaiziError, LogError, StaleVersionError, TableError
 from laizi.table import deals
 from laizi.table.driver import Decision, play, play_hand
-from laizi.table.table import Table, canonical
+from laizi.table.events import canonical
+from laizi.table.table import Table
 
 VARIANTS = ["jingzhou", "huanghuang", "golden", "mcr", "taiwan"]
 

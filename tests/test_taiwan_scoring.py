@@ -460,7 +460,7 @@ def test_options_presets_from_json() -> None:
 
 
 def test_engine_melds_are_accepted() -> None:
-    from laizi.engine.melds import Meld
+    from laizi.core.melds import Meld
     from laizi.tiles import parse
 
     hand = TaiwanHand(tuple(parse("123m456m789m55z")), (

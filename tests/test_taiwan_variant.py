@@ -8,10 +8,11 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from laizi import tiles as T
+from laizi.core.records import record_to_json
 from laizi.engine import Action, Game, IllegalActionError, replay, state_json
 from laizi.engine.walls import arrange_wall
 from laizi.errors import MalformedActionError
-from laizi.records import record_from_json, record_to_json
+from laizi.records import record_from_json
 from laizi.scoring.taiwan import SEED
 from laizi.variants import get
 
@@ -270,7 +271,7 @@ def test_eight_immortals_in_play_all_three_pay() -> None:
     pay = {p.payer: p.amount for p in g.payments}
     # 1 底 + 8 台; the dealer (seat 0) adds 作庄 1
     assert pay == {0: 100 + 9 * 20, 2: 100 + 8 * 20, 3: 100 + 8 * 20}
-    again = record_from_json(record_to_json(rec))
+    again = record_from_json(record_to_json(rec, V))
     assert V.settle(again) == g.payments
 
 

@@ -143,7 +143,7 @@ def test_no_note_when_the_hand_can_win_or_is_not_complete() -> None:
 
 
 def test_an_opened_jingzhou_hand_without_a_258_pair_says_what_it_needs() -> None:
-    from laizi.engine.melds import Meld
+    from laizi.core.melds import Meld
 
     table, decision = _seat0_turn("jingzhou", "234p345p789s33s", seed=3)
     game = table.game

@@ -14,8 +14,8 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
+from laizi.core.records import RecordError
 from laizi.reasons import Reason, Refusal, payments_with_parts, with_parts
-from laizi.records import RecordError
 from laizi.server import scorekeeper
 from laizi.server.records import hand_records
 from laizi.table.table import Table

@@ -32,11 +32,18 @@ COMPILED_MODULES: tuple[str, ...] = (
     "laizi.analysis.readings",
     "laizi.analysis.types",
     "laizi.analysis.waiting",
+    # core: the hand's data below the engine and the variants
+    "laizi.core.melds",
     # engine: one hand
+    "laizi.engine.dealing",
+    "laizi.engine.events",
     "laizi.engine.game",
-    "laizi.engine.melds",
+    "laizi.engine.refusals",
+    "laizi.engine.reports",
+    "laizi.engine.state",
     "laizi.engine.variant",
     "laizi.engine.walls",
+    "laizi.engine.windows",
     # variants: the rules' play hooks and scoring
     "laizi.variants._gb_common",
     "laizi.variants._gb_scoring",

@@ -1,26 +1,20 @@
-"""Hand records: a finished hand as data (what happened, not how it was played).
+"""Reading hand records: the strict reader, the common checks and settlement.
 
-A hand record is what the score-keeper reads (``laizi score RECORD.json``) and what the
-engine writes at the end of every hand; each variant's settlement is a pure function of
-it. The JSON form writes tiles in MPSZ (``"234p 55s"``) so people can type records by
-hand; :class:`HandRecord` holds tile ids. Common fields are the same for every variant;
-facts only one variant needs live in a section named by the variant id (``"jingzhou":
-{...}``). See ``docs/hand-record.md``.
+:func:`record_from_json` reads a record (the JSON ``laizi score`` and the score-keeper
+take, see ``docs/hand-record.md``) field by field, then :func:`validate` checks the facts
+against the tiles and melds and asks the variant (from the registry) for its own checks.
+The record's types and its writer are :mod:`laizi.core.records`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
-import re
-import types
 import typing
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from laizi import tiles as T
-from laizi.engine.melds import (
+from laizi.core.jsondata import JSON
+from laizi.core.melds import (
     ADDED_KONG,
     CHOW,
     CONCEALED_KONG,
@@ -30,214 +24,46 @@ from laizi.engine.melds import (
     STANDARD_KINDS,
     Meld,
 )
-from laizi.engine.variant import DISCARD_WIN, HOW, ROBBED_KONG, SELF_DRAW
+from laizi.core.record_fields import (
+    check_section,
+    is_int,
+    json_object,
+    json_type_ok,
+    need,
+    only,
+    read_bool,
+    read_seat_no,
+    read_text,
+    read_tile,
+    read_tiles,
+    show,
+)
+from laizi.core.records import (
+    DISCARD_WIN,
+    DRAW,
+    HOW,
+    ROBBED_KONG,
+    SELF_DRAW,
+    WIN,
+    HandRecord,
+    RecordError,
+    SeatRecord,
+)
+from laizi.engine.registry import get, ids
+from laizi.engine.variant import Variant
 from laizi.reasons import Refusal
+from laizi.settlement import Payment
 
-if TYPE_CHECKING:
-    from laizi.engine.variant import Variant
-    from laizi.settlement import Payment
+__all__ = ["BEYOND", "NUMBER_LIMIT", "beyond_limit", "record_from_json", "settle", "validate"]
 
-__all__ = ["BEYOND", "NUMBER_LIMIT", "SECTIONS", "HandRecord", "RecordError", "SeatRecord",
-           "beyond_limit", "not_won", "record_from_json", "record_to_json", "settle",
-           "validate"]
-
-WIN, DRAW = "win", "draw"
 _HOW_ALIASES = {
     "自摸": "self_draw", "zimo": "self_draw", "tsumo": "self_draw",
     "点炮": "discard", "放炮": "discard", "dianpao": "discard", "ron": "discard",
     "抢杠": "robbed_kong", "qianggang": "robbed_kong",
 }
 """Other names people write for ``how``; ``杠开`` means a self-draw with ``after_kong``."""
-
-
-class RecordError(ValueError):
-    """A hand record that cannot describe a real hand; the message says what is wrong
-    (in English, seats by number, tiles in MPSZ: what ``laizi score`` prints).
-
-    ``refusal``, when given, says it as data (:class:`laizi.reasons.Refusal`): the
-    score-keeper's page words it in its own language with the people's names."""
-
-    def __init__(self, message: str, refusal: Refusal | None = None) -> None:
-        super().__init__(message)
-        self.refusal = refusal
-
-
-_WHY: tuple[tuple[str, str], ...] = (
-    (r"not a winning hand", "不成胡牌"),
-    (r"the hand has not opened \(开口\); only 七对 wins closed", "没有开口 (只有七对可以不开口胡)"),
-    (r"a 中 is in the hand \(play it out as a 红中杠 first\)", "手里还有红中 (要先开红中杠)"),
-    (r"nobody wins on a 中 or laizi played out", "打出的红中或赖子不能胡"),
-    (r"a discarded laizi is dead: nobody may win on it", "打出的癞子是死牌，不能胡"),
-    (r"the tiles do not form four melds and a pair or 七对", "凑不成四副牌加一对，也不是七对"),
-    (r"a hand holding (\d+) laizi may only win as 大刀 .*", "手里有 {0} 个癞子只能胡大刀 "
-     "(门清自摸、碰碰胡或七对)，这手是小刀"),
-    (r"(\d+) fan needed, hand has (\d+) \(flowers excluded\)", "起和要 {0} 番，这手牌只有 {1} 番 "
-     "(花牌不算)"),
-)
-"""The Chinese of the engines' reasons why a hand does not win (what ``win_refusal``,
-the scorers and the fan minimum say in English)."""
-
-
-def not_won(seat: int, why: object) -> RecordError:
-    """The refusal of a winner whose tiles do not win: ``seat N has not won: why``, with
-    its :class:`~laizi.reasons.Refusal` (``not_won``; the reason in Chinese too when the
-    engine's English is one of the known ones, else a general 不成胡牌)."""
-    en = str(why)
-    zh = "牌型不成胡"
-    for pattern, text in _WHY:
-        m = re.fullmatch(pattern, en)
-        if m is not None:
-            zh = text.format(*m.groups())
-            break
-    return RecordError(f"seat {seat} has not won: {en}",
-                       Refusal.of("not_won", seat=seat, why_zh=zh, why_en=en))
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRecord:
-    """One seat at the end of a hand.
-
-    ``concealed``: the concealed tiles (a winner's *without* the winning tile); ``None``
-    when not given (the score-keeper does not need losers' hands). ``melds`` include
-    kongs of every kind in the order they were made.
-    """
-
-    concealed: tuple[int, ...] | None
-    melds: tuple[Meld, ...] = ()
-    flowers: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class HandRecord:
-    """A finished hand. ``outcome`` is ``"win"`` or ``"draw"`` (黄庄)."""
-
-    variant: str
-    options: Any
-    dealer: int
-    seats: tuple[SeatRecord, ...]
-    outcome: str
-    winners: tuple[int, ...] = ()
-    how: str | None = None
-    source: int | None = None
-    """The discarder (点炮) or the robbed seat (抢杠); ``None`` on a self-draw."""
-    win_tile: int | None = None
-    after_kong: bool = False
-    """The winning tile was a replacement draw after a kong (杠开 / 杠上开花)."""
-    indicators: tuple[int, ...] = ()
-    wildcard: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-    """The variant section (JSON data), e.g. ``{"discarder_ready": true}``."""
-    seed: int | None = None
-
-    def hand_of(self, seat: int) -> list[int]:
-        """The seat's concealed tiles, with the winning tile added for a winner."""
-        concealed = self.seats[seat].concealed
-        if concealed is None:
-            raise RecordError(f"seat {seat}: concealed tiles are needed but not given")
-        out = list(concealed)
-        if seat in self.winners and self.win_tile is not None:
-            out.append(self.win_tile)
-        return out
-
-
-# --------------------------------------------------------------------- JSON
-
-
-def _tiles_json(ts: Sequence[int]) -> str:
-    return T.format(ts, "mpsz", sort=True)
-
-
-def _is_int(value: Any) -> bool:
-    # JSON true/false are Python ints: never a number in a record.
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _show(value: Any) -> str:
-    """A value for a one-line message: JSON spelling, long values cut."""
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _read_tiles(value: Any, where: str) -> tuple[int, ...]:
-    if isinstance(value, list):
-        out = []
-        for i, v in enumerate(value):
-            if isinstance(v, str):
-                out.append(_read_tile(v, f"{where}[{i}]"))
-            elif _is_int(v) and 0 <= v < T.NUM_TILE_IDS:
-                out.append(v)
-            else:
-                raise RecordError(f"{where}[{i}]: expected an MPSZ tile like \"5p\" or a tile "
-                                  f"id 0-{T.NUM_TILE_IDS - 1}, got {_show(v)}")
-        return tuple(out)
-    if not isinstance(value, str):
-        raise RecordError(f"{where}: expected MPSZ tiles like \"234p 55s\", got {_show(value)}")
-    try:
-        return tuple(T.parse(value, "mpsz"))
-    except T.NotationError as exc:
-        raise RecordError(f"{where}: {exc}") from None
-
-
-def _read_tile(value: Any, where: str) -> int:
-    if _is_int(value):
-        ts = _read_tiles([value], where)
-    elif isinstance(value, str):
-        ts = _read_tiles(value, where)
-    else:
-        raise RecordError(f"{where}: expected one tile like \"5p\", got {_show(value)}")
-    if len(ts) != 1:
-        raise RecordError(f"{where}: expected one tile, got {len(ts)}")
-    return ts[0]
-
-
-def _need(data: dict[str, Any], key: str, where: str) -> Any:
-    if key not in data:
-        raise RecordError(f"{where}: missing field {key!r}")
-    return data[key]
-
-
-def _read_seat_no(value: Any, where: str, seats: int) -> int:
-    if not _is_int(value) or not 0 <= value < seats:
-        raise RecordError(f"{where}: expected a seat number 0-{seats - 1}, got {_show(value)}")
-    return int(value)
-
-
-def _read_bool(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise RecordError(f"{where}: expected true or false, got {_show(value)}")
-    return value
-
-
-def _read_text(value: Any, where: str) -> str:
-    if not isinstance(value, str):
-        raise RecordError(f"{where}: expected a string, got {_show(value)}")
-    return value
-
-
-def _object(value: Any, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise RecordError(f"{where}: expected an object, got {_show(value)}")
-    return value
-
-
-def _only(data: dict[str, Any], known: Iterable[str], where: str,
-          what: str = "field(s)") -> None:
-    """Refuse keys not in ``known``: a misspelt fact (``after_kng``) must not be settled
-    as if it were absent."""
-    allowed = sorted(known)
-    unknown = sorted(str(k) for k in data if k not in allowed)
-    if not unknown:
-        return
-    import difflib
-
-    hints = [f"{k!r} (did you mean {close[0]!r}?)" if close else repr(k)
-             for k in unknown for close in [difflib.get_close_matches(k, allowed, 1, 0.75)]]
-    raise RecordError(f"{where}: unknown {what} {', '.join(hints)}; known: "
-                      f"{', '.join(allowed)}")
-
+_AFTER_KONG_NAMES = frozenset({"杠开", "杠上开花", "gangkai"})
+"""The names of 杠开 written as ``how``: a self-draw with ``after_kong``."""
 
 _TOP_KEYS = ("variant", "options", "dealer", "seats", "outcome", "winners", "how", "from",
              "tile", "after_kong", "seed", "indicators", "wildcard")
@@ -246,59 +72,20 @@ _SEAT_KEYS = ("concealed", "melds", "flowers")
 _MELD_KEYS = ("kind", "tiles", "from", "claimed")
 
 
-def _json_type_ok(value: Any, kind: Any) -> bool | None:
-    """Whether ``value`` (JSON) fits the annotation ``kind``; ``None`` when the annotation
-    is not one a record's options use (the options' own checks then decide)."""
-    origin = typing.get_origin(kind)
-    if kind is bool:
-        return isinstance(value, bool)
-    if kind is int:
-        return _is_int(value)
-    if kind is float:
-        return _is_int(value) or isinstance(value, float)
-    if kind is str:
-        return isinstance(value, str)
-    if origin is typing.Literal:
-        return any(value == c and type(value) is type(c) for c in typing.get_args(kind))
-    if origin in (typing.Union, types.UnionType):
-        verdicts = [_json_type_ok(value, k) for k in typing.get_args(kind)]
-        return None if None in verdicts else any(verdicts)
-    if kind is type(None):
-        return value is None
-    if origin is tuple:
-        args = typing.get_args(kind)
-        if len(args) == 2 and args[1] is Ellipsis:
-            item = args[0]
-            if typing.get_origin(item) is tuple and len(typing.get_args(item)) == 2:
-                k_type, v_type = typing.get_args(item)
-                # Pairs are written as a JSON object (record_to_json does), nothing else.
-                if not isinstance(value, dict):
-                    return False
-                pairs = list(value.items())
-                checks = [(_json_type_ok(a, k_type), _json_type_ok(b, v_type)) for a, b in pairs]
-                return None if any(None in c for c in checks) else all(a and b
-                                                                       for a, b in checks)
-            if not isinstance(value, list):
-                return False
-            verdicts = [_json_type_ok(x, item) for x in value]
-            return None if None in verdicts else all(verdicts)
-    return None
-
-
 def _read_options(variant: Variant, raw: Any) -> Any:
     if raw is None:
         return variant.default_options()
-    data = _object(raw, "options")
+    data = json_object(raw, "options")
     kind = variant.options_type
     if dataclasses.is_dataclass(kind):
         hints = typing.get_type_hints(kind)
         fields = {f.name: hints.get(f.name) for f in dataclasses.fields(kind)}
         for key in getattr(kind, "EXTRA_JSON_KEYS", ()):
             fields.setdefault(key, str)
-        _only(data, fields, "options", f"{variant.id} option(s)")
+        only(data, fields, "options", f"{variant.id} option(s)")
         for key, value in data.items():
-            if _json_type_ok(value, fields[key]) is False:
-                raise RecordError(f"options.{key}: {_show(value)} is not "
+            if json_type_ok(value, fields[key]) is False:
+                raise RecordError(f"options.{key}: {show(value)} is not "
                                   f"{_describe_type(fields[key])}")
     try:
         return variant.options_from_json(dict(data))
@@ -314,85 +101,36 @@ def _describe_type(kind: Any) -> str:
     if kind is str:
         return "a string"
     if typing.get_origin(kind) is typing.Literal:
-        return "one of " + ", ".join(_show(c) for c in typing.get_args(kind))
+        return "one of " + ", ".join(show(c) for c in typing.get_args(kind))
     if typing.get_origin(kind) is tuple:
         args = typing.get_args(kind)
         return "an object" if args and typing.get_origin(args[0]) is tuple else "a list"
     return f"a {kind}"
 
 
-def record_to_json(record: HandRecord, variant: Variant | None = None) -> dict[str, Any]:
-    """The JSON form (tiles in MPSZ). Inverse of :func:`record_from_json`."""
-    if variant is None:
-        from laizi.variants import get
-
-        variant = get(record.variant)
-    seats = []
-    for s in record.seats:
-        entry: dict[str, Any] = {}
-        if s.concealed is not None:
-            entry["concealed"] = _tiles_json(s.concealed)
-        melds = []
-        for m in s.melds:
-            mj: dict[str, Any] = {"kind": m.kind, "tiles": _tiles_json(m.tiles)}
-            if m.source is not None:
-                mj["from"] = m.source
-            if m.claimed is not None:
-                mj["claimed"] = T.name(m.claimed, "mpsz")
-            melds.append(mj)
-        entry["melds"] = melds
-        if s.flowers:
-            entry["flowers"] = _tiles_json(s.flowers)
-        seats.append(entry)
-    out: dict[str, Any] = {
-        "variant": record.variant,
-        "options": variant.options_to_json(record.options),
-        "dealer": record.dealer,
-        "seats": seats,
-        "outcome": record.outcome,
-    }
-    if record.seed is not None:
-        out["seed"] = record.seed
-    if record.indicators:
-        out["indicators"] = _tiles_json(record.indicators)
-    if record.wildcard is not None:
-        out["wildcard"] = T.name(record.wildcard, "mpsz")
-    if record.outcome == WIN:
-        out["winners"] = list(record.winners)
-        out["how"] = record.how
-        if record.source is not None:
-            out["from"] = record.source
-        if record.win_tile is not None:
-            out["tile"] = T.name(record.win_tile, "mpsz")
-        out["after_kong"] = record.after_kong
-    if record.extra:
-        out[record.variant] = record.extra
-    return out
-
-
 def _read_meld(m: Any, where: str, n: int) -> Meld:
-    m = _object(m, where)
-    _only(m, _MELD_KEYS, where)
-    kind = _read_text(_need(m, "kind", where), f"{where}.kind")
-    mtiles = tuple(sorted(_read_tiles(_need(m, "tiles", where), f"{where}.tiles")))
+    m = json_object(m, where)
+    only(m, _MELD_KEYS, where)
+    kind = read_text(need(m, "kind", where), f"{where}.kind")
+    mtiles = tuple(sorted(read_tiles(need(m, "tiles", where), f"{where}.tiles")))
     src = m.get("from")
     if src is not None:
-        src = _read_seat_no(src, f"{where}.from", n)
+        src = read_seat_no(src, f"{where}.from", n)
     claimed = m.get("claimed")
     return Meld(kind, mtiles, src,
-                None if claimed is None else _read_tile(claimed, f"{where}.claimed"))
+                None if claimed is None else read_tile(claimed, f"{where}.claimed"))
 
 
 def _read_seat(raw: Any, where: str, n: int) -> SeatRecord:
-    raw = _object(raw, where)
-    _only(raw, _SEAT_KEYS, where)
-    concealed = (_read_tiles(raw["concealed"], f"{where}.concealed")
+    raw = json_object(raw, where)
+    only(raw, _SEAT_KEYS, where)
+    concealed = (read_tiles(raw["concealed"], f"{where}.concealed")
                  if raw.get("concealed") is not None else None)
     raw_melds = raw.get("melds", [])
     if not isinstance(raw_melds, list):
-        raise RecordError(f"{where}.melds: expected a list, got {_show(raw_melds)}")
+        raise RecordError(f"{where}.melds: expected a list, got {show(raw_melds)}")
     melds = tuple(_read_meld(m, f"{where}.melds[{j}]", n) for j, m in enumerate(raw_melds))
-    flowers = _read_tiles(raw.get("flowers", ""), f"{where}.flowers")
+    flowers = read_tiles(raw.get("flowers", ""), f"{where}.flowers")
     return SeatRecord(concealed, melds, flowers)
 
 
@@ -420,77 +158,43 @@ def record_from_json(data: Any) -> HandRecord:
     Strict means: every key known (a misspelt one is refused, not ignored), every value of
     its JSON type (``"false"`` is no boolean, ``1.0`` no seat), and the facts consistent
     with the tiles and melds (:func:`validate`)."""
-    from laizi.variants import get, ids
-
     if not isinstance(data, dict):
         raise RecordError("a hand record must be a JSON object")
     if beyond_limit(data):
         raise RecordError(BEYOND)
-    vid = _read_text(_need(data, "variant", "record"), "variant")
+    vid = read_text(need(data, "variant", "record"), "variant")
     try:
         variant = get(vid)
     except KeyError:
         raise RecordError(f"unknown variant {vid!r}; known: {', '.join(ids())}") from None
-    _only(data, (*_TOP_KEYS, variant.id), "record")
+    only(data, (*_TOP_KEYS, variant.id), "record")
     options = _read_options(variant, data.get("options"))
     n = variant.seats
-    dealer = _read_seat_no(_need(data, "dealer", "record"), "dealer", n)
-    raw_seats = _need(data, "seats", "record")
+    dealer = read_seat_no(need(data, "dealer", "record"), "dealer", n)
+    raw_seats = need(data, "seats", "record")
     if not isinstance(raw_seats, list) or len(raw_seats) != n:
         raise RecordError(f"seats: {variant.id} has {n} seats, the record lists "
                           f"{len(raw_seats) if isinstance(raw_seats, list) else 'none'}")
     seats = tuple(_read_seat(raw, f"seats[{i}]", n) for i, raw in enumerate(raw_seats))
-    outcome = _need(data, "outcome", "record")
+    outcome = need(data, "outcome", "record")
     if outcome not in (WIN, DRAW):
-        raise RecordError(f"outcome: expected \"win\" or \"draw\", got {_show(outcome)}")
-    indicators = _read_tiles(data.get("indicators", ""), "indicators")
-    wildcard_given = data.get("wildcard")
-    try:
-        wildcard = variant.wildcard_for(indicators, options)
-    except ValueError as exc:
-        raise RecordError(f"indicators: {exc}") from None
-    if wildcard_given is not None:
-        w = _read_tile(wildcard_given, "wildcard")
-        if w != wildcard:
-            raise RecordError(
-                f"wildcard: {T.name(w, 'mpsz')} does not follow from the indicators "
-                f"({'none' if wildcard is None else T.name(wildcard, 'mpsz')} expected)")
-    winners: tuple[int, ...] = ()
-    how = None
-    source = None
-    win_tile = None
-    after_kong = False
+        raise RecordError(f"outcome: expected \"win\" or \"draw\", got {show(outcome)}")
+    indicators = read_tiles(data.get("indicators", ""), "indicators")
+    wildcard = _read_wildcard(data, variant, indicators, options)
     if outcome == WIN:
-        rw = _need(data, "winners", "record")
-        if not isinstance(rw, list) or not rw:
-            raise RecordError(f"winners: expected a non-empty list of seats, got {_show(rw)}")
-        winners = tuple(_read_seat_no(w, "winners", n) for w in rw)
-        how = _read_text(_need(data, "how", "record"), "how")
-        after_kong = _read_bool(data.get("after_kong", False), "after_kong")
-        if how in ("杠开", "杠上开花", "gangkai"):
-            if data.get("after_kong") is False:
-                raise RecordError(f"after_kong: false contradicts how {how!r} (杠开 is a "
-                                  "self-draw after a kong)")
-            how, after_kong = "self_draw", True
-        how = _HOW_ALIASES.get(how, how)
-        if how not in HOW:
-            raise RecordError(f"how: expected one of {', '.join(HOW)}, got {_show(how)}")
-        if how in (DISCARD_WIN, ROBBED_KONG):
-            source = _read_seat_no(_need(data, "from", "record"), "from", n)
-        elif "from" in data:
-            raise RecordError("from: a self-drawn win comes from no one (leave \"from\" out)")
-        win_tile = _read_tile(_need(data, "tile", "record"), "tile")
+        winners, how, source, win_tile, after_kong = _read_win(data, n)
     else:
+        winners, how, source, win_tile, after_kong = (), None, None, None, False
         given = [k for k in _WIN_KEYS if k in data and not (k == "after_kong"
                                                             and data[k] is False)]
         if given:
             raise RecordError(f"{given[0]}: a drawn hand has no winner (leave "
                               f"{', '.join(given)} out)")
-    extra = _object(data.get(variant.id, {}), variant.id)
-    _check_section(variant.id, extra, n)
+    extra = json_object(data.get(variant.id, {}), variant.id)
+    check_section(variant.id, extra, n)
     seed = data.get("seed")
-    if seed is not None and not _is_int(seed):
-        raise RecordError(f"seed: expected a whole number, got {_show(seed)}")
+    if seed is not None and not is_int(seed):
+        raise RecordError(f"seed: expected a whole number, got {show(seed)}")
     record = HandRecord(
         variant=variant.id, options=options, dealer=dealer, seats=seats,
         outcome=outcome, winners=winners, how=how, source=source, win_tile=win_tile,
@@ -501,103 +205,48 @@ def record_from_json(data: Any) -> HandRecord:
     return record
 
 
-# --------------------------------------------------------------------- variant sections
-
-_Check = Callable[[Any, str, int], None]
-"""A JSON value's check: ``check(value, where, seats)`` raises :class:`RecordError`."""
-
-
-def _bool_value(value: Any, where: str, n: int) -> None:
-    _read_bool(value, where)
-
-
-def _seat_value(value: Any, where: str, n: int) -> None:
-    _read_seat_no(value, where, n)
-
-
-def _count_value(value: Any, where: str, n: int) -> None:
-    if not _is_int(value) or value < 0:
-        raise RecordError(f"{where}: expected a whole number >= 0, got {_show(value)}")
+def _read_wildcard(data: JSON, variant: Variant, indicators: tuple[int, ...],
+                   options: Any) -> int | None:
+    """The wildcard the indicators give; a given ``wildcard`` must agree with it."""
+    try:
+        wildcard = variant.wildcard_for(indicators, options)
+    except ValueError as exc:
+        raise RecordError(f"indicators: {exc}") from None
+    given = data.get("wildcard")
+    if given is not None:
+        w = read_tile(given, "wildcard")
+        if w != wildcard:
+            raise RecordError(
+                f"wildcard: {T.name(w, 'mpsz')} does not follow from the indicators "
+                f"({'none' if wildcard is None else T.name(wildcard, 'mpsz')} expected)")
+    return wildcard
 
 
-def _tile_value(value: Any, where: str, n: int) -> None:
-    _read_tile(value, where)
-
-
-def _text_value(value: Any, where: str, n: int) -> None:
-    _read_text(value, where)
-
-
-def _wind_value(value: Any, where: str, n: int) -> None:
-    if not (_is_int(value) or isinstance(value, str)):
-        raise RecordError(f"{where}: expected a wind like \"东\" (or 0-3), got {_show(value)}")
-
-
-def _party_value(value: Any, where: str, n: int) -> None:
-    if not _is_int(value) or value < 0:
-        raise RecordError(f"{where}: expected a party number, got {_show(value)}")
-
-
-def _names_value(value: Any, where: str, n: int) -> None:
-    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-        raise RecordError(f"{where}: expected a list of names, got {_show(value)}")
-
-
-def _object_of(schema: dict[str, _Check], required: tuple[str, ...] = ()) -> _Check:
-    def check(value: Any, where: str, n: int) -> None:
-        obj = _object(value, where)
-        _only(obj, schema, where)
-        for key in required:
-            _need(obj, key, where)
-        for key, item in obj.items():
-            schema[key](item, f"{where}.{key}", n)
-    return check
-
-
-def _list_of(item: _Check) -> _Check:
-    def check(value: Any, where: str, n: int) -> None:
-        if not isinstance(value, list):
-            raise RecordError(f"{where}: expected a list, got {_show(value)}")
-        for i, x in enumerate(value):
-            item(x, f"{where}[{i}]", n)
-    return check
-
-
-_GB_SECTION: dict[str, _Check] = {"last_tile": _bool_value, "last_copy": _bool_value}
-SECTIONS: dict[str, dict[str, _Check]] = {
-    "jingzhou": {"discarder_ready": _bool_value, "qingyise_feeder": _seat_value},
-    "huanghuang": {"laizi_discarded": _count_value, "people": _names_value,
-                   "horses": _list_of(_object_of({"holder": _party_value, "tile": _tile_value},
-                                                 ("holder", "tile")))},
-    "golden": _GB_SECTION,
-    "mcr": _GB_SECTION,
-    "taiwan": {
-        "prevalent_wind": _wind_value, "dealer_streak": _count_value,
-        "declaration": _text_value,
-        "passed_win_since_declaring": _bool_value, "first_draw": _bool_value,
-        "discarders_first_discard": _bool_value,
-        "first_go_round_after_declaration": _bool_value, "last_tile": _bool_value,
-        "flower_replacement": _bool_value,
-        "flower_win": _object_of({"kind": _text_value, "robbed": _seat_value,
-                                  "robbed_drew_eighth": _bool_value, "on_deal": _bool_value},
-                                 ("kind",)),
-        "dead_hand": _object_of({"seat": _seat_value, "draws_since_penalty": _count_value},
-                                ("seat", "draws_since_penalty")),
-        "false_win": _object_of({"offender": _seat_value, "tile": _tile_value,
-                                 "exempt": _bool_value}, ("offender", "tile")),
-    },
-}
-"""The JSON shape of each built-in variant's section: its keys and their types. The
-variant's ``validate_record`` then judges the values; checking the shape here first
-means no variant ever meets a value of the wrong type (a list where a tile was due), which
-would otherwise end in a traceback instead of a one-line refusal. A plug-in variant with
-no entry here validates its section alone."""
-
-
-def _check_section(vid: str, extra: dict[str, Any], n: int) -> None:
-    schema = SECTIONS.get(vid)
-    if schema is not None:
-        _object_of(schema)(extra, vid, n)
+def _read_win(data: JSON, n: int
+              ) -> tuple[tuple[int, ...], str, int | None, int, bool]:
+    """A won record's winners, ``how`` (aliases read), source, winning tile and
+    ``after_kong``."""
+    rw = need(data, "winners", "record")
+    if not isinstance(rw, list) or not rw:
+        raise RecordError(f"winners: expected a non-empty list of seats, got {show(rw)}")
+    winners = tuple(read_seat_no(w, "winners", n) for w in rw)
+    how = read_text(need(data, "how", "record"), "how")
+    after_kong = read_bool(data.get("after_kong", False), "after_kong")
+    if how in _AFTER_KONG_NAMES:
+        if data.get("after_kong") is False:
+            raise RecordError(f"after_kong: false contradicts how {how!r} (杠开 is a "
+                              "self-draw after a kong)")
+        how, after_kong = "self_draw", True
+    how = _HOW_ALIASES.get(how, how)
+    if how not in HOW:
+        raise RecordError(f"how: expected one of {', '.join(HOW)}, got {show(how)}")
+    source = None
+    if how in (DISCARD_WIN, ROBBED_KONG):
+        source = read_seat_no(need(data, "from", "record"), "from", n)
+    elif "from" in data:
+        raise RecordError("from: a self-drawn win comes from no one (leave \"from\" out)")
+    win_tile = read_tile(need(data, "tile", "record"), "tile")
+    return winners, how, source, win_tile, after_kong
 
 
 # --------------------------------------------------------------------- validation
@@ -781,8 +430,6 @@ def settle(record: HandRecord) -> tuple[list[Payment], int]:
     """The payments of a hand record and how many parties they are between: the seats,
     or more for a variant whose settlement reaches waiting people (晃晃's horses, through
     its ``settle_parties``)."""
-    from laizi.variants import get
-
     variant = get(record.variant)
     settle_parties = getattr(variant, "settle_parties", None)
     if settle_parties is not None:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from laizi.core.jsondata import JSON
 from laizi.reasons import Lang, Reason, ReasonError
 
 __all__ = ["Payment", "Reason", "net", "payments_json", "read_payment_json"]
@@ -30,7 +31,7 @@ class Payment:
         """The reasons for people, one line each."""
         return [r.text(lang) for r in self.reasons]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSON:
         """``{"from", "to", "amount", "reasons": [{"code", "params", "zh", "en"}, ...]}``."""
         return {
             "from": self.payer,
@@ -81,6 +82,6 @@ def net(payments: Iterable[Payment], parties: int) -> list[int]:
     return out
 
 
-def payments_json(payments: Sequence[Payment], parties: int) -> dict[str, Any]:
+def payments_json(payments: Sequence[Payment], parties: int) -> JSON:
     """The ``laizi score --json`` shape: ``{"payments": [...], "net": [...]}``."""
     return {"payments": [p.to_json() for p in payments], "net": net(payments, parties)}

@@ -20,6 +20,7 @@ __all__ = [
     "GameEventType",
     "HandEnd",
     "MeldKind",
+    "Outcome",
     "Phase",
     "ServerOp",
     "TableEventType",
@@ -83,6 +84,13 @@ class WinHow(StrEnum):
     SELF_DRAW = "self_draw"  # 自摸 (杠上开花 is a self-draw after a kong)
     DISCARD = "discard"  # 点炮 / 放炮
     ROBBED_KONG = "robbed_kong"  # 抢杠
+
+
+class Outcome(StrEnum):
+    """A hand record's outcome (结果)."""
+
+    WIN = "win"  # 和牌: somebody won
+    DRAW = "draw"  # 黄庄 / 流局: the wall ran out
 
 
 class HandEnd(StrEnum):

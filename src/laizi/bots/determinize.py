@@ -26,7 +26,6 @@ forgotten).
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from collections.abc import Callable
@@ -35,9 +34,9 @@ from typing import Any
 from laizi import tiles as T
 from laizi.bots.knowledge import unseen_counts
 from laizi.bots.protocol import View
+from laizi.core.melds import Meld
 from laizi.engine.actions import ADDED_KONG, DISCARD, PASS, Action
 from laizi.engine.game import CLAIM, DECIDE, OVER, ROB, TURN, Game, interned
-from laizi.engine.melds import Meld
 from laizi.engine.walls import arrange_wall
 from laizi.variants import get as get_variant
 from laizi.vocab import TurnStart
@@ -98,56 +97,11 @@ def template(view: View) -> Game:
     return game
 
 
-_REPLACED = frozenset({"wall", "hands", "sizes", "melds", "discards", "flowers", "indicators",
-                       "scores", "passed_win", "pending", "responses", "taken", "payments",
-                       "log", "_legal"})
-
-
-def _attributes(g: Game) -> dict[str, Any]:
-    """The game's attributes by name. A compiled Game (mypyc) has no ``__dict__``: its
-    attributes are slots, named in the class's ``__mypyc_attrs__``."""
-    names: tuple[str, ...] | None = getattr(type(g), "__mypyc_attrs__", None)
-    if names is None:
-        return vars(g)
-    return {k: getattr(g, k) for k in names if not k.startswith("__") and hasattr(g, k)}
-
-
-def _fresh_copy(t: Game) -> Game:
-    g = copy.copy(t)
-    for k, val in _attributes(t).items():
-        if k in _REPLACED:
-            continue
-        if k == "extra":
-            g.extra = copy.deepcopy(val)
-        elif isinstance(val, list):
-            setattr(g, k, list(val))
-        elif isinstance(val, dict):
-            setattr(g, k, dict(val))
-        elif isinstance(val, set):
-            setattr(g, k, set(val))
-    return g
-
-
 def clone_world(g: Game) -> Game:
-    """An independent copy of a game state, much cheaper than ``copy.deepcopy``: lists
-    (and lists of lists) and dicts are copied, ``extra`` deeply; the wall, which the
-    engine only reads, is shared (a world with per-seat streams reorders its wall, so
-    its copy gets its own). Used to play several candidate actions from one sample."""
-    c = copy.copy(g)
-    for k, val in _attributes(g).items():
-        if k == "wall":
-            if g.seat_streams is not None:
-                c.wall = list(val)
-            continue
-        if k == "extra":
-            c.extra = copy.deepcopy(val)
-        elif isinstance(val, list):
-            setattr(c, k, [list(x) if isinstance(x, list) else x for x in val])
-        elif isinstance(val, dict):
-            setattr(c, k, {a: list(b) if isinstance(b, list) else b for a, b in val.items()})
-        elif isinstance(val, set):
-            setattr(c, k, set(val))
-    return c
+    """An independent copy of a game state (:meth:`~laizi.engine.state.HandState.copy`),
+    much cheaper than ``copy.deepcopy``: used to play several candidate actions from one
+    sample."""
+    return g.copy()
 
 
 def sample_world(view: View, rng: random.Random, *, enter: bool = True,
@@ -161,7 +115,23 @@ def sample_world(view: View, rng: random.Random, *, enter: bool = True,
     it must keep every hand's size (it is not called while a kong is being robbed)."""
     if view["phase"] == OVER:
         raise DeterminizeError("the hand is over")
-    g = _fresh_copy(template(view))
+    g = template(view).copy()
+    _deal_hidden(g, view, rng)
+    _set_public(g, view)
+    phase = view["phase"]
+    if condition is not None and phase != ROB:
+        condition(g, rng)
+    _enter_phase(g, view, enter)
+    if phase != TURN and view.get("extra"):
+        # Re-entering replayed the discard (or kong) through the variant's hooks, which
+        # may count it a second time: the view's facts are the truth.
+        g.variant.restore_extra(g, view["extra"])
+    return g
+
+
+def _deal_hidden(g: Game, view: View, rng: random.Random) -> None:
+    """Deal every tile the seat cannot see at random: the other hands (their sizes), then
+    the live wall (its length). A kong being robbed keeps its tile in the robbed hand."""
     n = g.n
     me = int(view["seat"])
     unseen = unseen_counts(view)
@@ -202,6 +172,11 @@ def sample_world(view: View, rng: random.Random, *, enter: bool = True,
     g.tail = live
     g.hands = hands
     g.sizes = sizes
+
+
+def _set_public(g: Game, view: View) -> None:
+    """The view's public facts; the hand's history beyond them is reset."""
+    n = g.n
     g.melds = [[Meld.from_json(m) for m in ms] for ms in view["melds"]]
     g.discards = [list(d) for d in view["discards"]]
     g.flowers = [list(f) for f in view["flowers"]]
@@ -209,28 +184,32 @@ def sample_world(view: View, rng: random.Random, *, enter: bool = True,
     g.wildcard = view["wildcard"]
     g.scores = list(view["scores"])
     g.passed_win = [False] * n
-    g.passed_win[me] = bool(view["passed_win"])
+    g.passed_win[int(view["seat"])] = bool(view["passed_win"])
     g.pending = {}
     g.responses = {}
     g.taken = []
     g.record = None
     g.payments = []
     g.log = [dict(g.log[0])] if g.log else []
-    g._legal = [None] * n
+    g.clear_legal()
     g.after_kong = False
     g.turn = int(view["turn"])
     if view.get("extra"):
         g.variant.restore_extra(g, view["extra"])
+
+
+def _enter_phase(g: Game, view: View, enter: bool) -> None:
+    """The view's phase: a turn as it stands, a pending claim (or rob) re-entered through
+    the engine, a variant's decision window with every seat still to answer."""
     phase = view["phase"]
-    if condition is not None and phase != ROB:
-        condition(g, rng)
+    me = int(view["seat"])
     if phase == TURN:
         g.phase = TURN
         g.turn_kind = (TurnStart.DRAWN if view["drawn"] is not None or g.turn != me
                        else TurnStart.CLAIMED)
         g.last_tile = view["drawn"] if view["drawn"] is not None else None
-        if g.last_tile is None and g.turn_kind != "claimed":
-            g.last_tile = next((t for t in range(T.NUM_KINDS) if hands[g.turn][t]), 0)
+        if g.last_tile is None and g.turn_kind != TurnStart.CLAIMED:
+            g.last_tile = next((t for t in range(T.NUM_KINDS) if g.hands[g.turn][t]), 0)
     elif phase == CLAIM:
         d, t = int(view["last_discard"]["seat"]), int(view["last_discard"]["tile"])
         g.discards[d].pop()
@@ -245,13 +224,8 @@ def sample_world(view: View, rng: random.Random, *, enter: bool = True,
         # the sample has every seat still to answer, with pass (its own options are
         # the bot's business: the sample only plays on after the window).
         g.phase = DECIDE
-        g.pending = {s: (interned(PASS, s),) for s in range(n)}
+        g.pending = {s: (interned(PASS, s),) for s in range(g.n)}
         g.responses = {}
-    if phase != TURN and view.get("extra"):
-        # Re-entering replayed the discard (or kong) through the variant's hooks, which
-        # may count it a second time: the view's facts are the truth.
-        g.variant.restore_extra(g, view["extra"])
-    return g
 
 
 def _reenter(g: Game, seat: int, action: Action, enter: bool) -> None:
@@ -260,5 +234,5 @@ def _reenter(g: Game, seat: int, action: Action, enter: bool) -> None:
     g.turn_kind = TurnStart.DRAWN
     g.last_tile = action.tile
     if enter:
-        g._legal = [None] * g.n
+        g.clear_legal()
         g.apply(action)

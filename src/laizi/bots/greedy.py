@@ -36,6 +36,7 @@ from laizi.bots.determinize import DeterminizeError, sample_world
 from laizi.bots.knowledge import danger, hand_counts, is_open, threats, unseen_counts
 from laizi.bots.profiles import Profile, profile
 from laizi.bots.protocol import View
+from laizi.core.records import SELF_DRAW
 from laizi.engine.actions import (
     ADDED_KONG,
     CHOW,
@@ -50,7 +51,6 @@ from laizi.engine.actions import (
     Action,
 )
 from laizi.engine.game import TURN, Game
-from laizi.engine.variant import SELF_DRAW
 from laizi.vocab import Phase, TurnStart
 
 __all__ = ["GreedyBot", "HandContext", "posed_self_draws"]
@@ -243,7 +243,7 @@ class HandContext:
             _LEGAL_WAIT.clear()
         with posed_self_draws(g, me) as refusal:
             if melds is not None:
-                from laizi.engine.melds import Meld
+                from laizi.core.melds import Meld
                 g.melds[me] = [Meld.from_json(m) for m in melds]
             for t in todo:
                 h = list(base)

@@ -20,6 +20,8 @@ from laizi import tiles as T
 from laizi.analysis import WinRules, waits
 from laizi.bots.greedy import best_shanten, posed_self_draws, trim_shanten_cache
 from laizi.bots.profiles import Profile, profile
+from laizi.core.melds import OPEN_KINDS
+from laizi.core.records import SELF_DRAW
 from laizi.engine.actions import (
     ADDED_KONG,
     CHOW,
@@ -34,8 +36,6 @@ from laizi.engine.actions import (
     Action,
 )
 from laizi.engine.game import CLAIMED, OVER, TURN, Game, interned
-from laizi.engine.melds import OPEN_KINDS
-from laizi.engine.variant import SELF_DRAW
 
 __all__ = ["FastPolicy", "playout", "playout_together", "same_future", "turn_action"]
 

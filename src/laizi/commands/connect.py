@@ -314,7 +314,8 @@ class _Story:
 
     def ending(self, end: Entry, names: list[str]) -> None:
         """The engine's ``end``: who won how (the variant's account), the payments."""
-        from laizi.records import WIN, record_from_json
+        from laizi.core.records import WIN
+        from laizi.records import record_from_json
         from laizi.ui.terminal import settlement_lines
 
         assert self.display is not None  # event() tells an end only with a display

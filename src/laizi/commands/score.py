@@ -23,15 +23,9 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from laizi.commands import Subparsers
+from laizi.core.records import HandRecord, RecordError
 from laizi.reasons import LANGS, Lang
-from laizi.records import (
-    BEYOND,
-    HandRecord,
-    RecordError,
-    beyond_limit,
-    record_from_json,
-    settle,
-)
+from laizi.records import BEYOND, beyond_limit, record_from_json, settle
 from laizi.settlement import Payment, net, payments_json
 
 __all__ = ["Settled", "read_records", "register", "run"]

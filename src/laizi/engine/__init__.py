@@ -6,11 +6,13 @@
 True
 """
 
+from laizi.core.melds import Meld
+from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
 from laizi.engine.actions import Action, IllegalActionError, MalformedActionError
 from laizi.engine.game import CLAIM, OVER, ROB, TURN, Game
 from laizi.engine.log import ReplayError, dumps, loads, redact, replay, state_json
-from laizi.engine.melds import Meld
-from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
+from laizi.engine.state import HandState
+from laizi.engine.variant import Variant
 
 __all__ = [
     "CLAIM",
@@ -22,6 +24,7 @@ __all__ = [
     "TURN",
     "Action",
     "Game",
+    "HandState",
     "IllegalActionError",
     "MalformedActionError",
     "Meld",

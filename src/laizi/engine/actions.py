@@ -19,8 +19,10 @@ import reprlib
 from dataclasses import dataclass
 from typing import Any
 
+from laizi.core.jsondata import JSON
 from laizi.errors import ErrorCode, IllegalActionError, MalformedActionError
 from laizi.tiles import NUM_TILE_IDS
+from laizi.tiles import format as fmt
 from laizi.vocab import ActionType
 
 __all__ = [
@@ -126,8 +128,8 @@ class Action:
     tile: int | None = None
     tiles: tuple[int, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type, "seat": self.seat}
+    def to_json(self) -> JSON:
+        out: JSON = {"type": self.type, "seat": self.seat}
         if self.tile is not None:
             out["tile"] = self.tile
         if self.tiles:
@@ -186,8 +188,6 @@ class Action:
         return cls(kind, seat, tile, tuple(tiles))
 
     def __str__(self) -> str:
-        from laizi.tiles import format as fmt
-
         parts = [f"seat {self.seat} {self.type}"]
         try:
             if self.tiles:

@@ -23,11 +23,19 @@ Phases:
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Final
 
 from laizi import tiles as T
+from laizi.core.jsondata import JSON
+from laizi.core.melds import Meld
+from laizi.core.records import (
+    DISCARD_WIN,
+    ROBBED_KONG,
+    SELF_DRAW,
+    HandRecord,
+    record_to_json,
+)
 from laizi.engine.actions import (
     ADDED_KONG,
     CHOW,
@@ -40,87 +48,50 @@ from laizi.engine.actions import (
     TYPES,
     WIN,
     Action,
-    IllegalActionError,
     check_action,
     short_repr,
 )
-from laizi.engine.melds import Meld
-from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
+from laizi.engine.dealing import Dealing
+from laizi.engine.events import (
+    RULES_VERSION,
+    ActionEvent,
+    ClaimEvent,
+    EndEvent,
+    RevealedEvent,
+    StartEvent,
+)
+from laizi.engine.refusals import refusal
+from laizi.engine.registry import get as get_variant
+from laizi.engine.replay import replay_into
+from laizi.engine.reports import hand_record, seat_view, state_to_json
+from laizi.engine.state import HandState
+from laizi.engine.variant import Variant
+from laizi.engine.windows import PASS_ONLY, discard_window, interned, rob_window, turn_options
 from laizi.errors import ErrorCode, LaiziError, MalformedActionError
-from laizi.settlement import Payment, net
+from laizi.settlement import net
 from laizi.vocab import Phase, TurnStart
-
-if TYPE_CHECKING:
-    from laizi.records import HandRecord
 
 __all__ = ["CLAIM", "CLAIMED", "DECIDE", "OVER", "ROB", "RULES_VERSION", "TURN", "Game",
            "interned"]
 
-RULES_VERSION = 3
-"""The version of the rules a log was written under: raise it whenever a change of the
-rules or of the engine would replay an old log differently. 1 is every log before the
-field existed (claim windows that asked only the seats with an option); 2 asks every seat
-in every window; 3 scores golden (黄金麻将) hands with the 明暗杠 option and 和绝张 read for
-the golden tile's stand-in (docs/rules/golden.md, decision 16)."""
-
-TURN, CLAIM, ROB, OVER = Phase.TURN, Phase.CLAIM, Phase.ROB, Phase.OVER
-DECIDE = Phase.DECIDE  # a variant's own decision phase (Variant.resolve ends it)
+TURN: Final = Phase.TURN
+CLAIM: Final = Phase.CLAIM
+ROB: Final = Phase.ROB
+OVER: Final = Phase.OVER
+DECIDE: Final = Phase.DECIDE  # a variant's own decision phase (Variant.resolve ends it)
 # How the current turn began: it decides whether a self-drawn win or a kong is possible.
-DEALT, DRAWN = TurnStart.DEALT, TurnStart.DRAWN
-REPLACED, CLAIMED = TurnStart.REPLACED, TurnStart.CLAIMED
-
-_ACTIONS: dict[tuple[str, int, int | None, tuple[int, ...]], Action] = {}
-
-
-def interned(kind: str, seat: int, tile: int | None = None,
-             tiles: tuple[int, ...] = ()) -> Action:
-    """The engine's own copy of an action: legal-action lists reuse the same objects
-    (fast membership), and code that builds actions itself (the search's playouts) gets
-    those objects too."""
-    key = (kind, seat, tile, tiles)
-    a = _ACTIONS.get(key)
-    if a is None:
-        a = Action(kind, seat, tile, tiles)
-        # The cache is shared by every game: never let a garbage action (seat=True, which
-        # equals 1 as a dict key) stand in for a real one.
-        check_action(a, frozenset((kind,)))
-        a = _ACTIONS[key] = a
-    return a
-
-
-_act = interned
-
+DEALT: Final = TurnStart.DEALT
+DRAWN: Final = TurnStart.DRAWN
+REPLACED: Final = TurnStart.REPLACED
+CLAIMED: Final = TurnStart.CLAIMED
 
 _CORE_TURN = frozenset({DISCARD, WIN, CONCEALED_KONG, ADDED_KONG, SPECIAL_KONG})
 _CORE_TYPES = frozenset(TYPES)
-_ANSWER_TYPES = frozenset({CHOW, PUNG, KONG})
-_MELD_SIZE: dict[str, int] = {CHOW: 3, PUNG: 3, KONG: 4}
-
-_DISCARDS = [[_act(DISCARD, s, t) for t in range(T.NUM_KINDS)] for s in range(8)]
-_PASS_ONLY = [(_act(PASS, s),) for s in range(8)]
-"""The options of a seat asked in a window it can do nothing in (uniform windows)."""
 
 
-def copy_json(value: Any) -> Any:
-    """A copy of JSON data (dicts and lists copied at every depth), cheaper than
-    ``copy.deepcopy``: views hand out cached parts that their callers may change."""
-    if isinstance(value, dict):
-        return {k: copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [copy_json(v) for v in value]
-    return value
-
-
-def _variant(v: Variant | str) -> Variant:
-    if isinstance(v, str):
-        from laizi.variants import get
-
-        return get(v)
-    return v
-
-
-class Game:
-    """One hand. Create with ``Game("jingzhou", seed=7)``. (``Game()`` with no variant is
+class Game(Dealing):
+    """One hand: a :class:`~laizi.engine.state.HandState` with its rules, moved on only by
+    :meth:`apply`. Create with ``Game("jingzhou", seed=7)``. (``Game()`` with no variant is
     an empty shell that ``copy.copy`` fills in, not a hand.)
 
     ``wall`` (tests, puzzles) gives the wall order instead of shuffling by ``seed``: the
@@ -140,7 +111,7 @@ class Game:
         dealer: int = 0,
         scores: Sequence[int] | None = None,
         wall: Sequence[int] | None = None,
-        context: dict[str, Any] | None = None,
+        context: JSON | None = None,
         streams: bool = False,
         uniform: bool = True,
     ) -> None:
@@ -148,7 +119,7 @@ class Game:
             # An empty shell, not a hand: copy.copy of a compiled Game (mypyc) makes one
             # and then fills in the attributes.
             return
-        v = _variant(variant)
+        v = get_variant(variant) if isinstance(variant, str) else variant
         self.variant = v
         if options is None:
             options = v.default_options()
@@ -163,79 +134,19 @@ class Game:
             raise ValueError(f"dealer {dealer} is not a seat of {v.id} (0-{n - 1})")
         self.dealer = dealer
         self.scores = list(scores) if scores is not None else [0] * n
-        tiles = sorted(v.tile_set(self.options))
-        if wall is None:
-            if seed is None:
-                raise ValueError("a game needs a seed or a wall")
-            random.Random(seed).shuffle(tiles)
-            self.wall = tiles
-        else:
-            if sorted(wall) != tiles:
-                raise ValueError(f"the given wall is not the {v.id} tile set in some order")
-            self.wall = list(wall)
+        self.wall = self._shuffled_wall(seed, wall)
         self.head = 0
         self.tail = len(self.wall)
-        self.reserve = v.reserve(self.options)
-        self.seat_streams: list[list[int]] | None = None
-        """With per-seat streams (:meth:`split_wall`): each seat's next tiles, the next
-        one last. Together they hold exactly the tiles of ``wall[head:tail]``."""
-        self.flower_set = v.flower_tiles(self.options)
-        self.hands = [[0] * T.NUM_KINDS for _ in range(n)]
-        self.sizes = [0] * n
-        self.melds: list[list[Meld]] = [[] for _ in range(n)]
-        self.discards: list[list[int]] = [[] for _ in range(n)]
-        self.flowers: list[list[int]] = [[] for _ in range(n)]
-        self.indicators: list[int] = []
-        self.wildcard: int | None = None
+        self.reserve = v.reserve(options)
+        self.seat_streams = None
+        self.flower_set = v.flower_tiles(options)
+        self._empty_hand(n)
         self.turn = dealer
-        self.phase = TURN
-        self.turn_kind = DEALT
-        self.after_kong = False
-        self.last_tile: int | None = None
-        self.pending: dict[int, tuple[Action, ...]] = {}
-        self.responses: dict[int, Action] = {}
-        self.passed_win = [False] * n
-        self.taken: list[int] = []
-        """Tiles taken by a win off a discard or a robbed kong (for tile accounting)."""
-        self.extra: dict[str, Any] = {}
-        self.blocked_cache: frozenset[int] | None = None
-        """The variant's ``meld_blocked`` set, worked out once per hand by the variant
-        (declared here, not set on the fly: a compiled Game has no ``__dict__``)."""
-        self.special_kongs_cache: dict[int, str] | None = None
-        """The variant's ``special_kongs`` map, worked out once per hand likewise."""
-        self.context: dict[str, Any] = dict(context or {})
-        """The hand's place in a session, for the variant (JSON; e.g. Taiwan's prevalent
-        wind and 连N); written in the ``start`` event so replay sees it."""
+        self.context = dict(context or {})
         self.keep_log = True
-        """False for throwaway copies (search playouts): the log stops growing and the
-        end event is not written, which saves the JSON work; such a game cannot be
-        replayed. Everything else (state, legal actions, settlement) is unchanged."""
-        self.suspended: dict[str, Any] | None = None
-        """A draw interrupted by a ``decide`` phase: ``{"seat", "kong"}`` (see resume)."""
-        self.record: HandRecord | None = None
-        self.payments: list[Payment] = []
-        self.claim_types = v.claim_types(self.options)
+        self.claim_types = v.claim_types(options)
         self.uniform = uniform
-        """Uniform windows (the default): every other seat is asked after every discard and
-        every added kong, and every seat in every ``decide`` phase, ``pass`` being the only
-        answer of a seat without an option. So the phase, ``to_act`` and the number of
-        answers never show who could claim or declare. ``False`` (a bot's private sample
-        worlds only) asks just the seats with an option, which is faster."""
-        self.log: list[dict[str, Any]] = [{
-            "type": "start", "rules": RULES_VERSION, "variant": v.id,
-            "options": v.options_to_json(self.options), "dealer": dealer,
-            "scores": list(self.scores),
-        }]
-        if seed is not None:
-            self.log[0]["seed"] = seed
-        if wall is not None:
-            self.log[0]["wall"] = list(wall)
-        if streams:
-            self.log[0]["streams"] = True
-        if not uniform:
-            self.log[0]["uniform"] = False
-        if self.context:
-            self.log[0]["context"] = dict(self.context)
+        self.log = [self._start_event(wall, streams)]
         self._legal: list[tuple[Action, ...] | None] = [None] * n
         self._dealt_flowers: dict[int, list[int]] = {}
         self._deal()
@@ -244,102 +155,66 @@ class Game:
         if self.phase == TURN:
             v.start(self)
 
-    # ------------------------------------------------------------------ setup
+    def _empty_hand(self, n: int) -> None:
+        """Every seat's tiles and the hand's progress as before the deal."""
+        self.hands = [[0] * T.NUM_KINDS for _ in range(n)]
+        self.sizes = [0] * n
+        self.melds = [[] for _ in range(n)]
+        self.discards = [[] for _ in range(n)]
+        self.flowers = [[] for _ in range(n)]
+        self.indicators = []
+        self.wildcard = None
+        self.phase = TURN
+        self.turn_kind = DEALT
+        self.after_kong = False
+        self.last_tile = None
+        self.pending = {}
+        self.responses = {}
+        self.passed_win = [False] * n
+        self.taken = []
+        self.extra = {}
+        self.blocked_cache = None
+        self.special_kongs_cache = None
+        self.suspended = None
+        self.record = None
+        self.payments = []
 
-    def _deal(self) -> None:
-        v, n = self.variant, self.n
-        order = [(self.dealer + i) % n for i in range(n)]
-        for seat in order:
-            for _ in range(v.hand_size):
-                self._give(seat, self.wall[self.head])
-                self.head += 1
-        last = self.wall[self.head]
-        self.head += 1
-        self._give(self.dealer, last)
-        self.log.append({"type": "deal", "hands": [self.concealed(s) for s in range(n)]})
-        self.last_tile = last
-        v.setup(self)
-        if self.indicators or self.wildcard is not None:
-            self.log.append({"type": "indicator", "tiles": list(self.indicators),
-                             "wildcard": self.wildcard})
-        for seat in order:
-            for t in self._dealt_flowers.get(seat, ()):
-                self.log.append({"type": "flower", "seat": seat, "tile": t})
-                if self.tail - self.head <= self.reserve:
-                    self._end_draw()
-                    return
-                got = self._take_tail_nonflower(seat)
-                if got is None:
-                    return
-                if seat == self.dealer:
-                    self.last_tile = got
-                self._give(seat, got)
-                self.log.append({"type": "draw", "seat": seat, "tile": got, "replacement": True})
+    def _start_event(self, wall: Sequence[int] | None, streams: bool) -> JSON:
+        return StartEvent(
+            RULES_VERSION, self.variant.id, self.variant.options_to_json(self.options),
+            self.dealer, list(self.scores), self.seed, None if wall is None else list(wall),
+            streams, self.uniform, dict(self.context) if self.context else None).to_json()
 
-    def _give(self, seat: int, t: int) -> None:
-        if t >= T.NUM_KINDS:
-            # A flower dealt is set aside and replaced from the tail after the deal.
-            self.flowers[seat].append(t)
-            self._dealt_flowers.setdefault(seat, []).append(t)
-            return
-        self.hands[seat][t] += 1
-        self.sizes[seat] += 1
+    @classmethod
+    def from_log(cls, log: Sequence[JSON], *, verify: bool = True) -> Game:
+        """The game a log describes, rebuilt by applying its actions again to the hand
+        its ``start`` event deals; with ``verify`` the rebuilt log must be ``log`` event
+        for event. Any problem is a :class:`~laizi.engine.replay.ReplayError`."""
+        return replay_into(cls, log, verify=verify)
 
-    def _take_tail_nonflower(self, seat: int, kong: bool | None = None) -> int | None:
-        """Take from the tail, setting flowers aside; ``None`` if the wall ran out or (in
-        play, ``kong`` given) a flower interrupted the draw (``Variant.on_flower``)."""
-        while True:
-            if self.tail - self.head <= self.reserve:
-                self._end_draw()
-                return None
-            if self.seat_streams is not None:
-                self._bring(self._far_stream_tile(), self.tail - 1)
-            self.tail -= 1
-            t = self.wall[self.tail]
-            if t not in self.flower_set:
-                return t
-            self.flowers[seat].append(t)
-            self.log.append({"type": "flower", "seat": seat, "tile": t})
-            if kong is not None and self._flower_interrupts(seat, t, kong):
-                return None
+    def copy(self) -> Game:
+        """An independent copy (:meth:`HandState.copy`), playable on its own."""
+        c = Game()
+        self.copy_into(c)
+        return c
 
-    def reveal_indicator(self) -> int:
-        """Turn the last tile of the tail face up, out of play (for ``Variant.setup``)."""
-        if self.seat_streams is not None:
-            self._bring(self._far_stream_tile(), self.tail - 1)
-        self.tail -= 1
-        t = self.wall[self.tail]
-        self.indicators.append(t)
-        return t
+    def copy_into(self, c: HandState) -> None:
+        HandState.copy_into(self, c)
+        assert isinstance(c, Game)
+        c.variant = self.variant
+        c._options_json = self._options_json
+        c._legal = list(self._legal)
+        c._dealt_flowers = {s: list(f) for s, f in self._dealt_flowers.items()}
+
+    def win_refusal(self, seat: int, tile: int, how: str) -> str | None:
+        return self.variant.win_refusal(self, seat, tile, how)
+
+    def clear_legal(self) -> None:
+        """Forget the cached legal actions: for a state set field by field (the search's
+        sample worlds), whose options must be worked out afresh."""
+        self._legal = [None] * self.n
 
     # ------------------------------------------------------------------ queries
-
-    @property
-    def over(self) -> bool:
-        return self.phase == OVER
-
-    @property
-    def live_tiles(self) -> int:
-        """Tiles left in the live wall (the reserve included)."""
-        return self.tail - self.head
-
-    def concealed(self, seat: int) -> list[int]:
-        """The seat's concealed tiles, sorted."""
-        return T.from_counts(self.hands[seat])
-
-    def is_open(self, seat: int) -> bool:
-        return any(m.is_open for m in self.melds[seat])
-
-    def to_act(self) -> list[int]:
-        """Seats that have a decision to make now."""
-        if self.phase == TURN:
-            return [self.turn]
-        if self.phase in (CLAIM, ROB, DECIDE):
-            responses = self.responses
-            if not responses:  # a window just opened: everybody asked
-                return list(self.pending)
-            return [s for s in self.pending if s not in responses]
-        return []
 
     def legal_actions(self, seat: object) -> tuple[Action, ...]:
         """Every action ``seat`` may take now (empty if it has no decision), as a tuple:
@@ -367,41 +242,12 @@ class Game:
     def _compute_legal(self, seat: int) -> tuple[Action, ...]:
         phase = self.phase
         if phase == TURN:
-            return tuple(self._turn_actions(seat)) if seat == self.turn else ()
+            return tuple(turn_options(self, self.variant, seat)) if seat == self.turn else ()
         if phase in (CLAIM, ROB, DECIDE):
             if seat in self.pending and seat not in self.responses:
                 return self.pending[seat]
             return ()
         return ()
-
-    def _turn_actions(self, seat: int) -> list[Action]:
-        v = self.variant
-        hand = self.hands[seat]
-        out: list[Action] = []
-        drawn = self.turn_kind != CLAIMED
-        if drawn:
-            t = self.last_tile
-            assert t is not None
-            if v.win_refusal(self, seat, t, SELF_DRAW) is None:
-                out.append(_act(WIN, seat, t))
-            blocked = v.meld_blocked(self)
-            for m in self.melds[seat]:
-                if m.kind == PUNG and hand[m.tiles[0]]:
-                    out.append(_act(ADDED_KONG, seat, m.tiles[0]))
-        for x in v.special_kongs(self):
-            if hand[x]:
-                out.append(_act(SPECIAL_KONG, seat, x))
-        refused = v.undiscardable(self, seat)
-        discards = _DISCARDS[seat]
-        for x in range(T.NUM_KINDS):
-            c = hand[x]
-            if c:
-                if x not in refused:
-                    out.append(discards[x])
-                if c == 4 and drawn and x not in blocked:
-                    out.append(_act(CONCEALED_KONG, seat, x))
-        out.extend(v.turn_actions(self, seat))
-        return v.restrict(self, seat, out)
 
     # ------------------------------------------------------------------ apply
 
@@ -431,7 +277,7 @@ class Game:
         check_action(action, self.action_types(), self.n, self.phase)
         seat = action.seat
         if action not in self.legal_actions(seat):
-            raise self._refusal(action)
+            raise refusal(self, self.variant, action)
         self.apply_trusted(action)
 
     def action_types(self) -> frozenset[str]:
@@ -445,10 +291,10 @@ class Game:
         seat = action.seat
         if self.keep_log:
             if self.phase == TURN:
-                self.log.append({"type": "action", "action": action.to_json()})
+                self.log.append(ActionEvent.json(action))
             else:
                 # An answer in a window: secret from the other seats until it closes.
-                self.log.append({"type": "action", "action": action.to_json(), "answer": True})
+                self.log.append(ActionEvent.json(action, True))
         self._legal = [None] * self.n
         kind = action.type
         self.variant.on_action(self, action)
@@ -486,180 +332,12 @@ class Game:
                     responses = self.responses
                     self.pending = {}
                     self.responses = {}
-                    shown = [responses[s].to_json() for s in sorted(responses)
+                    shown = [responses[s] for s in sorted(responses)
                              if responses[s].type != PASS]
                     if shown and self.keep_log:
                         # A closed decision window makes its declarations public.
-                        self.log.append({"type": "revealed", "actions": shown})
+                        self.log.append(RevealedEvent(shown).to_json())
                     self.variant.resolve(self, responses)
-
-    def _refusal(self, action: Action) -> IllegalActionError:
-        """The refusal of a well-typed action that is not among its seat's legal actions.
-
-        Only called once membership has refused the action, so it never decides legality:
-        it names the reason (the code first: the hand is over, not the seat's turn, no
-        decision of the seat in this window, already answered; else ``illegal`` with the
-        rule broken, the variant's :meth:`Variant.action_refusal` first). It reads the
-        state and changes nothing."""
-        seat, phase = action.seat, self.phase
-
-        def refuse(message: str, code: ErrorCode = ErrorCode.ILLEGAL) -> IllegalActionError:
-            return IllegalActionError(message, code=code, seat=seat, phase=phase)
-
-        if phase == OVER:
-            return refuse(f"the hand is over: {action} is not possible", ErrorCode.HAND_OVER)
-        if phase == TURN:
-            if seat != self.turn:
-                return refuse(f"it is seat {self.turn}'s turn, not seat {seat}'s",
-                              ErrorCode.NOT_YOUR_TURN)
-        elif seat not in self.pending:
-            what = {CLAIM: "discard", ROB: "added kong"}.get(phase, "decision")
-            return refuse(f"seat {seat} has no decision on this {what}", ErrorCode.NO_DECISION)
-        elif seat in self.responses:
-            return refuse(f"seat {seat} has already answered", ErrorCode.ALREADY_ANSWERED)
-        return refuse(self._why_illegal(action))
-
-    def _options_text(self, seat: int) -> str:
-        return ", ".join(str(a) for a in self.legal_actions(seat)) or "none"
-
-    def _why_illegal(self, action: Action) -> str:
-        """The rule a well-typed, illegal action of the seat whose decision it is breaks."""
-        seat, kind, t, phase = action.seat, action.type, action.tile, self.phase
-        v = self.variant
-        core = kind in _CORE_TYPES
-        # 1. the kind of action does not fit the phase
-        if phase == TURN and (kind == PASS or kind in _ANSWER_TYPES):
-            return f"{kind} answers a discard; there is no discard to answer (seat {seat}'s turn)"
-        if phase != TURN and kind in _CORE_TURN and not (kind == WIN and phase != DECIDE):
-            what = {CLAIM: "a discard", ROB: "an added kong"}.get(phase, "a decision")
-            return (f"{kind} is not an answer to {what}; seat {seat}'s options are "
-                    + self._options_text(seat))
-        if phase == ROB and kind in _ANSWER_TYPES:
-            return "only win (抢杠) or pass answer an added kong"
-        if phase == DECIDE and kind in _ANSWER_TYPES:
-            return f"{kind} is not an answer to this decision; seat {seat}'s options are " \
-                   + self._options_text(seat)
-        # 2. the shape of a core action
-        if core:
-            why = self._shape_refusal(action)
-            if why:
-                return why
-        # 3. what the variant knows better
-        why = v.action_refusal(self, action)
-        if why:
-            return why
-        if not core or phase == DECIDE:
-            return f"{kind} is not possible now; seat {seat}'s options are " \
-                   + self._options_text(seat)
-        if phase == TURN:
-            assert t is not None
-            return self._why_not_in_turn(seat, kind, t)
-        return self._why_not_answer(action)
-
-    @staticmethod
-    def _shape_refusal(action: Action) -> str | None:
-        """A core action whose tile or tiles cannot be right whatever the state."""
-        kind, t, tiles = action.type, action.tile, action.tiles
-        if kind == PASS:
-            if t is not None or tiles:
-                return "pass takes no tile and no tiles"
-            return None
-        if t is None:
-            return f"{kind} needs a tile" + (" (the discard)" if kind in _ANSWER_TYPES else "")
-        if t >= T.NUM_KINDS:
-            return (f"{kind} of {T.name(t, 'mpsz')}: a flower is set aside (and replaced) "
-                    "automatically, never played")
-        if kind not in _ANSWER_TYPES:
-            if tiles:
-                return f"{kind} takes one tile, not a list of tiles"
-            return None
-        size = _MELD_SIZE[kind]
-        if len(tiles) != size or t not in tiles or list(tiles) != sorted(tiles):
-            return (f"{kind} needs tiles: the {size} tiles of the meld with the claimed tile, "
-                    "sorted")
-        if kind == CHOW:
-            lo = tiles[0]
-            if lo >= 27 or tiles != (lo, lo + 1, lo + 2) or lo % 9 > 6:
-                return "a chow is three consecutive tiles of one suit"
-        elif tiles != (t,) * size:
-            return f"a {kind} of {T.name(t, 'mpsz')} is {size} × {T.name(t, 'mpsz')}"
-        return None
-
-    def _why_not_in_turn(self, seat: int, kind: str, t: int) -> str:
-        v, hand = self.variant, self.hands[seat]
-        name = T.name(t, "mpsz")
-        claimed = self.turn_kind == CLAIMED
-        if kind == DISCARD:
-            if not hand[t]:
-                return f"cannot discard {name}: not in seat {seat}'s hand"
-            return v.discard_refusal(self, seat, t) or f"cannot discard {name} now"
-        if kind == WIN:
-            if claimed:
-                return "no self-drawn win right after a chow or pung: discard first"
-            if t != self.last_tile:
-                drawn = "?" if self.last_tile is None else T.name(self.last_tile, "mpsz")
-                return f"a self-drawn win is on the drawn tile {drawn}, not {name}"
-            why = v.win_refusal(self, seat, t, SELF_DRAW)
-            return f"cannot win: {why}" if why else "cannot win now"
-        if kind in (CONCEALED_KONG, ADDED_KONG) and claimed:
-            return "no kong right after a chow or pung: discard first"
-        if kind == CONCEALED_KONG:
-            if hand[t] != 4:
-                return (f"concealed kong of {name} needs four {name} in hand "
-                        f"(seat {seat} holds {hand[t]})")
-            if t in v.meld_blocked(self):
-                return f"{name} cannot be konged in {v.id}"
-            return f"concealed kong of {name} is not possible now"
-        if kind == ADDED_KONG:
-            if not any(m.kind == PUNG and m.tiles[0] == t for m in self.melds[seat]):
-                return f"added kong of {name} needs an exposed pung of {name}"
-            if not hand[t]:
-                return f"added kong of {name} needs the fourth {name} in hand"
-            return f"added kong of {name} is not possible now"
-        # SPECIAL_KONG
-        if t not in v.special_kongs(self):
-            return f"{name} is not a special-kong tile in {v.id} now"
-        if not hand[t]:
-            return f"cannot play {name} out: not in seat {seat}'s hand"
-        return f"special kong of {name} is not possible now"
-
-    def _why_not_answer(self, action: Action) -> str:
-        """A core answer (win, chow, pung, kong, pass) in a claim or rob window."""
-        seat, kind, t = action.seat, action.type, action.tile
-        v, x = self.variant, self.last_tile
-        assert x is not None
-        name = T.name(x, "mpsz")
-        what = "the discard" if self.phase == CLAIM else "the added kong's tile"
-        options = f"; seat {seat}'s options are " + self._options_text(seat)
-        if kind != PASS and t != x:
-            return f"{kind} is on {what} {name}, not {T.name(t or 0, 'mpsz')}"
-        if kind == WIN:
-            if self.passed_win[seat]:
-                return ("过水: a win on a discard was declined; no win on a discard or a "
-                        "robbed kong before your next draw")
-            how = DISCARD_WIN if self.phase == CLAIM else ROBBED_KONG
-            why = v.win_refusal(self, seat, x, how)
-            return f"cannot win: {why}" if why else f"cannot win on {name} now" + options
-        if kind in _ANSWER_TYPES:
-            if kind not in self.claim_types:
-                return f"{v.id} has no {kind} on a discard"
-            if kind == CHOW and seat != (self.turn + 1) % self.n:
-                return "chow (吃) is only for the next seat after the discarder"
-            if x in v.meld_blocked(self):
-                return f"{name} takes part in no chow, pung or kong in {v.id}"
-            rest = list(action.tiles)
-            rest.remove(x)
-            hand = self.hands[seat]
-            need = {u: rest.count(u) for u in rest}
-            short = [u for u, c in need.items() if hand[u] < c]
-            if short:
-                return (f"cannot {kind}: seat {seat}'s hand lacks "
-                        + " ".join(T.name(u, "mpsz") for u in short))
-            blocked = [u for u in need if u in v.meld_blocked(self)]
-            if blocked:
-                return (f"cannot {kind}: {' '.join(T.name(u, 'mpsz') for u in blocked)} "
-                        f"takes part in no meld in {v.id}")
-        return f"{action} is not possible now" + options
 
     # ------------------------------------------------------------------ transitions
 
@@ -669,49 +347,13 @@ class Game:
         self.discards[seat].append(t)
         self.last_tile = t
         self.after_kong = False
-        v = self.variant
-        blocked = v.meld_blocked(self)
-        claim_types = self.claim_types
-        pending: dict[int, tuple[Action, ...]] = {}
-        n = self.n
-        suited = t < 27
-        for i in range(1, n):
-            s = (seat + i) % n
-            hand = self.hands[s]
-            opts: list[Action] = []
-            if not self.passed_win[s] and v.win_refusal(self, s, t, DISCARD_WIN) is None:
-                opts.append(_act(WIN, s, t))
-            if t not in blocked:
-                c = hand[t]
-                if c >= 3 and KONG in claim_types:
-                    opts.append(_act(KONG, s, t, (t, t, t, t)))
-                if c >= 2 and PUNG in claim_types:
-                    opts.append(_act(PUNG, s, t, (t, t, t)))
-                if i == 1 and suited and CHOW in claim_types:
-                    r = t % 9
-                    for lo in (t - 2, t - 1, t):
-                        if lo < t - r or lo + 2 > t - r + 8:
-                            continue
-                        ok = True
-                        for x in (lo, lo + 1, lo + 2):
-                            if x != t and (not hand[x] or x in blocked):
-                                ok = False
-                                break
-                        if ok:
-                            opts.append(_act(CHOW, s, t, (lo, lo + 1, lo + 2)))
-            if opts:
-                opts = v.restrict(self, s, opts)
-            if opts:
-                opts.append(_act(PASS, s))
-                pending[s] = tuple(opts)
-            elif self.uniform:
-                pending[s] = _PASS_ONLY[s]
+        pending = discard_window(self, self.variant, seat, t)
         if pending:
             self.phase = CLAIM
             self.pending = pending
             self.responses = {}
         else:
-            self._draw((seat + 1) % n)
+            self._draw((seat + 1) % self.n)
 
     def _nearest_first(self, seats: Sequence[int]) -> list[int]:
         d = self.turn
@@ -774,7 +416,7 @@ class Game:
         self.melds[s].append(meld)
         self.variant.on_claim(self, s, meld)
         if self.keep_log:
-            self.log.append({"type": "claim", "seat": s, "meld": meld.to_json()})
+            self.log.append(ClaimEvent.json(s, meld))
         self.turn = s
         if claim.type == KONG:
             self._draw(s, kong=True)
@@ -784,16 +426,7 @@ class Game:
             self.after_kong = False
 
     def _added_kong(self, seat: int, t: int) -> None:
-        v = self.variant
-        pending: dict[int, tuple[Action, ...]] = {}
-        for i in range(1, self.n):
-            s = (seat + i) % self.n
-            if not self.passed_win[s] and v.win_refusal(self, s, t, ROBBED_KONG) is None:
-                opts = v.restrict(self, s, [_act(WIN, s, t)])
-                if opts:
-                    pending[s] = (*opts, _act(PASS, s))
-            if self.uniform and s not in pending:
-                pending[s] = _PASS_ONLY[s]
+        pending = rob_window(self, self.variant, seat, t)
         self.last_tile = t
         if pending:
             self.phase = ROB
@@ -841,95 +474,6 @@ class Game:
             return
         self._complete_added_kong(robbed, t)
 
-    def _draw(self, seat: int, *, kong: bool = False) -> None:
-        """Ordinary draw from the head, or (after a kong) a replacement from the tail."""
-        if self.tail - self.head <= self.reserve:
-            self._end_draw()
-            return
-        if kong:
-            got = self._take_tail_nonflower(seat, True)
-            if got is None:
-                return
-            t = got
-        else:
-            if self.seat_streams is not None:
-                self._bring(self._seat_stream_tile(seat), self.head)
-            t = self.wall[self.head]
-            self.head += 1
-            if t in self.flower_set:
-                self.flowers[seat].append(t)
-                self.log.append({"type": "flower", "seat": seat, "tile": t})
-                if self._flower_interrupts(seat, t, False):
-                    return
-                got = self._take_tail_nonflower(seat, False)
-                if got is None:
-                    return
-                t = got
-        self._drawn(seat, t, kong)
-
-    # ------------------------------------------------------------------ per-seat streams
-
-    def split_wall(self) -> None:
-        """Deal the live wall ``wall[head:tail]`` out to per-seat streams (分墙), tile by
-        tile in order, to the seat that would draw it if nobody claimed (starting after
-        :attr:`turn`). From then on an ordinary draw takes the drawing seat's next tile
-        (a seat whose stream ran dry takes from the longest one), and a draw from the
-        tail (a kong's or a flower's replacement) takes the last tile of the longest
-        stream: like the wall's tail, the tile furthest from being drawn, so a
-        replacement changes what the seats draw as late as possible.
-
-        Which tile is drawn next never depends on the hidden tiles, so every draw is a
-        uniformly random unseen tile, as from a shuffled wall. The wall list keeps the
-        remaining tiles (in a different order): each draw first moves its tile to the
-        head or the tail. Also used by the search bot (common draws across candidates).
-        """
-        live = self.wall[self.head:self.tail]
-        first = (self.turn + 1) % self.n
-        streams: list[list[int]] = [[] for _ in range(self.n)]
-        for i, t in enumerate(live):
-            streams[(first + i) % self.n].append(t)
-        for st in streams:
-            st.reverse()
-        self.seat_streams = streams
-        self.wall = list(self.wall)
-
-    def _seat_stream_tile(self, seat: int) -> int:
-        streams = self.seat_streams
-        assert streams is not None
-        st = streams[seat] if streams[seat] else max(streams, key=len)
-        return st.pop()
-
-    def _far_stream_tile(self) -> int:
-        streams = self.seat_streams
-        assert streams is not None
-        return max(streams, key=len).pop(0)
-
-    def _bring(self, x: int, pos: int) -> None:
-        """Move a copy of tile ``x`` of the live wall to ``pos`` (the head or the tail)."""
-        w = self.wall
-        i = w.index(x, self.head, self.tail)
-        w[i] = w[pos]
-        w[pos] = x
-
-    def _drawn(self, seat: int, t: int, kong: bool) -> None:
-        self.hands[seat][t] += 1
-        self.sizes[seat] += 1
-        self.turn = seat
-        self.phase = TURN
-        self.turn_kind = REPLACED if kong else DRAWN
-        self.after_kong = kong
-        self.last_tile = t
-        self.passed_win[seat] = False
-        if self.keep_log:
-            self.log.append({"type": "draw", "seat": seat, "tile": t, "replacement": kong})
-
-    def _flower_interrupts(self, seat: int, flower: int, kong: bool) -> bool:
-        self.variant.on_flower(self, seat, flower)
-        if self.phase != DECIDE:
-            return False
-        self.suspended = {"seat": seat, "kong": kong}
-        return True
-
     # ------------------------------------------------------------------ variant primitives
 
     def ask(self, pending: dict[int, Sequence[Action]]) -> None:
@@ -942,7 +486,7 @@ class Game:
         asked = {s: tuple(a) for s, a in pending.items()}
         if self.uniform:
             # Every seat answers, in seat order, so being asked shows nothing.
-            asked = {s: asked.get(s, _PASS_ONLY[s]) for s in range(self.n)}
+            asked = {s: asked.get(s, PASS_ONLY[s]) for s in range(self.n)}
         self.pending = asked
         self.responses = {}
         self._legal = [None] * self.n
@@ -963,59 +507,13 @@ class Game:
         if got is not None:
             self._drawn(seat, got, kong)
 
-    def move_flower(self, from_seat: int, to_seat: int, flower: int) -> None:
-        """Move a set-aside flower between seats (Taiwan 七抢一); logged as a ``flower``
-        event with ``from``."""
-        self.flowers[from_seat].remove(flower)
-        self.flowers[to_seat].append(flower)
-        self.log.append({"type": "flower", "seat": to_seat, "tile": flower, "from": from_seat})
-
-    def draw_replacement(self, seat: int) -> int | None:
-        """Give ``seat`` a replacement from the tail (flowers set aside) without starting a
-        turn; ``None`` if the wall ran out (the hand is then drawn)."""
-        got = self._take_tail_nonflower(seat)
-        if got is None:
-            return None
-        self.hands[seat][got] += 1
-        self.sizes[seat] += 1
-        self.last_tile = got
-        self.log.append({"type": "draw", "seat": seat, "tile": got, "replacement": True})
-        return got
-
     def end_win(self, winners: Sequence[int], how: str, source: int | None, tile: int) -> None:
         """End the hand with a win (for variant actions, e.g. a flower win)."""
         self._end_win(winners, how, source, tile)
 
     # ------------------------------------------------------------------ the end
 
-    def make_record(
-        self, winners: Sequence[int], how: str | None, source: int | None, tile: int | None
-    ) -> HandRecord:
-        """The hand record if the hand ended now this way (also used by variants to judge
-        a candidate win, e.g. Jingzhou's 8-point minimum)."""
-        from laizi.records import HandRecord, SeatRecord
-
-        seats = []
-        for s in range(self.n):
-            counts = self.hands[s]
-            if (how == SELF_DRAW and s in winners) or (how == ROBBED_KONG and s == source):
-                counts = counts.copy()
-                counts[tile] -= 1  # type: ignore[index]
-            seats.append(SeatRecord(tuple(T.from_counts(counts)), tuple(self.melds[s]),
-                                    tuple(sorted(self.flowers[s]))))
-        v = self.variant
-        return HandRecord(
-            variant=v.id, options=self.options, dealer=self.dealer, seats=tuple(seats),
-            outcome="win" if winners else "draw", winners=tuple(winners), how=how,
-            source=source, win_tile=tile, after_kong=bool(winners) and how == SELF_DRAW
-            and self.after_kong, indicators=tuple(self.indicators), wildcard=self.wildcard,
-            extra=v.record_extra(self, winners, how, source) if winners else {},
-            seed=self.seed,
-        )
-
     def _finish(self, record: HandRecord) -> None:
-        from laizi.records import record_to_json
-
         self.record = record
         self.payments = self.variant.settle(record)
         self.phase = OVER
@@ -1024,12 +522,9 @@ class Game:
         self._legal = [None] * self.n
         if not self.keep_log:
             return
-        self.log.append({
-            "type": "end",
-            "record": record_to_json(record, self.variant),
-            "payments": [p.to_json() for p in self.payments],
-            "net": net(self.payments, self.n),
-        })
+        self.log.append(EndEvent(record_to_json(record, self.variant),
+                                 [p.to_json() for p in self.payments],
+                                 net(self.payments, self.n)).to_json())
 
     def _end_win(self, winners: Sequence[int], how: str, source: int | None, tile: int) -> None:
         self._finish(self.make_record(winners, how, source, tile))
@@ -1042,85 +537,23 @@ class Game:
         """Net result of the hand per seat (zeros until it is over)."""
         return net(self.payments, self.n)
 
+    def make_record(
+        self, winners: Sequence[int], how: str | None, source: int | None, tile: int | None
+    ) -> HandRecord:
+        """The hand record if the hand ended now this way (also used by variants to judge
+        a candidate win, e.g. Jingzhou's 8-point minimum)."""
+        return hand_record(self, self.variant, winners, how, source, tile)
+
     # ------------------------------------------------------------------ serialisation
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSON:
         """The complete state (wall included): equal states give equal JSON."""
-        return {
-            "variant": self.variant.id,
-            "options": self.variant.options_to_json(self.options),
-            "seed": self.seed,
-            "dealer": self.dealer,
-            "scores": list(self.scores),
-            "wall": list(self.wall),
-            "head": self.head,
-            "tail": self.tail,
-            "hands": [self.concealed(s) for s in range(self.n)],
-            "melds": [[m.to_json() for m in ms] for ms in self.melds],
-            "discards": [list(d) for d in self.discards],
-            "flowers": [list(f) for f in self.flowers],
-            "indicators": list(self.indicators),
-            "wildcard": self.wildcard,
-            "turn": self.turn,
-            "phase": self.phase,
-            "turn_kind": self.turn_kind,
-            "after_kong": self.after_kong,
-            "last_tile": self.last_tile,
-            "pending": {str(s): [a.to_json() for a in acts] for s, acts in self.pending.items()},
-            "responses": {str(s): a.to_json() for s, a in self.responses.items()},
-            "passed_win": list(self.passed_win),
-            "taken": list(self.taken),
-            "extra": self.extra,
-            "payments": [p.to_json() for p in self.payments],
-            **({"context": self.context} if self.context else {}),
-            **({"suspended": self.suspended} if self.suspended is not None else {}),
-            **({"seat_streams": [list(st) for st in self.seat_streams]}
-               if self.seat_streams is not None else {}),
-        }
+        return state_to_json(self, self.variant)
 
-    def view(self, seat: object) -> dict[str, Any]:
+    def view(self, seat: object) -> JSON:
         """What ``seat`` may know: its own concealed tiles and everything public.
 
         ``seat`` must be an int (not a bool) of this game, as for :meth:`legal_actions`."""
         if type(seat) is not int or not 0 <= seat < self.n:
             raise self._seat_error(seat, "view")
-        v = self.variant
-        last_discard = None
-        if self.phase == CLAIM and self.last_tile is not None:
-            last_discard = {"seat": self.turn, "tile": self.last_tile}
-        robbing = None
-        if self.phase == ROB:
-            robbing = {"seat": self.turn, "tile": self.last_tile}
-        drawn = None
-        if self.phase == TURN and self.turn == seat and self.turn_kind != CLAIMED:
-            drawn = self.last_tile
-        out: dict[str, Any] = {
-            "variant": v.id,
-            "options": copy_json(self._options_json),
-            "seat": seat,
-            "seats": self.n,
-            "dealer": self.dealer,
-            "phase": self.phase,
-            "turn": self.turn,
-            "hand": self.concealed(seat),
-            "drawn": drawn,
-            "melds": [[m.to_json() for m in ms] for ms in self.melds],
-            "discards": [list(d) for d in self.discards],
-            "flowers": [list(f) for f in self.flowers],
-            "hand_sizes": list(self.sizes),
-            "indicators": list(self.indicators),
-            "wildcard": self.wildcard,
-            "wall": self.tail - self.head,
-            "reserve": self.reserve,
-            "scores": list(self.scores),
-            "last_discard": last_discard,
-            "robbing": robbing,
-            "passed_win": self.passed_win[seat],
-            "to_act": seat in self.to_act(),
-        }
-        shown = v.view_extra(self, seat)
-        if shown:
-            out["extra"] = shown
-        if self.phase == OVER and self.record is not None and self.keep_log:
-            out["result"] = copy_json(self.log[-1])  # the caller's own: the log stays as is
-        return out
+        return seat_view(self, self.variant, seat, self._options_json)

@@ -5,9 +5,10 @@ deal, the turn loop, claims and their priority, 过水, robbing an added kong, t
 exhaustive draw and the event log. A variant answers questions through the hooks below;
 every hook has a plain default so a new variant overrides only what differs.
 
-Hooks receive the live :class:`~laizi.engine.game.Game` (read it, do not mutate it, except
-``game.extra`` — a JSON-serialisable dict that belongs to the variant — and the documented
-``setup`` duties). Settlement is a pure function of a :class:`~laizi.records.HandRecord`,
+Hooks receive the live hand, typed :class:`~laizi.engine.state.HandState` (the
+engine's :class:`~laizi.engine.game.Game`; read it, do not mutate it, except
+``game.extra`` — a dict[str, Any]-serialisable dict that belongs to the variant — and the documented
+``setup`` duties). Settlement is a pure function of a :class:`~laizi.core.records.HandRecord`,
 so the score-keeper (``laizi score``) and live play share one path.
 """
 
@@ -16,25 +17,19 @@ from __future__ import annotations
 import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
+from laizi.core.melds import Meld
+from laizi.core.records import DRAW, HandRecord
+from laizi.engine.actions import DISCARD, PASS, WIN, Action
+from laizi.engine.state import HandState
+from laizi.errors import ErrorCode, IllegalActionError
 from laizi.settlement import Payment
-from laizi.vocab import WinHow
+from laizi.vocab import TurnStart
 
-if TYPE_CHECKING:
-    from laizi.engine.actions import Action
-    from laizi.engine.game import Game
-    from laizi.engine.melds import Meld
-    from laizi.records import HandRecord
-
-__all__ = ["DISCARD_WIN", "HOW", "ROBBED_KONG", "SELF_DRAW", "Variant"]
-
-SELF_DRAW = WinHow.SELF_DRAW  # 自摸 (杠开 is a self-draw with ``after_kong``)
-DISCARD_WIN = WinHow.DISCARD  # 点炮 / 放炮
-ROBBED_KONG = WinHow.ROBBED_KONG  # 抢杠
-HOW = (SELF_DRAW, DISCARD_WIN, ROBBED_KONG)
+__all__ = ["Variant"]
 
 
 # A rule set of one's own (tests, plug-ins) subclasses Variant in plain Python even when
@@ -60,7 +55,7 @@ class Variant(ABC):
         return self.options_type()
 
     def options_from_json(self, data: dict[str, Any] | None) -> Any:
-        """Build options from JSON; unknown keys are an error naming the key."""
+        """Build options from dict[str, Any]; unknown keys are an error naming the key."""
         data = dict(data or {})
         names = {f.name for f in dataclasses.fields(self.options_type)}
         unknown = sorted(set(data) - names)
@@ -69,7 +64,7 @@ class Variant(ABC):
                 f"unknown {self.id} option(s) {', '.join(unknown)}; "
                 f"known: {', '.join(sorted(names))}"
             )
-        # JSON has lists where the options hold tuples (they are frozen and hashable)
+        # dict[str, Any] has lists where the options hold tuples (they are frozen and hashable)
         return self.options_type(**{k: _tuples(v) for k, v in data.items()})
 
     def options_to_json(self, options: Any) -> dict[str, Any]:
@@ -97,7 +92,7 @@ class Variant(ABC):
         """Meld kinds of this variant's special kongs (used to validate records)."""
         return frozenset()
 
-    def setup(self, game: Game) -> None:
+    def setup(self, game: HandState) -> None:
         """After the deal: reveal indicators (``game.reveal_indicator()`` takes one tile from
         the tail out of play) and set ``game.wildcard`` (a tile id or ``None``)."""
         return None
@@ -109,7 +104,7 @@ class Variant(ABC):
         nearest after the discarder (一炮单响 / 截胡)."""
         return False
 
-    def win_order(self, game: Game, seats: Sequence[int]) -> list[int]:
+    def win_order(self, game: HandState, seats: Sequence[int]) -> list[int]:
         """Seats that declared a win on one tile (a discard or a robbed kong), best first.
         They come nearest after the discarder first; with one winner per discard only the
         first wins. Override for another priority (e.g. counted from the dealer)."""
@@ -119,23 +114,23 @@ class Variant(ABC):
         """Which claims on a discard exist: a subset of ``{"chow", "pung", "kong"}``."""
         return frozenset({"chow", "pung", "kong"})
 
-    def meld_blocked(self, game: Game) -> frozenset[int]:
+    def meld_blocked(self, game: HandState) -> frozenset[int]:
         """Tiles that never take part in a chow, pung or kong (e.g. the laizi)."""
         return frozenset()
 
-    def special_kongs(self, game: Game) -> dict[int, str]:
+    def special_kongs(self, game: HandState) -> dict[int, str]:
         """One-tile kongs a seat may play out on its own turn, mapped to their meld kind
         (e.g. ``{33: "red_dragon_kong"}``). The tile goes face up in front of the seat as a
         one-tile meld, the seat draws a replacement from the tail; nobody can claim or win
         on it."""
         return {}
 
-    def undiscardable(self, game: Game, seat: int) -> frozenset[int]:
+    def undiscardable(self, game: HandState, seat: int) -> frozenset[int]:
         """Tiles ``seat`` may not discard as an ordinary tile now (e.g. 中 and the laizi,
         which can only be played out as special kongs)."""
         return frozenset()
 
-    def discard_refusal(self, game: Game, seat: int, tile: int) -> str | None:
+    def discard_refusal(self, game: HandState, seat: int, tile: int) -> str | None:
         """Why ``tile`` may not be discarded now (``None`` if it may); the message shown
         for an illegal discard of a tile in :meth:`undiscardable`."""
         if tile in self.undiscardable(game, seat):
@@ -143,7 +138,7 @@ class Variant(ABC):
         return None
 
     @abstractmethod
-    def win_refusal(self, game: Game, seat: int, tile: int, how: str) -> str | None:
+    def win_refusal(self, game: HandState, seat: int, tile: int, how: str) -> str | None:
         """Why ``seat`` may not win with ``tile`` now (``None`` if the win is legal).
 
         ``how`` is one of :data:`HOW`. For a self-draw ``tile`` is already in the hand; for
@@ -158,18 +153,18 @@ class Variant(ABC):
         """The variant's own action types (besides the engine's), e.g. ``{"declare"}``."""
         return frozenset()
 
-    def turn_actions(self, game: Game, seat: int) -> list[Action]:
+    def turn_actions(self, game: HandState, seat: int) -> list[Action]:
         """Extra actions of the seat in ``turn`` (carried out by :meth:`apply_action`)."""
         return []
 
-    def restrict(self, game: Game, seat: int, actions: list[Action]) -> list[Action]:
+    def restrict(self, game: HandState, seat: int, actions: list[Action]) -> list[Action]:
         """Filter the seat's options: its turn actions, and its claim (or rob) options
         before ``pass`` is added (an empty result means the seat is not asked). Default:
         unchanged. E.g. a locked (declared) Taiwan hand may only win or discard the drawn
         tile."""
         return actions
 
-    def plain_turn(self, game: Game, seat: int) -> bool:
+    def plain_turn(self, game: HandState, seat: int) -> bool:
         """Whether ``seat``'s turn options now are exactly the engine's core ones
         (:meth:`turn_actions` adds none, :meth:`restrict` removes none). The search's
         playouts then choose without building the list of legal actions; ``False``,
@@ -178,53 +173,53 @@ class Variant(ABC):
         cls = type(self)
         return cls.turn_actions is Variant.turn_actions and cls.restrict is Variant.restrict
 
-    def action_refusal(self, game: Game, action: Action) -> str | None:
+    def action_refusal(self, game: HandState, action: Action) -> str | None:
         """The rule an illegal ``action`` breaks, when the variant knows it better than the
         engine (e.g. "locked hand: discard the tile you drew"); ``None``: engine message."""
         return None
 
-    def on_action(self, game: Game, action: Action) -> None:
+    def on_action(self, game: HandState, action: Action) -> None:
         """Called with every legal action just before the engine carries it out (track
         facts in ``game.extra``: first discards, passed wins, …)."""
         return None
 
-    def apply_action(self, game: Game, action: Action) -> None:
+    def apply_action(self, game: HandState, action: Action) -> None:
         """Carry out one of the variant's own turn actions (use the ``Game`` primitives
         ``end_win``, ``ask``, ``draw_replacement``, ``move_flower``)."""
         raise NotImplementedError(f"{self.id} has no action {action.type!r}")
 
-    def start(self, game: Game) -> None:
+    def start(self, game: HandState) -> None:
         """After the deal and the dealt flowers' replacement, before the dealer acts; may
         open a ``decide`` phase with ``game.ask(...)`` (ended by :meth:`resolve`)."""
         return None
 
-    def on_flower(self, game: Game, seat: int, flower: int) -> None:
+    def on_flower(self, game: HandState, seat: int, flower: int) -> None:
         """A flower drawn in play (not in the deal) was just set aside, before its
         replacement; may ``game.ask(...)``: the draw then waits until ``game.resume()``."""
         return None
 
-    def resolve(self, game: Game, responses: dict[int, Action]) -> None:
+    def resolve(self, game: HandState, responses: dict[int, Action]) -> None:
         """Every seat asked in a ``decide`` phase answered: move the game on, with
         ``game.resume()`` (go on as before) or a primitive that ends the hand."""
         raise NotImplementedError(f"{self.id} opened a decide phase it cannot resolve")
 
-    def view_extra(self, game: Game, seat: int) -> dict[str, Any]:
+    def view_extra(self, game: HandState, seat: int) -> dict[str, Any]:
         """Public variant facts for ``view(seat)["extra"]`` (omitted when empty)."""
         return {}
 
-    def restore_extra(self, game: Game, view_extra: dict[str, Any]) -> None:
+    def restore_extra(self, game: HandState, view_extra: dict[str, Any]) -> None:
         """Put the public facts of ``view_extra`` (what :meth:`view_extra` showed) back
         into ``game.extra`` of a state rebuilt from a view (the search bot's samples), so
         the rebuilt state plays by the same history. Called again after a pending
         decision is re-entered, so it must set, not add. Nothing by default."""
         return None
 
-    def on_claim(self, game: Game, seat: int, meld: Meld) -> None:
+    def on_claim(self, game: HandState, seat: int, meld: Meld) -> None:
         """After ``seat`` claimed a discard into ``meld`` (e.g. track 包牌 facts)."""
         return None
 
     def record_extra(
-        self, game: Game, winners: Sequence[int], how: str | None, source: int | None
+        self, game: HandState, winners: Sequence[int], how: str | None, source: int | None
     ) -> dict[str, Any]:
         """The variant section of the hand record written at the end of a hand."""
         return {}
@@ -233,7 +228,7 @@ class Variant(ABC):
 
     @abstractmethod
     def validate_record(self, record: HandRecord) -> None:
-        """Raise :class:`~laizi.records.RecordError` if the record cannot be a real hand
+        """Raise :class:`~laizi.core.records.RecordError` if the record cannot be a real hand
         of this variant (the common checks have already been made)."""
 
     @abstractmethod
@@ -250,18 +245,14 @@ class Variant(ABC):
         """One line naming the outcome (hand type, …) for people; empty if nothing to add."""
         return ""
 
-    def default_action(self, game: Game, seat: int) -> Action:
+    def default_action(self, game: HandState, seat: int) -> Action:
         """What a seat does when its person does not answer (托管): always one of its
         legal actions. A win when there is one (nobody declines a legal win); otherwise
         ``pass`` in a window; on its turn the drawn tile if it may go, else the highest
         discardable tile that is not the wildcard (a wildcard is worth keeping), else
         whatever is legal (a special kong when nothing may be discarded)."""
-        from laizi.engine.actions import DISCARD, PASS, WIN
-
         legal = game.legal_actions(seat)
         if not legal:
-            from laizi.errors import ErrorCode, IllegalActionError
-
             raise IllegalActionError(f"seat {seat} has no decision now",
                                      code=ErrorCode.NO_DECISION, seat=seat, phase=game.phase)
         for kind in (WIN, PASS):
@@ -270,7 +261,7 @@ class Variant(ABC):
                     return a
         discards = [a for a in legal if a.type == DISCARD]
         if discards:
-            if game.turn_kind != "claimed":
+            if game.turn_kind != TurnStart.CLAIMED:
                 for a in discards:
                     if a.tile == game.last_tile:
                         return a
@@ -281,7 +272,7 @@ class Variant(ABC):
     def next_dealer(self, record: HandRecord) -> int:
         """Dealer of the next hand. Default: the dealer keeps the deal on a win by the
         dealer or a draw, otherwise the next seat deals."""
-        if record.outcome == "draw" or record.dealer in record.winners:
+        if record.outcome == DRAW or record.dealer in record.winners:
             return record.dealer
         return (record.dealer + 1) % self.seats
 

@@ -29,7 +29,8 @@ from laizi.server.room_ports import BotRoom, RoomPorts, RoomRef
 from laizi.server.rooms import BOT_PREFIX, Member, Room, RoomSettings
 from laizi.server.storage import Store, StoredRoom
 from laizi.table import deals
-from laizi.table.table import Entry, Table, canonical
+from laizi.table.events import canonical
+from laizi.table.table import Entry, Table
 
 __all__ = ["BotPool", "ClusterFactory", "Hall", "HallCluster", "check_name",
            "name_skeleton"]

@@ -54,12 +54,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from laizi.core.records import record_to_json
 from laizi.engine.actions import Action
 from laizi.engine.game import Game
-from laizi.engine.log import _start
+from laizi.engine.log import start as _start
 from laizi.errors import ErrorCode, LaiziError, TableError
 from laizi.reasons import payments_with_parts
-from laizi.records import record_to_json
 from laizi.server.headers import TOKEN_HEADER
 from laizi.server.ledgers import shown_ledger, shown_ledgers
 from laizi.table import deals

@@ -9,7 +9,8 @@ import asyncio
 from laizi.errors import ErrorCode, LaiziError
 from laizi.server.room_state import RoomState
 from laizi.table import deals
-from laizi.table.table import Table, canonical
+from laizi.table.events import canonical
+from laizi.table.table import Table
 from laizi.vocab import TableEventType
 
 __all__ = ["RoomStorage"]

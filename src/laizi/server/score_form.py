@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from laizi import tiles as T
+from laizi.core.records import DRAW, WIN, HandRecord
 from laizi.errors import ErrorCode, LaiziError
-from laizi.records import DRAW, WIN, HandRecord
 from laizi.variants import get, ids
 from laizi.variants.descriptors import Descriptor, describe
 from laizi.vocab import MeldKind, WinHow

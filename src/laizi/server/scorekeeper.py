@@ -64,9 +64,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from laizi.core.records import RecordError, record_to_json
 from laizi.errors import ErrorCode, LaiziError
 from laizi.reasons import Refusal, payments_with_parts
-from laizi.records import RecordError, record_from_json, record_to_json, settle
+from laizi.records import record_from_json, settle
 from laizi.server.score_form import build_record, next_hand
 from laizi.server.storage import Base
 from laizi.settlement import payments_json

@@ -11,7 +11,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
-from laizi.records import WIN
+from laizi.core.records import WIN
 from laizi.sim.results import BotStats, HandResult, SeatStats, Summary
 from laizi.vocab import WinHow
 

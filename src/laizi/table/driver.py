@@ -18,8 +18,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import ClassVar, Protocol
 
+from laizi.core.jsondata import JSON
 from laizi.engine.actions import Action
 from laizi.table.table import Entry, Table
 
@@ -61,7 +62,7 @@ class Controller(Protocol):
 class _Chooser(Protocol):
     name: str
 
-    def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action: ...
+    def choose(self, view: JSON, legal_actions: Sequence[Action]) -> Action: ...
 
 
 class BotController:

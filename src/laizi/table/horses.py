@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from laizi import tiles
+from laizi.core.jsondata import JSON
 from laizi.reasons import Reason
 from laizi.settlement import Payment, read_payment_json
 
@@ -66,7 +67,7 @@ class Horse:
     person: str
     tile: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSON:
         return {"person": self.person, "tile": tiles.name(self.tile, "mpsz")}
 
     @classmethod
@@ -83,7 +84,7 @@ class PersonPayment:
     amount: int
     reasons: tuple[Reason, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSON:
         return {
             "from": self.payer,
             "to": self.payee,

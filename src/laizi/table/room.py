@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from laizi.core.jsondata import JSON
 from laizi.vocab import HandEnd
 
 __all__ = [
@@ -75,7 +76,7 @@ class Outcome:
                 "other than the winner"
             )
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSON:
         return {"end": self.end.value, "winner": self.winner, "loser": self.loser}
 
     @classmethod
@@ -107,7 +108,7 @@ class Room:
         """The seat of ``person``, or ``None`` when they are waiting."""
         return self.seats.index(person) if person in self.seats else None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSON:
         return {
             "seats": list(self.seats),
             "queue": list(self.queue),
@@ -137,7 +138,7 @@ class Rotation:
     left: tuple[tuple[int, str], ...]
     entered: tuple[tuple[int, str], ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSON:
         return {
             "room": self.room.to_json(),
             "left": [list(x) for x in self.left],

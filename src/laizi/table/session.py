@@ -20,14 +20,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, Variant
+from laizi.core.jsondata import JSON
+from laizi.core.records import DISCARD_WIN, ROBBED_KONG, WIN
+from laizi.engine.variant import Variant
 from laizi.settlement import Payment
 from laizi.table.horses import PersonPayment, assign_horses, buy_order, horse_payments, person_net
 from laizi.table.room import HandEnd, Outcome, Room, leaving_seats
 
 if TYPE_CHECKING:
+    from laizi.core.records import HandRecord
     from laizi.engine.game import Game
-    from laizi.records import HandRecord
 
 __all__ = [
     "Booking",
@@ -84,7 +86,7 @@ class Booking:
     state: SessionState
     left: tuple[tuple[int, str], ...] = ()
     entered: tuple[tuple[int, str], ...] = ()
-    horses: tuple[dict[str, Any], ...] = field(default=())
+    horses: tuple[JSON, ...] = field(default=())
 
 
 def _person_payments(payments: Sequence[Payment],
@@ -110,7 +112,7 @@ class Session:
 
     def hand_setup(self, options: Any, number: int, seating: Seating, dealer: int,
                    state: SessionState, horse_buyers: frozenset[str]
-                   ) -> tuple[Any, dict[str, Any]]:
+                   ) -> tuple[Any, JSON]:
         """The options and ``Game.context`` of hand ``number`` (0-based)."""
         return self.variant.hand_options(options, number), {}
 
@@ -147,7 +149,7 @@ class TaiwanSession(Session):
 
     def hand_setup(self, options: Any, number: int, seating: Seating, dealer: int,
                    state: SessionState, horse_buyers: frozenset[str]
-                   ) -> tuple[Any, dict[str, Any]]:
+                   ) -> tuple[Any, JSON]:
         # Past four 圈 (a table told to play on) a new 将 starts from 东 again.
         return options, {"prevalent_wind": state.prevalent_wind % self.ROUNDS,
                          "dealer_streak": state.dealer_streak}
@@ -191,7 +193,7 @@ class HuanghuangSession(Session):
 
     def hand_setup(self, options: Any, number: int, seating: Seating, dealer: int,
                    state: SessionState, horse_buyers: frozenset[str]
-                   ) -> tuple[Any, dict[str, Any]]:
+                   ) -> tuple[Any, JSON]:
         index = {p: i for i, p in enumerate(self.parties(seating))}
         order = self.buyers(seating, dealer, horse_buyers)
         return replace(options, horses=tuple(index[p] for p in order)), {}
@@ -227,7 +229,7 @@ class HuanghuangSession(Session):
 
 def outcome_of(record: HandRecord) -> Outcome:
     """The 下桌 outcome of a finished 晃晃 hand."""
-    if record.outcome != "win":
+    if record.outcome != WIN:
         return Outcome(HandEnd.DRAWN)
     w = record.winners[0]
     if record.how == DISCARD_WIN:

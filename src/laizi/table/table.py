@@ -24,13 +24,17 @@ through it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+import laizi.table.deals as deals
+from laizi.core.jsondata import JSON
+from laizi.core.records import record_to_json
 from laizi.engine.actions import Action
-from laizi.engine.game import OVER, RULES_VERSION, Game, copy_json
+from laizi.engine.game import OVER, RULES_VERSION, Game
 from laizi.engine.log import redact
+from laizi.engine.registry import get as get_variant
+from laizi.engine.reports import copy_json
 from laizi.engine.variant import Variant
 from laizi.errors import (
     ErrorCode,
@@ -41,40 +45,44 @@ from laizi.errors import (
     StaleVersionError,
     TableError,
 )
-from laizi.records import record_to_json
-from laizi.table import deals
+from laizi.table.arguments import (
+    check_dealer,
+    check_person,
+    log_secret,
+    read_max_hands,
+    read_options,
+    read_streams,
+    seating_of,
+    table_secret,
+)
+from laizi.table.events import (
+    CloseEntry,
+    EntropyEntry,
+    HandEndEntry,
+    HandEntry,
+    HorseEntry,
+    JoinEntry,
+    LeaveEntry,
+    TableActionEntry,
+    TableEntry,
+    TableEvent,
+    canonical,
+    read_line,
+    table_event_from_json,
+)
 from laizi.table.session import Seating, Session, SessionState, session_for
+from laizi.vocab import TableEventType
 
-__all__ = ["FORMAT", "Entry", "Table", "canonical"]
+__all__ = ["FORMAT", "Entry", "Table"]
 
 FORMAT = 1
 """The version of the table log's own format (its entries and their fields)."""
 
-Entry = dict[str, Any]
+Entry = JSON
 """One line of the table log, or one event of a person's stream (plain JSON)."""
 
-_NAME_MAX = 32
-
-
-def canonical(entry: Mapping[str, Any]) -> str:
-    """The byte-exact form of a log line: JSON, keys sorted, no spaces."""
-    return json.dumps(entry, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
 def _variant(v: Variant | str) -> Variant:
-    if isinstance(v, str):
-        from laizi.variants import get
-
-        return get(v)
-    return v
-
-
-def _check_person(person: object) -> str:
-    if not isinstance(person, str) or not person.strip() or len(person) > _NAME_MAX \
-            or not person.isprintable():
-        raise TableError(f"a person's name is 1-{_NAME_MAX} printable characters, "
-                         f"got {person!r}", code=ErrorCode.MALFORMED)
-    return person
+    return get_variant(v) if isinstance(v, str) else v
 
 
 class Table:
@@ -92,33 +100,10 @@ class Table:
         v = _variant(variant)
         self.variant = v
         self.session: Session = session_for(v)
-        if options is None:
-            options = v.default_options()
-        elif isinstance(options, Mapping):
-            try:
-                options = v.options_from_json(dict(options))
-            except (TypeError, ValueError) as exc:
-                if isinstance(exc, LaiziError):
-                    raise
-                raise TableError(f"bad {v.id} options: {exc}", code=ErrorCode.MALFORMED
-                                 ) from None
-        self.options = options
-        self._options_json = v.options_to_json(options)  # the table's options never change
-        n = v.seats
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise TableError(f"dealer {dealer!r} is not a seat of {v.id} (0-{n - 1})",
-                             code=ErrorCode.NO_SUCH_SEAT)
-        if people is None:
-            people = [f"P{i + 1}" for i in range(n)]
-        people = [_check_person(p) for p in people]
-        if len(set(people)) != len(people):
-            raise TableError(f"a person is listed twice: {people!r}")
-        if len(people) > self.session.max_people:
-            raise TableError(f"{v.id} seats at most {self.session.max_people} people, "
-                             f"got {len(people)}")
-        seats: list[str | None] = [*people[:n], *[None] * (n - min(n, len(people)))]
-        self.seating = Seating(tuple(seats), tuple(people[n:]))
-        self.dealer = dealer
+        self.options = read_options(v, options)
+        self._options_json = v.options_to_json(self.options)  # they never change
+        self.dealer = check_dealer(v, dealer)
+        self.seating, people = seating_of(v, people, self.session.max_people)
         self.number = 0
         """Hands dealt so far (the next hand's number, 0-based, when none is in play)."""
         self.ledger: dict[str, int] = {p: 0 for p in people}
@@ -128,28 +113,16 @@ class Table:
         self.no_horse: set[str] = set()
         self.entropy: list[str] = []
         self.closed = False
-        if max_hands is not None and (isinstance(max_hands, bool)
-                                      or not isinstance(max_hands, int) or max_hands < 1):
-            raise TableError(f"max_hands must be a positive int, got {max_hands!r}",
-                             code=ErrorCode.MALFORMED)
+        max_hands = read_max_hands(max_hands)
         self.max_hands = max_hands if max_hands is not None else self.session.max_hands()
         self._open_ended = max_hands is not None
         """An explicit ``max_hands`` plays that many hands whatever the session's own
         length (Taiwan then starts a new 将 after four 圈)."""
-        if not isinstance(streams, bool):
-            raise TableError(f"streams must be true or false, got {streams!r}",
-                             code=ErrorCode.MALFORMED)
-        self.streams = streams
+        self.streams = read_streams(streams)
         """Deal every hand with per-seat draw streams (``Game(..., streams=True)``, 分墙):
         for duplicate comparisons (the arena's ``--streams``); in the log's ``table`` line."""
         self.seed = seed
-        if seed is not None:
-            if secret is not None:
-                raise TableError("a table has a seed (public) or a secret, not both")
-            self._secret = deals.seeded_secret(seed)
-        else:
-            self._secret = secret if secret is not None else deals.new_secret()
-            deals.secret_hex(self._secret)  # validates
+        self._secret = table_secret(seed, secret)
         self.game: Game | None = None
         self._seated: tuple[str, ...] = ()
         """Who sits where in the current (or last) hand."""
@@ -157,17 +130,10 @@ class Table:
         self._stream: list[tuple[Entry, tuple[str, ...] | None]] = []
         self._seen = 0
         self._streams: dict[str | None, tuple[int, list[Entry]]] = {}
-        head: Entry = {
-            "type": "table", "format": FORMAT, "rules": RULES_VERSION, "variant": v.id,
-            "options": v.options_to_json(self.options), "people": list(people),
-            "dealer": dealer, "max_hands": max_hands,
-        }
-        if streams:
-            head["streams"] = True
-        if seed is not None:
-            head["seed"] = seed
-        else:
-            head["commitment"] = deals.commitment(self._secret)
+        head = TableEntry(
+            FORMAT, RULES_VERSION, v.id, v.options_to_json(self.options), list(people), dealer,
+            max_hands, streams, seed,
+            None if seed is not None else deals.commitment(self._secret)).to_json()
         # Even a public seed stays out of what people are sent: it predicts every deal.
         self._append(head, {k: val for k, val in head.items() if k != "seed"})
 
@@ -257,7 +223,7 @@ class Table:
     def join(self, person: str) -> None:
         """``person`` comes to the table between hands: into the first empty seat, or
         (晃晃) to the back of the waiting list. Their old score, if any, is kept."""
-        _check_person(person)
+        check_person(person)
         self._between_hands("join")
         if person in self.people:
             raise TableError(f"{person!r} is already at the table")
@@ -270,12 +236,12 @@ class Table:
         else:
             raise TableError(f"the table is full ({self.session.max_people} people)")
         self.ledger.setdefault(person, 0)
-        self._append({"type": "join", "person": person})
+        self._append(JoinEntry(person).to_json())
 
     def leave(self, person: str) -> None:
         """``person`` leaves between hands; the front of the waiting list takes their seat
         (else the seat stays empty until someone joins). Their score stays in the ledger."""
-        _check_person(person)
+        check_person(person)
         self._between_hands("leave")
         if person not in self.people:
             raise TableError(f"{person!r} is not at the table")
@@ -286,12 +252,12 @@ class Table:
             seats[i] = waiting.pop(0) if waiting else None
         self.seating = Seating(tuple(seats), tuple(waiting))
         self.no_horse.discard(person)
-        self._append({"type": "leave", "person": person})
+        self._append(LeaveEntry(person).to_json())
 
     def buy_horse(self, person: str, buy: bool) -> None:
         """Whether ``person`` buys a horse (买马) from the next hand on (晃晃; everyone
         buys unless they say otherwise)."""
-        _check_person(person)
+        check_person(person)
         self._between_hands("change a horse bet")
         if self.variant.id != "huanghuang":
             raise TableError(f"{self.variant.id} has no horse bets (买马)")
@@ -303,18 +269,18 @@ class Table:
             self.no_horse.discard(person)
         else:
             self.no_horse.add(person)
-        self._append({"type": "horse", "person": person, "buy": buy})
+        self._append(HorseEntry(person, buy).to_json())
 
     def add_entropy(self, person: str, value: str) -> None:
         """``person`` adds their own randomness to every later deal (after the secret
         was committed to, so neither the server nor any person chooses the deals)."""
-        _check_person(person)
+        check_person(person)
         self._between_hands("add entropy")
         if person not in self.people:
             raise TableError(f"{person!r} is not at the table")
         value = deals.check_entropy(value)
         self.entropy.append(value)
-        self._append({"type": "entropy", "person": person, "value": value})
+        self._append(EntropyEntry(person, value).to_json())
 
     # ------------------------------------------------------------------ hands
 
@@ -334,12 +300,8 @@ class Table:
         wall = deals.deal_wall(self._secret, k, deals.mix(self.entropy), tiles)
         scores = [self.ledger[p] for p in seated]
         self._played.update(self.people)
-        entry: Entry = {
-            "type": "hand", "number": k, "dealer": self.dealer, "seats": list(seated),
-            "waiting": list(self.seating.waiting), "options": v.options_to_json(options),
-            "context": context, "scores": scores,
-        }
-        self._append(entry)
+        self._append(HandEntry(k, self.dealer, list(seated), list(self.seating.waiting),
+                               v.options_to_json(options), context, scores).to_json())
         self.game = Game(v, options, seed=None, dealer=self.dealer, scores=scores, wall=wall,
                          context=context or None, streams=self.streams)
         self._seated = seated
@@ -413,7 +375,7 @@ class Table:
                     f"the action answers version {version}; seat {seat}'s view is at {now}",
                     seat=seat, phase=g.phase)
         g.apply(action)
-        self.log.append({"type": "action", "action": action.to_json()})
+        self.log.append(TableActionEntry(action).to_json())
         # _sync(), inline: the hand's new engine events into the stream
         log, seats, append = g.log, self._seated, self._stream.append
         for ev in log[self._seen:]:
@@ -431,30 +393,23 @@ class Table:
         self.dealer = booking.dealer
         self.seating = booking.seating
         self.state = booking.state
-        entry: Entry = {
-            "type": "hand_end", "number": self.number - 1,
-            "record": record_to_json(g.record, self.variant),
-            "payments": [p.to_json() for p in booking.payments],
-            "net": dict(booking.net), "ledger": dict(self.ledger), "dealer": self.dealer,
-            "left": [list(x) for x in booking.left],
-            "entered": [list(x) for x in booking.entered],
-            "horses": list(booking.horses), "wall": list(g.wall),
-        }
+        entry = HandEndEntry(
+            self.number - 1, record_to_json(g.record, self.variant),
+            [p.to_json() for p in booking.payments], dict(booking.net), dict(self.ledger),
+            self.dealer, [list(x) for x in booking.left], [list(x) for x in booking.entered],
+            list(booking.horses), list(g.wall))
         # The stream leaves out the finished hand's wall: nothing a person needs.
-        self._append(entry, {k: val for k, val in entry.items() if k != "wall"})
+        self._append(entry.to_json(), entry.public())
 
     def close(self) -> None:
         """End the table (a hand in play is abandoned) and reveal the secret, so anyone
         can check every deal (``laizi verify``)."""
         if self.closed:
             raise TableError("the table is already closed", code=ErrorCode.TABLE_OVER)
-        entry: Entry = {"type": "close"}
-        if self.in_hand:
-            entry["abandoned"] = self.number - 1
-        if self.seed is None:
-            entry["secret"] = deals.secret_hex(self._secret)
+        entry = CloseEntry(self.number - 1 if self.in_hand else None,
+                           deals.secret_hex(self._secret) if self.seed is None else None)
         self.closed = True
-        self._append(entry)
+        self._append(entry.to_json())
 
     # ------------------------------------------------------------------ views
 
@@ -556,47 +511,51 @@ class Table:
         """:meth:`from_log` line by line: after each line ``n`` (1-based) yields ``(n,
         table)`` — the very table that ``from_log`` of the first ``n`` lines builds (the
         same object each time, moving on)."""
-        entries = [_parse(no, line) for no, line in enumerate(lines, 1)]
+        entries = [read_line(no, line) for no, line in enumerate(lines, 1)]
         table = cls._set_up(entries, secret)
         _expect(table, entries, 0)
         yield 1, table
         for i, entry in enumerate(entries[1:], 1):
-            kind = entry.get("type")
             try:
-                if kind == "hand_end":
-                    pass  # written by the table itself when the hand's last action ends it
-                elif kind == "entropy":
-                    table.add_entropy(entry["person"], entry["value"])
-                elif kind == "join":
-                    table.join(entry["person"])
-                elif kind == "leave":
-                    table.leave(entry["person"])
-                elif kind == "horse":
-                    table.buy_horse(entry["person"], entry["buy"])
-                elif kind == "hand":
-                    table.start_hand()
-                elif kind == "action":
-                    table.act(Action.from_json(entry["action"]))
-                elif kind == "close":
-                    table.close()
-                else:
-                    raise LogError(f"unknown line type {kind!r}")
+                table._replay_line(table_event_from_json(entry))
             except LogError as exc:
                 raise LogError(f"line {i + 1}{table._where()}: {exc.message}") from None
             except (LaiziError, KeyError, TypeError, ValueError) as exc:
                 raise LogError(f"line {i + 1}{table._where()}: cannot be replayed: "
                                f"{exc}") from None
             _expect(table, entries, i)
-            if i == len(entries) - 1 and any(e["type"] != "hand_end"
+            if i == len(entries) - 1 and any(e["type"] != TableEventType.HAND_END
                                              for e in table.log[len(entries):]):
                 raise LogError(f"line {len(entries) + 1}{table._where()}: the log ends "
                                f"early (the table writes "
                                f"{canonical(table.log[len(entries)])})")
             yield i + 1, table
 
+    def _replay_line(self, line: TableEvent) -> None:
+        """Do again what a log line (after the first) records."""
+        match line:
+            case HandEndEntry():
+                pass  # written by the table itself when the hand's last action ends it
+            case EntropyEntry(person=person, value=value):
+                self.add_entropy(person, value)
+            case JoinEntry(person=person):
+                self.join(person)
+            case LeaveEntry(person=person):
+                self.leave(person)
+            case HorseEntry(person=person, buy=buy):
+                self.buy_horse(person, buy)
+            case HandEntry():
+                self.start_hand()
+            case TableActionEntry(action=action):
+                self.act(action)
+            case CloseEntry():
+                self.close()
+            case TableEntry():
+                raise LogError("a second 'table' line")
+
     @classmethod
     def _set_up(cls, entries: Sequence[Entry], secret: bytes | None) -> Table:
-        if not entries or entries[0].get("type") != "table":
+        if not entries or entries[0].get("type") != TableEventType.TABLE:
             raise LogError("a table log starts with a 'table' line")
         head = entries[0]
         if head.get("rules") != RULES_VERSION or head.get("format") != FORMAT:
@@ -605,24 +564,15 @@ class Table:
                 f"{head.get('format')!r}); this laizi plays rules version {RULES_VERSION} "
                 f"(format {FORMAT}) and would rebuild it differently",
                 code=ErrorCode.RULES_VERSION)
-        closing = entries[-1] if entries[-1].get("type") == "close" else None
+        closing = entries[-1] if entries[-1].get("type") == TableEventType.CLOSE else None
         try:
             if "seed" in head:
                 return cls(head["variant"], head.get("options"), head.get("people"),
                            seed=head["seed"], dealer=head.get("dealer", 0),
                            max_hands=head.get("max_hands"),
                            streams=head.get("streams", False))
-            if closing is not None and "secret" in closing:
-                revealed = deals.parse_secret(closing["secret"])
-                if secret is not None and secret != revealed:
-                    raise LogError("the given secret is not the one the log reveals")
-                secret = revealed
-            if secret is None:
-                raise LogError("the log's deals need the table secret (not revealed in "
-                               "the log and not given)")
-            if deals.commitment(secret) != head.get("commitment"):
-                raise LogError("the secret does not open the log's commitment: the deals "
-                               "of this log cannot be trusted")
+            secret = log_secret(head.get("commitment"),
+                                None if closing is None else closing.get("secret"), secret)
             return cls(head["variant"], head.get("options"), head.get("people"),
                        secret=secret, dealer=head.get("dealer", 0),
                        max_hands=head.get("max_hands"),
@@ -636,18 +586,6 @@ class Table:
         return f" (hand {self.number - 1})" if self.number else ""
 
 
-def _parse(no: int, line: str | Mapping[str, Any]) -> Entry:
-    if isinstance(line, Mapping):
-        return dict(line)
-    try:
-        data = json.loads(line)
-    except (json.JSONDecodeError, TypeError) as exc:
-        raise LogError(f"line {no}: not JSON ({exc})") from None
-    if not isinstance(data, dict):
-        raise LogError(f"line {no}: a log line is a JSON object")
-    return data
-
-
 def _expect(table: Table, entries: Sequence[Entry], i: int) -> None:
     if len(table.log) <= i:
         raise LogError(f"line {i + 1}{table._where()}: the table did not write this line: "
@@ -655,7 +593,7 @@ def _expect(table: Table, entries: Sequence[Entry], i: int) -> None:
     got, want = canonical(table.log[i]), canonical(entries[i])
     if got != want:
         what = "the deal differs from the one the secret gives" \
-            if entries[i].get("type") == "hand_end" and \
+            if entries[i].get("type") == TableEventType.HAND_END and \
             table.log[i].get("wall") != entries[i].get("wall") else "differs on replay"
         raise LogError(f"line {i + 1}{table._where()}: {what}: the log has {want}, "
                        f"the table writes {got}")

@@ -18,7 +18,7 @@ from rich.console import RenderableType
 from rich.table import Table as RichTable
 
 from laizi import tiles as T
-from laizi.records import WIN
+from laizi.core.records import WIN
 from laizi.table.horses import PersonPayment, horse_seat, horse_value
 from laizi.table.table import Entry, Table
 from laizi.ui.player import Display, deal_text, hands_played

@@ -28,9 +28,8 @@ from rich.console import Console, RenderableType
 from laizi import tiles as T
 from laizi.analysis import DEFAULT_RULES, WinRules, is_win
 from laizi.bots.view_types import SeatView, seat_view
+from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, WIN, HandRecord
 from laizi.engine.actions import Action
-from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
-from laizi.records import WIN, HandRecord
 from laizi.table.driver import Controller, Decision
 from laizi.table.table import Entry, Table
 from laizi.ui.terminal import (

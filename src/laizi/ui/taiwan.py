@@ -16,8 +16,8 @@ from rich.console import RenderableType
 
 from laizi.analysis import WinRules
 from laizi.bots.view_types import SeatView
+from laizi.core.records import WIN, HandRecord
 from laizi.engine.actions import Action
-from laizi.records import WIN, HandRecord
 from laizi.table.table import Entry, Table
 from laizi.ui.player import Display
 from laizi.ui.terminal import action_label, settlement_lines, tile_label

@@ -22,9 +22,9 @@ from rich.text import Text
 
 from laizi import tiles as T
 from laizi.bots.view_types import MeldJSON, SeatView
+from laizi.core.records import DRAW
 from laizi.engine.actions import CLAIM_TYPES, Action
 from laizi.reasons import Lang
-from laizi.records import DRAW
 from laizi.settlement import Payment, net
 from laizi.table.table import Entry
 from laizi.ui.words import ME, name_seats, plural, says

@@ -15,16 +15,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from laizi.analysis import WinRules
-from laizi.engine.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, OPEN_KINDS, PUNG
-from laizi.engine.melds import Meld as EngineMeld
-from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
+from laizi.core.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, OPEN_KINDS, PUNG
+from laizi.core.melds import Meld as EngineMeld
+from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
 from laizi.reasons import Reason
 from laizi.scoring.mcr import FanResult, Meld, WinContext, score_hand
 from laizi.settlement import Payment
 from laizi.variants._gb_common import seat_wind, wind_tile
 
 if TYPE_CHECKING:
-    from laizi.records import HandRecord
+    from laizi.core.records import HandRecord
 
 __all__ = [
     "BASE",

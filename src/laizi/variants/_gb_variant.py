@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from laizi import tiles as T
 from laizi.analysis import is_win, shanten, waits
 from laizi.analysis.knitted import knitted_straight_possible
+from laizi.core.melds import STANDARD_KINDS
+from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, HandRecord, RecordError, not_won
 from laizi.engine.actions import CHOW, KONG, PUNG, Action
-from laizi.engine.melds import STANDARD_KINDS
-from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
-from laizi.records import HandRecord, RecordError, not_won
+from laizi.engine.variant import Variant
 from laizi.scoring.mcr import FanResult, HandError, score_hand
 from laizi.settlement import Payment
 from laizi.variants._gb_common import (
@@ -42,7 +42,7 @@ from laizi.variants._gb_scoring import (
 )
 
 if TYPE_CHECKING:
-    from laizi.engine.game import Game
+    from laizi.engine.state import HandState
 
 __all__ = ["EXTRA_KEYS", "GBVariant", "visible_copies"]
 
@@ -124,7 +124,7 @@ it adds nothing to its pauses (scored hands kept by the thousand did; see
 ``score_record``)."""
 
 
-def visible_copies(game: Game, tile: int) -> int:
+def visible_copies(game: HandState, tile: int) -> int:
     """Copies of ``tile`` anyone at the table can see: the discards still in the pools,
     every meld, and the indicators. (Concealed kongs are shown by our engine's views; a
     concealed kong of the tile rules out a win on it anyway.)"""
@@ -137,7 +137,7 @@ def visible_copies(game: Game, tile: int) -> int:
     return n
 
 
-def _only_golden(game: Game, seat: int) -> bool:
+def _only_golden(game: HandState, seat: int) -> bool:
     """Every concealed tile of ``seat`` is golden."""
     g = game.wildcard
     return g is not None and game.hands[seat][g] == game.sizes[seat]
@@ -170,7 +170,7 @@ class GBVariant(Variant):
             return None
         return golden_for(faces[0])
 
-    def setup(self, game: Game) -> None:
+    def setup(self, game: HandState) -> None:
         if not self.golden:
             return
         # The indicator is the next tile of the wall after the deal (翻取的第一张牌), taken
@@ -185,7 +185,7 @@ class GBVariant(Variant):
 
     # ------------------------------------------------------------------ play hooks
 
-    def undiscardable(self, game: Game, seat: int) -> frozenset[int]:
+    def undiscardable(self, game: HandState, seat: int) -> frozenset[int]:
         g = game.wildcard
         if g is None or _only_golden(game, seat):
             # A hand of golden tiles only (e.g. two golden tiles drawn after a kong, short
@@ -193,13 +193,13 @@ class GBVariant(Variant):
             return frozenset()
         return frozenset((g,))
 
-    def discard_refusal(self, game: Game, seat: int, tile: int) -> str | None:
+    def discard_refusal(self, game: HandState, seat: int, tile: int) -> str | None:
         if tile == game.wildcard and not _only_golden(game, seat):
             return (f"{T.name(tile, 'mpsz')} is the golden tile (黄金牌): it can never be "
                     "discarded while the hand holds another tile")
         return None
 
-    def restrict(self, game: Game, seat: int, actions: list[Action]) -> list[Action]:
+    def restrict(self, game: HandState, seat: int, actions: list[Action]) -> list[Action]:
         """Claims of the golden variant: a forced golden discard (see
         :meth:`undiscardable`) is dead, and a chow or pung that would leave the claimer
         nothing but golden tiles (nothing to discard) is not offered."""
@@ -224,18 +224,18 @@ class GBVariant(Variant):
             out.append(a)
         return out
 
-    def plain_turn(self, game: Game, seat: int) -> bool:
+    def plain_turn(self, game: HandState, seat: int) -> bool:
         # restrict() only filters other seats' claims; there are no variant actions.
         return True
 
-    def win_order(self, game: Game, seats: Sequence[int]) -> list[int]:
+    def win_order(self, game: HandState, seats: Sequence[int]) -> list[int]:
         """Seats that declared a win on one tile, best first: the nearest after the
         discarder, or (option ``priority = "dealer"``) the first counted from the dealer."""
         if game.options.priority == "dealer":
             return sorted(seats, key=lambda s: (s - game.dealer) % game.n)
         return list(seats)
 
-    def win_refusal(self, game: Game, seat: int, tile: int, how: str) -> str | None:
+    def win_refusal(self, game: HandState, seat: int, tile: int, how: str) -> str | None:
         if how == DISCARD_WIN and tile == game.wildcard:
             return "a golden tile thrown away is dead: nobody wins on it"
         hand = game.hands[seat]
@@ -276,7 +276,7 @@ class GBVariant(Variant):
         _VERDICTS[key] = why
         return why
 
-    def judge_candidate(self, game: Game, seat: int, tile: int, how: str) -> FanResult:
+    def judge_candidate(self, game: HandState, seat: int, tile: int, how: str) -> FanResult:
         """The fan ``seat`` would score winning with ``tile`` now (for the UI too)."""
         # During the claim the discard still lies in the pool: it is not one of the
         # "other" copies for 和绝张.
@@ -284,7 +284,7 @@ class GBVariant(Variant):
                            self._extra(game, how, tile, in_pool=how == DISCARD_WIN))
 
     @staticmethod
-    def _judge(game: Game, seat: int, tile: int, how: str, extra: dict[str, Any]
+    def _judge(game: HandState, seat: int, tile: int, how: str, extra: dict[str, Any]
                ) -> FanResult:
         """What :func:`~laizi.variants._gb_scoring.score_record` answers for the record
         of this win (``game.make_record`` with ``extra``), from the winner's part alone:
@@ -306,7 +306,7 @@ class GBVariant(Variant):
                           golden_face=golden)
 
     def record_extra(
-        self, game: Game, winners: Sequence[int], how: str | None, source: int | None
+        self, game: HandState, winners: Sequence[int], how: str | None, source: int | None
     ) -> dict[str, Any]:
         if not winners or how is None or game.last_tile is None:
             return {}
@@ -314,7 +314,7 @@ class GBVariant(Variant):
         return self._extra(game, how, game.last_tile, in_pool=False)
 
     @staticmethod
-    def _extra(game: Game, how: str, tile: int, *, in_pool: bool) -> dict[str, Any]:
+    def _extra(game: HandState, how: str, tile: int, *, in_pool: bool) -> dict[str, Any]:
         seen = visible_copies(game, tile) - (1 if in_pool else 0)
         return {
             "last_tile": how != ROBBED_KONG and game.live_tiles <= game.reserve,

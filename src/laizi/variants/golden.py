@@ -9,17 +9,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from laizi.engine.melds import ADDED_KONG, CONCEALED_KONG, KONG
-from laizi.engine.melds import Meld as EngineMeld
-from laizi.engine.variant import DISCARD_WIN
+from laizi.core.melds import ADDED_KONG, CONCEALED_KONG, KONG
+from laizi.core.melds import Meld as EngineMeld
+from laizi.core.records import DISCARD_WIN
 from laizi.scoring.mcr import FanResult, seed_kong_fans
 from laizi.variants._gb_scoring import mcr_melds, minimum_refusal
 from laizi.variants._gb_variant import GBVariant
 from laizi.variants.rule_options import GoldenOptions
 
 if TYPE_CHECKING:
-    from laizi.engine.game import Game
-    from laizi.records import HandRecord
+    from laizi.core.records import HandRecord
+    from laizi.engine.state import HandState
 
 __all__ = ["VARIANT", "Golden", "GoldenOptions"]
 
@@ -51,14 +51,14 @@ class Golden(GBVariant):
         return seed_kong_fans(result, mcr_melds(record.seats[record.winners[0]].melds))
 
     @staticmethod
-    def _judge(game: Game, seat: int, tile: int, how: str, extra: dict[str, Any]
+    def _judge(game: HandState, seat: int, tile: int, how: str, extra: dict[str, Any]
                ) -> FanResult:
         result = GBVariant._judge(game, seat, tile, how, extra)
         if getattr(game.options, "concealed_and_melded_kong", False):
             return result
         return seed_kong_fans(result, mcr_melds(game.melds[seat]))
 
-    def win_refusal(self, game: Game, seat: int, tile: int, how: str) -> str | None:
+    def win_refusal(self, game: HandState, seat: int, tile: int, how: str) -> str | None:
         why = super().win_refusal(game, seat, tile, how)
         if not _one_of_each_kong(game.melds[seat]) or (how == DISCARD_WIN
                                                        and tile == game.wildcard):

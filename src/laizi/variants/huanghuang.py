@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from laizi import tiles as T
 from laizi.analysis import is_win
-from laizi.engine.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, PUNG
-from laizi.engine.melds import Meld as EngineMeld
-from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
-from laizi.records import HandRecord, RecordError, not_won
+from laizi.core.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, PUNG
+from laizi.core.melds import Meld as EngineMeld
+from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, HandRecord, RecordError, not_won
+from laizi.engine.variant import Variant
 from laizi.settlement import Payment
 from laizi.table.horses import Horse, HorseError, horse_payments, horse_value
 from laizi.variants.huanghuang_scoring import (
@@ -39,7 +39,7 @@ from laizi.variants.huanghuang_scoring import (
 from laizi.variants.rule_options import MAX_PARTIES, HuanghuangOptions
 
 if TYPE_CHECKING:
-    from laizi.engine.game import Game
+    from laizi.engine.state import HandState
 
 __all__ = [
     "MAX_PARTIES",
@@ -101,7 +101,7 @@ class HuanghuangVariant(Variant):
             return None
         return laizi_of(indicators[0])
 
-    def setup(self, game: Game) -> None:
+    def setup(self, game: HandState) -> None:
         game.wildcard = laizi_of(game.reveal_indicator())
         # Horse tiles: one per buyer from the tail, face down, out of play. Like the
         # indicator they leave the wall before anyone acts (see the module docstring).
@@ -114,14 +114,14 @@ class HuanghuangVariant(Variant):
 
     # ------------------------------------------------------------------ play hooks
 
-    def meld_blocked(self, game: Game) -> frozenset[int]:
+    def meld_blocked(self, game: HandState) -> frozenset[int]:
         blocked = game.blocked_cache
         if blocked is None:
             blocked = frozenset({game.wildcard}) if game.wildcard is not None else frozenset()
             game.blocked_cache = blocked
         return blocked
 
-    def win_refusal(self, game: Game, seat: int, tile: int, how: str) -> str | None:
+    def win_refusal(self, game: HandState, seat: int, tile: int, how: str) -> str | None:
         laizi = game.wildcard
         assert laizi is not None
         hand = game.hands[seat]
@@ -145,7 +145,7 @@ class HuanghuangVariant(Variant):
         return None
 
     def record_extra(
-        self, game: Game, winners: Sequence[int], how: str | None, source: int | None
+        self, game: HandState, winners: Sequence[int], how: str | None, source: int | None
     ) -> dict[str, Any]:
         laizi = game.wildcard
         assert laizi is not None

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from laizi import tiles as T
-from laizi.engine.melds import OPEN_KINDS, STANDARD_KINDS, Meld
-from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
-from laizi.records import HandRecord, RecordError, not_won
+from laizi.core.melds import OPEN_KINDS, STANDARD_KINDS, Meld
+from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, HandRecord, RecordError, not_won
+from laizi.engine.variant import Variant
 from laizi.settlement import Payment
 from laizi.variants.jingzhou_rules import (
     LAIZI_KONG,
@@ -29,7 +29,7 @@ from laizi.variants.jingzhou_scoring import describe, judge
 from laizi.variants.rule_options import JingzhouOptions
 
 if TYPE_CHECKING:
-    from laizi.engine.game import Game
+    from laizi.engine.state import HandState
 
 __all__ = ["VARIANT", "Jingzhou", "JingzhouOptions"]
 
@@ -63,14 +63,14 @@ class Jingzhou(Variant):
     def special_kinds(self) -> frozenset[str]:
         return frozenset({RED_KONG, LAIZI_KONG})
 
-    def setup(self, game: Game) -> None:
+    def setup(self, game: HandState) -> None:
         game.wildcard = laizi_for(game.reveal_indicator())
         blocked = frozenset({RED, game.wildcard})
         game.extra["blocked"] = sorted(blocked)
         self._cache_blocked(game)
 
     @staticmethod
-    def _cache_blocked(game: Game) -> frozenset[int]:
+    def _cache_blocked(game: HandState) -> frozenset[int]:
         cached = game.blocked_cache
         if cached is None:
             cached = game.blocked_cache = frozenset(game.extra["blocked"])
@@ -78,27 +78,27 @@ class Jingzhou(Variant):
 
     # ------------------------------------------------------------------ play hooks
 
-    def meld_blocked(self, game: Game) -> frozenset[int]:
+    def meld_blocked(self, game: HandState) -> frozenset[int]:
         return self._cache_blocked(game)
 
-    def undiscardable(self, game: Game, seat: int) -> frozenset[int]:
+    def undiscardable(self, game: HandState, seat: int) -> frozenset[int]:
         return self._cache_blocked(game)
 
-    def special_kongs(self, game: Game) -> dict[int, str]:
+    def special_kongs(self, game: HandState) -> dict[int, str]:
         kongs = game.special_kongs_cache
         if kongs is None:
             assert game.wildcard is not None
             kongs = game.special_kongs_cache = {RED: RED_KONG, game.wildcard: LAIZI_KONG}
         return kongs
 
-    def discard_refusal(self, game: Game, seat: int, tile: int) -> str | None:
+    def discard_refusal(self, game: HandState, seat: int, tile: int) -> str | None:
         if tile == RED:
             return "中 cannot be discarded: play it out as a 红中杠 (special_kong)"
         if tile == game.wildcard:
             return "the laizi cannot be discarded: play it out as a 赖子杠 (special_kong)"
         return None
 
-    def win_refusal(self, game: Game, seat: int, tile: int, how: str) -> str | None:
+    def win_refusal(self, game: HandState, seat: int, tile: int, how: str) -> str | None:
         hand = game.hands[seat]
         if hand[RED]:
             return "a 中 is in the hand (play it out as a 红中杠 first)"
@@ -126,7 +126,7 @@ class Jingzhou(Variant):
         return self._judge_now(game, seat, counts, tile, how)
 
     def _judge_now(
-        self, game: Game, seat: int, counts: list[int], tile: int, how: str
+        self, game: HandState, seat: int, counts: list[int], tile: int, how: str
     ) -> str | None:
         found, why = readings(counts, game.melds[seat], game.wildcard, how,
                               how == SELF_DRAW and game.after_kong)
@@ -139,7 +139,7 @@ class Jingzhou(Variant):
         out = judge(record, seat)
         return out if isinstance(out, str) else None
 
-    def on_claim(self, game: Game, seat: int, meld: Meld) -> None:
+    def on_claim(self, game: HandState, seat: int, meld: Meld) -> None:
         # 清一色 包牌: remember who fed a seat's third exposed meld of one suit.
         suit = T.suit(meld.tiles[0])
         if suit not in (1, 2):
@@ -149,7 +149,7 @@ class Jingzhou(Variant):
             game.extra.setdefault("qingyise_feeder", {})[str(seat)] = meld.source
 
     def record_extra(
-        self, game: Game, winners: Sequence[int], how: str | None, source: int | None
+        self, game: HandState, winners: Sequence[int], how: str | None, source: int | None
     ) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if how == DISCARD_WIN and source is not None:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from laizi import tiles as T
 from laizi.analysis import WinRules, is_win
 from laizi.copying import rebuild_from_fields
-from laizi.engine.melds import CHOW, OPEN_KINDS, STANDARD_KINDS, Meld
-from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
+from laizi.core.melds import CHOW, OPEN_KINDS, STANDARD_KINDS, Meld
+from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
 from laizi.vocab import MeldKind
 
 __all__ = [

@@ -11,10 +11,9 @@ from dataclasses import dataclass
 
 from laizi import tiles as T
 from laizi.copying import rebuild_from_fields
-from laizi.engine.melds import ADDED_KONG, CONCEALED_KONG, KONG, OPEN_KINDS, Meld
-from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
+from laizi.core.melds import ADDED_KONG, CONCEALED_KONG, KONG, OPEN_KINDS, Meld
+from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, HandRecord
 from laizi.reasons import Reason
-from laizi.records import HandRecord
 from laizi.settlement import Payment
 from laizi.variants.jingzhou_rules import (
     BIG_HANDS,

@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from laizi import tiles as T
+from laizi.core.melds import OPEN_KINDS
+from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, HandRecord
 from laizi.engine.actions import (
     ADDED_KONG,
     CONCEALED_KONG,
@@ -32,9 +34,7 @@ from laizi.engine.actions import (
     WIN,
     Action,
 )
-from laizi.engine.melds import OPEN_KINDS
-from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, Variant
-from laizi.records import HandRecord
+from laizi.engine.variant import Variant
 from laizi.scoring.taiwan import SEED, TaiwanOptions
 from laizi.settlement import Payment
 from laizi.variants import taiwan_records as R
@@ -49,7 +49,7 @@ from laizi.variants.taiwan_rules import (
 )
 
 if TYPE_CHECKING:
-    from laizi.engine.game import Game
+    from laizi.engine.state import HandState
 
 __all__ = ["DECLARE", "FLOWER_WIN", "ROB_FLOWER", "VARIANT", "Taiwan"]
 
@@ -98,21 +98,21 @@ class Taiwan(Variant):
     # ------------------------------------------------------------------ state helpers
 
     @staticmethod
-    def _x(game: Game) -> dict[str, Any]:
+    def _x(game: HandState) -> dict[str, Any]:
         return game.extra
 
     @staticmethod
-    def _eight(game: Game, seat: int) -> bool:
+    def _eight(game: HandState, seat: int) -> bool:
         return bool(game.options.eight_pairs) and not game.melds[seat]
 
-    def _ready_after_discard(self, game: Game, seat: int, t: int) -> bool:
+    def _ready_after_discard(self, game: HandState, seat: int, t: int) -> bool:
         counts = game.hands[seat].copy()
         counts[t] -= 1
         return bool(ready_waits(counts, self._eight(game, seat)))
 
     # ------------------------------------------------------------------ start and flowers
 
-    def start(self, game: Game) -> None:
+    def start(self, game: HandState) -> None:
         n = game.n
         game.extra.update({
             "discards": [0] * n,
@@ -146,7 +146,7 @@ class Taiwan(Variant):
             game.extra["asking"] = {"kind": HEAVENLY}
             game.ask(pending)
 
-    def on_flower(self, game: Game, seat: int, flower: int) -> None:
+    def on_flower(self, game: HandState, seat: int, flower: int) -> None:
         x = game.extra
         x["after_flower"] = seat
         fl = game.flowers
@@ -164,7 +164,7 @@ class Taiwan(Variant):
                 game.ask({a: (_act(ROB_FLOWER, a, f), _act(PASS, a))})
                 return
 
-    def resolve(self, game: Game, responses: dict[int, Action]) -> None:
+    def resolve(self, game: HandState, responses: dict[int, Action]) -> None:
         x = game.extra
         asking = x["asking"]
         x["asking"] = None
@@ -192,7 +192,7 @@ class Taiwan(Variant):
 
     # ------------------------------------------------------------------ turn and claims
 
-    def turn_actions(self, game: Game, seat: int) -> list[Action]:
+    def turn_actions(self, game: HandState, seat: int) -> list[Action]:
         x = game.extra
         out: list[Action] = []
         ready = x.get("flower_ready")
@@ -209,7 +209,7 @@ class Taiwan(Variant):
             out.append(_act(DECLARE, seat))
         return out
 
-    def restrict(self, game: Game, seat: int, actions: list[Action]) -> list[Action]:
+    def restrict(self, game: HandState, seat: int, actions: list[Action]) -> list[Action]:
         x = game.extra
         declared = x.get("declared")
         if not declared:
@@ -232,7 +232,7 @@ class Taiwan(Variant):
                 or (a.type == CONCEALED_KONG and a.tile == drawn
                     and self._kong_keeps_waits(game, seat, drawn))]
 
-    def plain_turn(self, game: Game, seat: int) -> bool:
+    def plain_turn(self, game: HandState, seat: int) -> bool:
         # No variant action and no lock: not a seat that holds a flower win (八仙过海,
         # 七抢一), nor one that may still declare 地听 (before its first discard), nor a
         # declared or declaring hand.
@@ -245,7 +245,7 @@ class Taiwan(Variant):
                 and (x["discards"][seat] > 0 or game.turn_kind == _CLAIMED)
                 and declared[seat] is None and x["declaring"] != seat)
 
-    def _kong_keeps_waits(self, game: Game, seat: int, t: int) -> bool:
+    def _kong_keeps_waits(self, game: HandState, seat: int, t: int) -> bool:
         """A locked hand may 暗杠 the tile it drew only if its waits stay the same."""
         before = game.hands[seat].copy()
         before[t] -= 1
@@ -254,7 +254,7 @@ class Taiwan(Variant):
         eight = self._eight(game, seat)
         return ready_waits(before, eight) == ready_waits(after, False)
 
-    def action_refusal(self, game: Game, action: Action) -> str | None:
+    def action_refusal(self, game: HandState, action: Action) -> str | None:
         x = game.extra
         declared = x.get("declared")
         if not declared or game.phase == "over":
@@ -276,7 +276,7 @@ class Taiwan(Variant):
             return refusals[action.type]
         return None
 
-    def on_action(self, game: Game, action: Action) -> None:
+    def on_action(self, game: HandState, action: Action) -> None:
         x = game.extra
         seat, kind = action.seat, action.type
         if game.phase == "turn" and seat == game.turn:
@@ -298,7 +298,7 @@ class Taiwan(Variant):
               and any(a.type == WIN for a in game.pending.get(seat, ()))):
             x["passed"][seat] = True
 
-    def apply_action(self, game: Game, action: Action) -> None:
+    def apply_action(self, game: HandState, action: Action) -> None:
         x = game.extra
         seat = action.seat
         if action.type == DECLARE:
@@ -314,7 +314,7 @@ class Taiwan(Variant):
         assert game.last_tile is not None
         game.end_win([seat], SELF_DRAW, None, game.last_tile)
 
-    def win_refusal(self, game: Game, seat: int, tile: int, how: str) -> str | None:
+    def win_refusal(self, game: HandState, seat: int, tile: int, how: str) -> str | None:
         eight = self._eight(game, seat)
         if (complete(game.hands[seat], eight) if how == SELF_DRAW
                 else tile in hand_waits(game.hands[seat], eight)):
@@ -324,7 +324,7 @@ class Taiwan(Variant):
     # ------------------------------------------------------------------ records
 
     def record_extra(
-        self, game: Game, winners: Sequence[int], how: str | None, source: int | None
+        self, game: HandState, winners: Sequence[int], how: str | None, source: int | None
     ) -> dict[str, Any]:
         x = game.extra
         w = winners[0]
@@ -366,7 +366,7 @@ class Taiwan(Variant):
     def describe(self, record: HandRecord) -> str:
         return R.describe(record)
 
-    def view_extra(self, game: Game, seat: int) -> dict[str, Any]:
+    def view_extra(self, game: HandState, seat: int) -> dict[str, Any]:
         x = game.extra
         ctx = game.context
         return {
@@ -378,7 +378,7 @@ class Taiwan(Variant):
             "asking": x.get("asking"),
         }
 
-    def restore_extra(self, game: Game, view_extra: dict[str, Any]) -> None:
+    def restore_extra(self, game: HandState, view_extra: dict[str, Any]) -> None:
         # Declarations and how many discards each seat has made are public: a sample
         # must know who is locked (听牌 declared) and who may still declare (地听).
         x = game.extra

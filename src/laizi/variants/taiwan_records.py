@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from laizi import tiles as T
-from laizi.engine.variant import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
-from laizi.records import HandRecord, RecordError, not_won
+from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, HandRecord, RecordError, not_won
 from laizi.scoring.taiwan import (
     HandError,
     TaiResult,

@@ -10,7 +10,7 @@ melds and a pair. The calculator takes
 * ``winning_tile`` and a :class:`WinContext` (how and when the hand was won).
 
 Anything with a string ``kind`` and a tuple ``tiles`` is accepted as a meld, so the engine's
-``laizi.engine.melds.Meld`` can be passed unchanged.
+``laizi.core.melds.Meld`` can be passed unchanged.
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from laizi.copying import rebuild_from_fields
+from laizi.core.jsondata import JSON
 from laizi.vocab import MeldKind
 
 __all__ = [
@@ -55,8 +55,8 @@ class Meld:
     def is_kong(self) -> bool:
         return self.kind in (KONG, ADDED_KONG, CONCEALED_KONG)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "tiles": list(self.tiles)}
+    def to_json(self) -> JSON:
+        out: JSON = {"kind": self.kind, "tiles": list(self.tiles)}
         if self.source is not None:
             out["from"] = self.source
         if self.claimed is not None:
@@ -64,7 +64,7 @@ class Meld:
         return out
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Meld:
+    def from_json(cls, data: JSON) -> Meld:
         src = data.get("from")
         claimed = data.get("claimed")
         return cls(
