@@ -31,6 +31,8 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from laizi.errors import ErrorCode, LaiziError, TableError
+from laizi.server.http import STATIC, json_object
+from laizi.server.limits import MAX_BODY
 from laizi.server.storage import Base, Store
 
 __all__ = ["BAN_CACHE", "BanRow", "Bans", "routes"]
@@ -127,8 +129,6 @@ def _hall(request: Request) -> Any:
 
 
 async def page(request: Request) -> Response:
-    from laizi.server.app import STATIC
-
     return FileResponse(STATIC / "admin.html", headers={"Cache-Control": "no-store"})
 
 
@@ -170,13 +170,11 @@ async def end_room(request: Request) -> Response:
 
 
 async def bans(request: Request) -> Response:
-    from laizi.server.app import _body
-
     try:
         _authorised(request)
         store: Bans = request.app.state.bans
         if request.method == "POST":
-            data = await _body(request)
+            data = await json_object(request, limit=MAX_BODY)
             return JSONResponse(await store.add(data.get("kind"), data.get("value")),
                                 status_code=201)
         if request.method == "DELETE":

@@ -33,12 +33,10 @@ import asyncio
 import contextlib
 import functools
 import gc
-import json
 import signal
 import threading
 from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, TypedDict, cast
 
 from starlette.applications import Starlette
@@ -50,11 +48,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from laizi.errors import ErrorCode, LaiziError, TableError
-from laizi.server import lan, metrics, records, scorekeeper, variants_api
+from laizi.server import admin, lan, metrics, records, scorekeeper, variants_api
 from laizi.server.asgi import WS_DISCONNECT
 from laizi.server.cluster import Cluster
 from laizi.server.hall import BotPool, Hall
 from laizi.server.headers import HELLO, BrowserSafety, allowed_from_env
+from laizi.server.http import STATIC, json_object
 from laizi.server.limits import CLOSE_NO_TOKEN, BodyLimit, SocketCap, hello_timeout
 from laizi.server.ratelimit import GuessLimit, RateLimited, RateLimits, rates_from_env
 from laizi.server.rooms import MAX_MESSAGE, Connection, Room, RoomSettings, parse_client_text
@@ -69,7 +68,6 @@ from laizi.server.storage import Store
 
 __all__ = ["MAX_MESSAGE", "HallContext", "app_from_env", "create_app"]
 
-STATIC = Path(__file__).parent / "static"
 
 _STATUS = {ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.UNKNOWN_TOKEN: 404,
            ErrorCode.TABLE_OVER: 409, ErrorCode.HAND_IN_PROGRESS: 409,
@@ -88,18 +86,8 @@ def _error(exc: LaiziError) -> JSONResponse:
                         headers=headers)
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_MESSAGE:
-        raise TableError(f"a request body is at most {MAX_MESSAGE} bytes here",
-                         code=ErrorCode.TOO_LARGE)
-    try:
-        data = json.loads(raw or b"{}")
-    except (ValueError, RecursionError):  # not JSON, not UTF-8, 5000-digit ints, deep nesting
-        raise TableError("the body is not JSON", code=ErrorCode.MALFORMED) from None
-    if not isinstance(data, dict):
-        raise TableError("the body is a JSON object", code=ErrorCode.MALFORMED)
-    return data
+async def _body(request: Request) -> dict[str, object]:
+    return await json_object(request, limit=MAX_MESSAGE)
 
 
 def _fields(data: dict[str, Any], allowed: set[str]) -> dict[str, Any]:
@@ -504,8 +492,6 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
     (``--allow-origin``; :mod:`laizi.server.headers`). ``admin_token``: the admin
     page and API (:mod:`laizi.server.admin`), none without one. ``rates``: request
     limits over ``LAIZI_RATE_*``'s (``--rate-create`` …; :mod:`laizi.server.ratelimit`)."""
-    from laizi.server import admin
-
     # with Redis, the hall is one of several processes; it sees its cluster through a port
     cluster = functools.partial(Cluster, redis_url) if redis_url else None
     hall = Hall(Store(db_url), BotPool(bot_processes), cluster=cluster)

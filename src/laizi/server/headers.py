@@ -46,6 +46,7 @@ from laizi.server.asgi import (
     WS_CONNECT,
     WS_SEND,
 )
+from laizi.server.http import STATIC
 from laizi.vocab import ServerOp
 
 __all__ = ["ENV", "HELLO", "TOKEN_HEADER", "BrowserSafety", "allowed_from_env", "csp",
@@ -53,7 +54,7 @@ __all__ = ["ENV", "HELLO", "TOKEN_HEADER", "BrowserSafety", "allowed_from_env", 
 
 ENV = "LAIZI_ALLOW_ORIGINS"
 """Comma-separated origins allowed besides the hall's own (``laizi serve --allow-origin``)."""
-INDEX = Path(__file__).parent / "static" / "index.html"
+INDEX = STATIC / "index.html"
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 WITH_BODY = frozenset({"POST", "PUT", "PATCH"})
 _DEFAULT_PORT = {"http": 80, "https": 443}

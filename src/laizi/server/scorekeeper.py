@@ -68,6 +68,7 @@ from laizi.core.records import RecordError, record_to_json
 from laizi.errors import ErrorCode, LaiziError
 from laizi.reasons import Refusal, payments_with_parts
 from laizi.records import record_from_json, settle
+from laizi.server.http import json_object
 from laizi.server.score_form import build_record, next_hand
 from laizi.server.storage import Base
 from laizi.settlement import payments_json
@@ -134,16 +135,7 @@ def _fail(code: str, message: str, status: int = 400,
 
 
 async def _body(request: Request) -> dict[str, object]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ScoreError("request too large")
-    try:
-        data = json.loads(raw or b"{}")
-    except (ValueError, RecursionError):
-        raise ScoreError("the body is not JSON") from None
-    if not isinstance(data, dict):
-        raise ScoreError("the body is a JSON object")
-    return data
+    return await json_object(request, limit=MAX_BODY)
 
 
 def _engine(request: Request) -> AsyncEngine:
