@@ -34,6 +34,7 @@ from typing import Any
 
 import pytest
 
+from conditions import until_sync
 from server_helpers import GENEROUS_LIMITS
 
 CHROMIUM = os.environ.get("LAIZI_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -86,19 +87,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         # limits no browser test reaches (server_helpers.GENEROUS_LIMITS: all from 127.0.0.1)
         env={**os.environ, "PYTHONUNBUFFERED": "1", **GENEROUS_LIMITS})
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
+
+    def up() -> bool:
         if proc.poll() is not None:
             raise RuntimeError((tmp / "server.stderr").read_text())
         try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                break
+            return httpx.get(f"{url}/healthz", timeout=1).status_code == 200
         except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError("laizi serve did not start")
-        time.sleep(0.05)
+            return False
+
+    try:
+        until_sync(up, "laizi serve answers /healthz", 30)
+    except AssertionError:
+        proc.kill()
+        raise
     try:
         yield url
     finally:

@@ -37,7 +37,8 @@ from laizi.server.rooms import (
     RoomSettings,
 )
 from laizi.table import deals
-from laizi.table.table import Table, canonical
+from laizi.table.events import canonical
+from laizi.table.table import Table
 from laizi.variants import get
 from laizi.vocab import ActionType, ClientOp, Phase
 
@@ -242,6 +243,35 @@ def test_the_fake_clock_wakes_sleepers_in_order() -> None:
         tasks[0].cancel()
         await clock.advance(10)
         assert woke == ["a"] and clock.monotonic() == 1011.5
+
+    run(go)
+
+
+def test_a_room_paused_mid_hand_plays_no_bot_turn_when_its_time_comes() -> None:
+    """The host discards and pauses at once: the bots' turns (``bot_delay`` 1 s) come and
+    go on the fake clock and none is played or stored; resuming plays them."""
+    async def go() -> None:
+        w = await make_room(bot_delay=1)
+        room = w.room
+        host = Frames()
+        await room.attach(w.host, host.conn)
+        assert (await room.handle(w.host, {"op": "start", "seq": 1}))["op"] == "ack"
+        await until(lambda: bool(host.latest["legal"])
+                    and host.latest["view"]["phase"] == Phase.TURN)
+        frame = host.latest
+        discard = next(a for a in frame["legal"] if a["type"] == ActionType.DISCARD)
+        answer = await room.handle(w.host, {"op": "act", "seq": 2, "action": discard,
+                                            "version": frame["version"]})
+        assert answer is not None and answer["op"] == "ack"
+        assert (await room.handle(w.host, {"op": "pause", "seq": 3}))["op"] == "ack"
+        log, stored = len(room.table.log), len(w.store.lines)
+        await w.clock.advance(5)  # five bot delays came and went
+        assert (len(room.table.log), len(w.store.lines)) == (log, stored)
+        assert (await room.handle(w.host, {"op": "resume", "seq": 4}))["op"] == "ack"
+        await w.clock.advance(5)
+        await until(lambda: len(room.table.log) > log)
+        assert not w.reports.errors
+        await room.stop()
 
     run(go)
 
