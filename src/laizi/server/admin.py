@@ -31,6 +31,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from laizi.errors import ErrorCode, LaiziError, TableError
+from laizi.server.hall import Hall
 from laizi.server.http import STATIC, json_object
 from laizi.server.limits import MAX_BODY
 from laizi.server.storage import Base, Store
@@ -124,8 +125,9 @@ def _authorised(request: Request) -> None:
                          code=ErrorCode.NOT_ADMIN)
 
 
-def _hall(request: Request) -> Any:
-    return request.app.state.hall
+def _hall(request: Request) -> Hall:
+    hall: Hall = request.app.state.hall
+    return hall
 
 
 async def page(request: Request) -> Response:

@@ -37,7 +37,7 @@ import signal
 import threading
 from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypedDict, cast
+from typing import TypedDict, cast
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -90,7 +90,7 @@ async def _body(request: Request) -> dict[str, object]:
     return await json_object(request, limit=MAX_MESSAGE)
 
 
-def _fields(data: dict[str, Any], allowed: set[str]) -> dict[str, Any]:
+def _fields(data: dict[str, object], allowed: set[str]) -> dict[str, object]:
     """``data`` if it has no field beyond ``allowed``, else a :class:`TableError`."""
     extra = sorted(set(data) - allowed)
     if extra:

@@ -18,7 +18,7 @@ import traceback
 import unicodedata
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Protocol, TypedDict
+from typing import Protocol, TypedDict
 
 from laizi.bots.base import Bot
 from laizi.bots.registry import make_bot
@@ -160,7 +160,7 @@ class HallCluster(Protocol):
                    ) -> Mapping[str, object]: ...
 
     async def proxy(self, owner: str, code: str, token: str, version: int,
-                    receive: Callable[[], Awaitable[str | dict[str, Any] | None]],
+                    receive: Callable[[], Awaitable[str | dict[str, object] | None]],
                     send_text: Callable[[str], Awaitable[None]],
                     close: Callable[[int], Awaitable[None]]) -> None: ...
 
@@ -277,8 +277,9 @@ class Hall:
                     self.cluster is None or await self.cluster.claim(code)):
                 return code
 
-    async def create(self, settings: RoomSettings, host_name: str) -> tuple[Room, Member]:
-        """A new room: the host sits at seat 0, bots fill the other seats."""
+    async def create(self, settings: RoomSettings, host_name: object) -> tuple[Room, Member]:
+        """A new room: the host (a name from the network, checked here) sits at seat 0, bots
+        fill the other seats."""
         host_name = check_name(host_name)
         async with self._create:
             code = await self._new_code()

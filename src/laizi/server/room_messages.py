@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, ClassVar, NotRequired, TypedDict
+from typing import ClassVar, NotRequired, TypedDict
 
 from laizi.errors import ErrorCode, ErrorJSON, MalformedActionError
 from laizi.vocab import ClientOp, ServerOp
@@ -210,14 +210,14 @@ def parse_message(msg: object) -> Envelope:
     return Envelope(seq, json.dumps(msg, sort_keys=True), op, _message(op, msg))
 
 
-def refusal(message: str) -> dict[str, Any]:
+def refusal(message: str) -> dict[str, object]:
     """The error frame refusing a message before it is read (not text, too large, not
     JSON)."""
     return {"op": ServerOp.ERROR, "seq": None, "error": {
         "code": ErrorCode.MALFORMED.value, "message": message, "seat": None, "phase": None}}
 
 
-def parse_client_text(text: str | None) -> tuple[object, dict[str, Any] | None]:
+def parse_client_text(text: str | None) -> tuple[object, dict[str, object] | None]:
     """A client's websocket message: the decoded JSON, or the error frame that answers
     it (not text, too large, not JSON)."""
     if text is None or len(text) > MAX_MESSAGE:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from laizi.errors import ErrorCode, LaiziError
 from laizi.server import metrics
@@ -22,7 +21,7 @@ SERVICE_RESTART = 1012
 """The websocket close code that tells a client to reconnect (the room moved, or the
 hall cannot serve it now)."""
 
-Incoming = str | dict[str, Any] | None
+Incoming = str | dict[str, object] | None
 """What a websocket gave: a message's text, the error frame that answers a message that
 could not be read (too large, not text), or ``None``: the client has gone."""
 
