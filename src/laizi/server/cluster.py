@@ -19,7 +19,13 @@ socket), is taken: the lease is set to the sweeper atomically, and the room is r
 from its stored log (``Table.from_log``), as after a restart. Gateways close the proxied
 websockets of a room whose owner changed with code 1012 (service restart) and clients
 reconnect with their version, to any process. A graceful stop gives up its leases first,
-so the others take its rooms at their next sweep.
+so the others take its rooms at their next sweep. Only one process sweeps (elected:
+:meth:`Cluster.elect`), so the sweep's cost does not grow with the processes.
+
+**Affinity.** With ``LAIZI_HALL_AFFINE=1`` and a proxy that routes every request naming a
+room to one process by its code (docs/deploy.md), a new room is parked
+(:meth:`Cluster.created`) and taken by the first process asked for it: the one all its
+websockets reach, so none of them is forwarded. Forwarding stays the fallback.
 
 **Fence.** The database, not the lease, is what makes a stale owner harmless: log lines are
 keyed by (room, line number), so two owners can never both store line *n*; the loser's
