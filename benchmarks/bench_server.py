@@ -357,6 +357,12 @@ def compare(args: argparse.Namespace, redis_url: str) -> dict[str, Any]:
         "two_cpu_ms_per_action": [r["server_cpu_ms_per_action"] for r in two],
         "one_median": cpu1, "two_median": cpu2,
         "ratio": round(cpu2 / cpu1, 3) if cpu1 else None,
+        "round_ratios": [round(b["server_cpu_ms_per_action"] / a["server_cpu_ms_per_action"], 3)
+                         for a, b in zip(one, two, strict=True)
+                         if a["server_cpu_ms_per_action"] and b["server_cpu_ms_per_action"]],
+        "redis_cpu_ms_per_action": median(two, "redis_cpu_ms_per_action"),
+        "two_switches_per_action": median(two, "server_switches_per_action"),
+        "one_switches_per_action": median(one, "server_switches_per_action"),
         "client_cpu_ms_per_action_median": median(one + two, "client_cpu_ms_per_action"),
         "errors": sum(r["errors"] for r in one + two),
         "lost": sum(r["lost"] for r in one + two),
@@ -370,8 +376,12 @@ def compare(args: argparse.Namespace, redis_url: str) -> dict[str, Any]:
             "actions_per_s": round(rooms * per_room),
             "cores": round(rooms * per_room * cpu2 / 1000, 2),
             "memory_gib": round(rooms * median(two, "server_mib_per_room") / 1024, 2),
+            # Redis counts the commands inside scripts: most are the GET and PEXPIRE
+            # of each lease's renewal (one EVAL a process a third of a lease).
             "redis_ops_per_s": round(rooms * median(two, "redis_commands_per_s")
                                      / args.rooms),
+            "redis_cores": round(rooms * per_room * median(two, "redis_cpu_ms_per_action")
+                                 / 1000, 2),
         },
     }
 
