@@ -44,16 +44,12 @@ import asyncio
 import contextlib
 import itertools
 import json
-import os
 import random
-import shutil
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,101 +58,16 @@ from typing import Any
 import httpx
 import websockets
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _switches(pids: list[int]) -> int:
-    """Context switches so far of every process of the trees of ``pids`` (voluntary: it
-    waited for something; not: the scheduler took the core). On a machine of two cores
-    shared with the clients, Redis and PostgreSQL, server CPU per action follows them
-    more closely than it follows the Python the servers run (docs/deploy.md)."""
-    total = 0
-    for root in pids:
-        for p in _tree(root):
-            with contextlib.suppress(OSError, ValueError):
-                for line in Path(f"/proc/{p}/status").read_text().splitlines():
-                    if "ctxt_switches:" in line:
-                        total += int(line.split()[1])
-    return total
-
-
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
-
-
-def _tree(pid: int) -> list[int]:
-    """``pid`` and every process under it (uvicorn's workers, the search bots' pool)."""
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        with contextlib.suppress(OSError):
-            todo += [int(c) for c in
-                     Path(f"/proc/{p}/task/{p}/children").read_text().split()]
-    return out
-
-
-def _tree_cpu(pids: list[int]) -> dict[int, float]:
-    """CPU seconds of every process of the trees of ``pids``, by process id."""
-    out = {}
-    for root in pids:
-        for p in _tree(root):
-            with contextlib.suppress(OSError, IndexError, ValueError):
-                out[p] = _cpu_seconds(p)
-    return out
-
-
-def _cpu_between(before: dict[int, float], after: dict[int, float]) -> float:
-    """CPU used between two :func:`_tree_cpu` readings (processes that started meanwhile
-    count in full; one that ended meanwhile is not counted)."""
-    return sum(t - before.get(p, 0.0) for p, t in after.items())
-
-
-def _redis_command(url: str, *args: str) -> str:
-    """One Redis command over a socket (RESP); a bulk or simple string answer."""
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(url)
-    with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 6379),
-                                  timeout=5) as sock:
-        lines = []
-        if parts.password:
-            auth = ["AUTH", *([parts.username] if parts.username else []), parts.password]
-            lines.append(auth)
-        lines.append(list(args))
-        sock.sendall(b"".join(
-            b"*%d\r\n" % len(cmd) + b"".join(b"$%d\r\n%s\r\n" % (len(a.encode()), a.encode())
-                                            for a in cmd) for cmd in lines))
-        reader = sock.makefile("rb")
-        answer = ""
-        for _ in lines:
-            head = reader.readline().decode().rstrip("\r\n")
-            if head.startswith("-"):
-                raise RuntimeError(f"redis: {head}")
-            if head.startswith("$"):
-                size = int(head[1:])
-                answer = "" if size < 0 else reader.read(size + 2)[:-2].decode()
-            else:
-                answer = head[1:]
-        return answer
-
-
-def _redis_cpu(url: str | None) -> float | None:
-    """Redis's own CPU seconds so far (``INFO cpu``: used_cpu_sys + used_cpu_user)."""
-    if url is None:
-        return None
-    try:
-        info = _redis_command(url, "INFO", "cpu")
-    except (OSError, RuntimeError):
-        return None
-    fields = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
-    return float(fields.get("used_cpu_sys", 0)) + float(fields.get("used_cpu_user", 0))
+from bench_procs import (  # the script's directory is on sys.path
+    _cpu_between,
+    _private_redis,
+    _redis_commands,
+    _redis_cpu,
+    _rss,
+    _servers,
+    _switches,
+    _tree_cpu,
+)
 
 
 @dataclass
@@ -248,16 +159,21 @@ async def _client(url: str, code: str, token: str, seat_hint: int, stats: Stats,
 
 async def _room(urls: list[str], spread: Iterator[int], http: httpx.AsyncClient,
                 variant: str, i: int, stats: Stats, stop: asyncio.Event, think: float,
-                direct: bool = False) -> tuple[str, str]:
+                direct: bool = False, affine: bool = False) -> tuple[str, str]:
     """One room: created on process ``i`` (round-robin: the creator owns it, so the rooms
     are spread evenly), each seat's websocket on the next process of ``spread`` (the
-    clients round-robin over ``urls``), or with ``direct`` on the creator."""
+    clients round-robin over ``urls``), or with ``direct`` on the creator. ``affine``:
+    every request naming the room after its creation goes to the process its code hashes
+    to, as a proxy's ``hash $laizi_room consistent`` does (docs/deploy.md)."""
     url = urls[i % len(urls)]
     r = await http.post(f"{url}/api/rooms", json={"name": f"host{i}", "settings": {
         "variant": variant, "clock": None, "claim_min": 0, "bot_delay": 0, "between": 0,
         "grace": 600}})
     r.raise_for_status()
     code, host = r.json()["code"], r.json()["token"]
+    if affine:
+        url = urls[zlib.crc32(code.encode()) % len(urls)]
+        direct = True
     tokens = [host]
     seats = int(r.json().get("seats", 0)) or {"jingzhou": 3}.get(variant, 4)
     for k in range(1, seats):
@@ -303,7 +219,8 @@ async def _end(url: str, code: str, host: str) -> None:
 
 async def run(url: str | list[str], rooms: int, seconds: float, variant: str,
               pid: int | list[int] | None, think: float = 0.0,
-              redis_url: str | None = None, direct: bool = False) -> dict[str, Any]:
+              redis_url: str | None = None, direct: bool = False,
+              affine: bool = False) -> dict[str, Any]:
     """Measure a hall: ``url`` one process or several (rooms and websockets spread over
     them round-robin; ``direct``: each room's websockets on its owner), ``pid`` the server
     process(es) whose CPU to count (with their children), ``redis_url`` the Redis whose
@@ -313,13 +230,14 @@ async def run(url: str | list[str], rooms: int, seconds: float, variant: str,
     spread = itertools.count()
     stats = Stats()
     stop = asyncio.Event()
+    rss0 = _rss(pids)
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         tasks = []
         began = time.perf_counter()
         for i in range(rooms):
             tasks.append(asyncio.create_task(_room(urls, spread, http, variant, i, stats,
-                                                   stop, think, direct)))
+                                                   stop, think, direct, affine)))
             if i % 20 == 19:
                 await asyncio.sleep(0.2)
         # Measure play, not the set-up: every room created, seated and started (or
@@ -333,6 +251,7 @@ async def run(url: str | list[str], rooms: int, seconds: float, variant: str,
         cpu0 = _tree_cpu(pids) if pids else None
         switches0 = _switches(pids)
         redis0 = _redis_cpu(redis_url)
+        commands0 = _redis_commands(redis_url)
         accepted0, t0, client0 = stats.accepted, time.perf_counter(), time.process_time()
         stats.acks.clear()
         stats.updates.clear()
@@ -340,6 +259,8 @@ async def run(url: str | list[str], rooms: int, seconds: float, variant: str,
         elapsed = time.perf_counter() - t0
         client_cpu = time.process_time() - client0
         accepted = stats.accepted - accepted0
+        rss1 = _rss(pids)
+        commands1 = _redis_commands(redis_url)
         cpu = _cpu_between(cpu0, _tree_cpu(pids)) if cpu0 is not None else None
         switches = _switches(pids) - switches0
         redis1 = _redis_cpu(redis_url)
@@ -379,6 +300,12 @@ async def run(url: str | list[str], rooms: int, seconds: float, variant: str,
         "server_cpu_percent": round(100 * cpu / elapsed, 1) if cpu is not None else None,
         "server_switches_per_action": round(switches / accepted, 2) if pids and accepted
         else None,
+        # The servers' memory grown by the rooms (RSS, /proc), a room's share of it.
+        "server_mib_per_room": round((rss1 - rss0) / 2**20 / rooms, 3) if pids else None,
+        # Everything Redis did (INFO commandstats' total), a second of play, from setup
+        # during the measure: leases, sweeps, messages.
+        "redis_commands_per_s": round((commands1 - commands0) / elapsed, 1)
+        if commands0 is not None and commands1 is not None else None,
         "median_update_ms": round(1000 * statistics.median(updates), 2) if updates else 0.0,
         # The clients do the same work per action in every set-up: a change in theirs
         # is the machine's (contention, clock), not the server's.
@@ -392,92 +319,71 @@ async def run(url: str | list[str], rooms: int, seconds: float, variant: str,
     })
 
 
-def _laizi() -> Path:
-    return Path(sys.executable).with_name("laizi")
+
+def _measure(args: argparse.Namespace, processes: int, affine: bool,
+             redis_url: str | None) -> dict[str, Any]:
+    """One run of ``--compare``: ``processes`` servers on ``--db`` (with Redis when
+    more than one), ``--rooms`` rooms."""
+    several = processes > 1
+    with _servers(args.db, processes, 1, redis_url if several else None,
+                  affine) as (urls, pids):
+        return asyncio.run(run(urls if several else urls[0], args.rooms, args.seconds,
+                               args.variant, pids, args.think,
+                               redis_url if several else None, False, affine))
 
 
-def _wait_healthy(url: str, proc: subprocess.Popen[str], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"laizi serve exited ({proc.returncode})")
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    raise RuntimeError(f"{url} did not answer in {timeout} s")
+def compare(args: argparse.Namespace, redis_url: str) -> dict[str, Any]:
+    """``--compare N``: N interleaved rounds of one process and of two processes with
+    room-affine routing (``--affine``) at the same total load (``--rooms``); the
+    medians of server CPU per action, their ratio, and what 10,000 rooms need."""
+    one: list[dict[str, Any]] = []
+    two: list[dict[str, Any]] = []
+    for k in range(args.compare):
+        one.append(_measure(args, 1, False, None))
+        two.append(_measure(args, 2, True, redis_url))
+        print(f"bench_server: round {k + 1}: 1 process "
+              f"{one[-1]['server_cpu_ms_per_action']} ms/action, 2 processes "
+              f"{two[-1]['server_cpu_ms_per_action']} ms/action", file=sys.stderr)
 
+    def median(runs: list[dict[str, Any]], key: str) -> float:
+        return float(statistics.median(float(r[key] or 0) for r in runs))
 
-@contextlib.contextmanager
-def _private_redis() -> Iterator[tuple[str, int]]:
-    """A ``redis-server`` of our own on a free port, no persistence; (URL, pid)."""
-    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
-    if not Path(binary).exists():
-        raise SystemExit("several processes need Redis: --redis URL, or install "
-                         "redis-server")
-    port = _free_port()
-    directory = tempfile.mkdtemp()
-    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", directory],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"redis://127.0.0.1:{port}/0"
-    try:
-        for _ in range(100):
-            with contextlib.suppress(OSError, RuntimeError):
-                if _redis_command(url, "PING") == "PONG":
-                    break
-            time.sleep(0.05)
-        yield url, proc.pid
-    finally:
-        proc.terminate()
-        proc.wait(10)
-        shutil.rmtree(directory, ignore_errors=True)
-
-
-@contextlib.contextmanager
-def _servers(db: str, processes: int, workers: int, redis_url: str | None
-             ) -> Iterator[tuple[list[str], list[int]]]:
-    """``processes`` ``laizi serve`` (each ``--workers workers`` when > 1) on free ports:
-    their URLs and pids. The first migrates the database before the others start."""
-    procs: list[subprocess.Popen[str]] = []
-    urls: list[str] = []
-    logs = Path(tempfile.mkdtemp(prefix="bench-server-"))
-    try:
-        for _ in range(processes):
-            port = _free_port()
-            cmd = [str(_laizi()), "serve", "--port", str(port), "--db", db]
-            if redis_url is not None:
-                cmd += ["--redis", redis_url]
-            if workers > 1:
-                cmd += ["--workers", str(workers)]
-            with open(logs / f"serve-{port}.stderr", "wb") as err:
-                proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True,
-                                        start_new_session=True)
-            procs.append(proc)
-            assert proc.stdout is not None
-            proc.stdout.readline()
-            urls.append(f"http://127.0.0.1:{port}")
-            if len(procs) == 1:
-                _wait_healthy(urls[0], proc)
-        for url, proc in zip(urls, procs, strict=True):
-            _wait_healthy(url, proc)
-        yield urls, [p.pid for p in procs]
-    finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.terminate()  # a graceful stop (uvicorn stops its workers)
-        for proc in procs:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(20)
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)  # anything left of its group
-            proc.wait(10)
-        if any(p.stat().st_size for p in logs.iterdir()):
-            print(f"bench_server: the servers' stderr is in {logs}", file=sys.stderr)
-        else:
-            shutil.rmtree(logs, ignore_errors=True)
+    cpu1, cpu2 = median(one, "server_cpu_ms_per_action"), median(two, "server_cpu_ms_per_action")
+    per_room = median(two, "actions_per_s") / args.rooms  # actions a second a room plays
+    rooms = 10_000
+    return {
+        "rounds": args.compare, "rooms": args.rooms, "seconds": args.seconds,
+        "one_cpu_ms_per_action": [r["server_cpu_ms_per_action"] for r in one],
+        "two_cpu_ms_per_action": [r["server_cpu_ms_per_action"] for r in two],
+        "one_median": cpu1, "two_median": cpu2,
+        "ratio": round(cpu2 / cpu1, 3) if cpu1 else None,
+        "round_ratios": [round(b["server_cpu_ms_per_action"] / a["server_cpu_ms_per_action"], 3)
+                         for a, b in zip(one, two, strict=True)
+                         if a["server_cpu_ms_per_action"] and b["server_cpu_ms_per_action"]],
+        "redis_cpu_ms_per_action": median(two, "redis_cpu_ms_per_action"),
+        "two_switches_per_action": median(two, "server_switches_per_action"),
+        "one_switches_per_action": median(one, "server_switches_per_action"),
+        "client_cpu_ms_per_action_median": median(one + two, "client_cpu_ms_per_action"),
+        "errors": sum(r["errors"] for r in one + two),
+        "lost": sum(r["lost"] for r in one + two),
+        "actions_per_s_per_room": round(per_room, 3),
+        "server_mib_per_room": median(two, "server_mib_per_room"),
+        "redis_commands_per_s_per_room": round(
+            median(two, "redis_commands_per_s") / args.rooms, 3),
+        # 10,000 rooms at the same pace: the cores of two-process CPU per action (the
+        # processes at this load; fuller processes cost less), their memory, Redis.
+        "estimate_10k_rooms": {
+            "actions_per_s": round(rooms * per_room),
+            "cores": round(rooms * per_room * cpu2 / 1000, 2),
+            "memory_gib": round(rooms * median(two, "server_mib_per_room") / 1024, 2),
+            # Redis counts the commands inside scripts: most are the GET and PEXPIRE
+            # of each lease's renewal (one EVAL a process a third of a lease).
+            "redis_ops_per_s": round(rooms * median(two, "redis_commands_per_s")
+                                     / args.rooms),
+            "redis_cores": round(rooms * per_room * median(two, "redis_cpu_ms_per_action")
+                                 / 1000, 2),
+        },
+    }
 
 
 def main() -> int:
@@ -497,6 +403,14 @@ def main() -> int:
     p.add_argument("--direct", action="store_true",
                    help="with --processes: every websocket on its room's owner, nothing "
                         "forwarded (what several processes cost without the hop)")
+    p.add_argument("--affine", action="store_true",
+                   help="with --processes: the servers park new rooms "
+                        "(LAIZI_HALL_AFFINE=1) and every request naming a room goes to "
+                        "the process its code hashes to, as a hashing proxy does")
+    p.add_argument("--compare", type=int, default=0, metavar="ROUNDS",
+                   help="interleaved rounds of 1 process and of 2 processes --affine at "
+                        "the same --rooms (needs --db): medians, their ratio, and an "
+                        "estimate for 10,000 rooms")
     p.add_argument("--workers", type=int, default=1,
                    help="laizi serve --workers N: N processes on one port (needs Redis)")
     p.add_argument("--redis", default=None,
@@ -510,6 +424,16 @@ def main() -> int:
     if args.processes < 1 or args.workers < 1:
         p.error("--processes and --workers are at least 1")
     several = args.processes > 1 or args.workers > 1
+    if args.compare:
+        if args.db is None:
+            p.error("--compare needs --db (PostgreSQL)")
+        with contextlib.ExitStack() as stack:
+            redis_url = args.redis or stack.enter_context(_private_redis())[0]
+            out = compare(args, redis_url)
+        for k, v in out.items():
+            print(f"{k:32} {v}")
+        print(json.dumps(out) if args.json else "")
+        return 0 if out["errors"] == 0 and out["lost"] == 0 else 1
     with contextlib.ExitStack() as stack:
         redis_url = args.redis
         redis_pid = None
@@ -527,10 +451,12 @@ def main() -> int:
                       "take turns); --db postgresql+asyncpg://… is recommended",
                       file=sys.stderr)
             urls, pids = stack.enter_context(_servers(db, args.processes, args.workers,
-                                                      redis_url if several else None))
+                                                      redis_url if several else None,
+                                                      args.affine))
         out = asyncio.run(run(urls if len(urls) > 1 else urls[0], args.rooms, args.seconds,
                               args.variant, pids or None, args.think,
-                              redis_url if several or args.redis else None, args.direct))
+                              redis_url if several or args.redis else None, args.direct,
+                              args.affine))
         if several:
             # A process's CPU per action falls as its own load rises (its event loop
             # wakes for several events at once): compare set-ups at the same load per
@@ -539,6 +465,7 @@ def main() -> int:
                 out["actions_per_s"] / (args.processes * args.workers), 1)
             out["workers"] = args.workers
             out["direct"] = args.direct
+            out["affine"] = args.affine
             out["redis_private"] = redis_pid is not None
     if not args.json:
         for k, v in out.items():

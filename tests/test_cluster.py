@@ -676,6 +676,18 @@ async def _close_bus(closing: Hall, asking: Hall) -> None:
     raise AssertionError(f"Redis still counts {closing.cluster.id}'s subscriptions after 5 s")
 
 
+async def _hand_the_sweep_to(sweeper: Hall, other: Hall, redis: str) -> None:
+    """Stop both halls' own sweeps and let ``sweeper`` be elected at its next
+    ``sweep_once``: ``other`` no longer stands, and its last election is answered (its
+    connection keeps order) before the sweeper's key is removed."""
+    assert sweeper.cluster is not None and other.cluster is not None
+    for cluster in (sweeper.cluster, other.cluster):
+        cluster._tasks[1].cancel()  # the sweep (the renewals keep running)
+    other.cluster.candidate = False
+    await other.cluster.bus.ask(("PING",))
+    redis_command(redis, "DEL", "laizi:sweeper")
+
+
 def test_the_sweep_works_from_an_old_list_of_live_rooms(db: str, redis: str) -> None:
     """The sweep lists the live rooms from PostgreSQL every ``LIVE_REFRESH`` seconds and
     asks Redis only in between. When a process is found gone it lists them again at
@@ -691,7 +703,8 @@ def test_the_sweep_works_from_an_old_list_of_live_rooms(db: str, redis: str) -> 
     async def main() -> None:
         async with two_halls(db, redis) as (a, b):
             assert a.cluster is not None and b.cluster is not None
-            for task in b.cluster._tasks:  # b sweeps only when told to
+            await _hand_the_sweep_to(b, a, redis)  # b sweeps only when told to
+            for task in b.cluster._tasks:
                 task.cancel()
             settings = RoomSettings.from_json({"variant": "jingzhou", "clock": None})
             ended, host = await a.create(settings, "ann")
@@ -730,6 +743,81 @@ def test_the_sweep_works_from_an_old_list_of_live_rooms(db: str, redis: str) -> 
                 assert lease(room.code) == b.cluster.id
             assert ended.code not in b.cluster.owned and lease(ended.code) is None
             assert b.errors == 0
+
+    run(main())
+
+
+def test_one_process_sweeps_and_another_takes_over(db: str, redis: str) -> None:
+    """Only the elected sweeper (``laizi:sweeper``) lists the live rooms and reads their
+    leases: another process's sweep is one election and asks PostgreSQL nothing, so
+    the sweep costs the same whatever the number of processes. When the sweeper stops
+    listening (killed), the next process to sweep takes the election and the sweep."""
+
+    async def main() -> None:
+        async with two_halls(db, redis) as (a, b):
+            assert a.cluster is not None and b.cluster is not None
+            await _hand_the_sweep_to(a, b, redis)
+            await a.cluster.sweep_once()
+            assert a.cluster.sweeping
+            assert redis_command(redis, "GET", "laizi:sweeper") == a.cluster.id
+            listed: list[str] = []
+            store_list = b.store.live_rooms
+
+            async def counted() -> list[str]:
+                listed.append("b")
+                return await store_list()
+
+            b.store.live_rooms = counted  # type: ignore[method-assign]
+            b.cluster._live_due = 0.0
+            for _ in range(3):
+                await b.cluster.sweep_once()
+            assert not b.cluster.sweeping and listed == []
+            await _close_bus(a, b)
+            b.cluster.candidate = True
+            await b.cluster.sweep_once()
+            assert b.cluster.sweeping and listed == ["b"]
+            assert redis_command(redis, "GET", "laizi:sweeper") == b.cluster.id
+
+    run(main())
+
+
+def test_a_new_room_is_parked_for_the_process_the_proxy_picks(db: str, redis: str) -> None:
+    """With ``LAIZI_HALL_AFFINE`` a new room is parked: the process that made it puts
+    it away and the first process asked for it (the one the proxy sends the room's code
+    to) takes it, so its websockets need no hop; the sweep leaves a parked room alone,
+    and any other process still forwards to the owner."""
+    from laizi.server.rooms import Room, RoomSettings
+
+    def lease(code: str) -> str | None:
+        return redis_command(redis, "GET", f"laizi:lease:{code}") or None
+
+    async def main() -> None:
+        async with two_halls(db, redis) as (a, b):
+            assert a.cluster is not None and b.cluster is not None
+            await _hand_the_sweep_to(b, a, redis)
+            a.cluster.affine = True
+            settings = RoomSettings.from_json({"variant": "jingzhou", "clock": None})
+            room, host = await a.create(settings, "ann")
+            code = room.code
+            assert code not in a.rooms and code not in a.cluster.owned
+            assert lease(code) == "parked"
+            await b.cluster.sweep_once()
+            assert b.cluster.sweeping and code not in b.rooms and lease(code) == "parked"
+
+            where = await b.locate(code)
+            assert isinstance(where, Room) and where is b.rooms[code]
+            assert host.token in where.members and lease(code) == b.cluster.id
+            assert await a.locate(code) == b.cluster.id  # the fallback: forwarded
+            assert a.errors == 0 and b.errors == 0
+
+            # A room parked but never asked for is taken by the sweep once its
+            # parking ends (here: ended at once).
+            other, _ = await a.create(settings, "bob")
+            assert lease(other.code) == "parked"
+            redis_command(redis, "DEL", f"laizi:lease:{other.code}")
+            b.cluster._live_due = 0.0
+            await b.cluster.sweep_once()
+            assert other.code in b.rooms and lease(other.code) == b.cluster.id
 
     run(main())
 

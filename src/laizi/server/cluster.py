@@ -11,14 +11,21 @@ bots, as in a single process). Any process accepts any websocket and any HTTP re
   channel in order (:mod:`laizi.server.bus`); the keys, channels and lease scripts are in
   :mod:`laizi.server.leases`.
 
-**Fail-over.** Every process sweeps once a second: a live room (``status != 'over'`` in
+**Fail-over.** One elected process (the holder of ``laizi:sweeper``) sweeps once a second:
+a live room (``status != 'over'`` in
 the database, listed every :data:`LIVE_REFRESH` seconds) whose lease has expired, or whose
 owner no longer listens on its channel (a killed process's subscription ends with its
 socket), is taken: the lease is set to the sweeper atomically, and the room is rebuilt
 from its stored log (``Table.from_log``), as after a restart. Gateways close the proxied
 websockets of a room whose owner changed with code 1012 (service restart) and clients
 reconnect with their version, to any process. A graceful stop gives up its leases first,
-so the others take its rooms at their next sweep.
+so the others take its rooms at their next sweep. Only one process sweeps (elected:
+:meth:`Cluster.elect`), so the sweep's cost does not grow with the processes.
+
+**Affinity.** With ``LAIZI_HALL_AFFINE=1`` and a proxy that routes every request naming a
+room to one process by its code (docs/deploy.md), a new room is parked
+(:meth:`Cluster.created`) and taken by the first process asked for it: the one all its
+websockets reach, so none of them is forwarded. Forwarding stays the fallback.
 
 **Fence.** The database, not the lease, is what makes a stale owner harmless: log lines are
 keyed by (room, line number), so two owners can never both store line *n*; the loser's
@@ -45,10 +52,14 @@ from laizi.errors import ErrorCode, TableError
 from laizi.server.bus import Bus, OnNobody
 from laizi.server.forwarding import Forwarding, OwnerHall, Proxy
 from laizi.server.leases import (
+    ELECT,
+    PARKED,
     RELEASE,
     RENEW,
     STEAL,
+    SWEEPER,
     Unavailable,
+    affine,
     gateway_channel,
     lease_key,
     lease_seconds,
@@ -70,6 +81,9 @@ LIVE_REFRESH = 5.0
 Between two lists it asks Redis only. A process found gone lists them again at once (it
 may have made rooms since), so only the rooms of a process that the sweep never met, and
 that died within this time of starting, wait up to this long."""
+PARK_SECONDS = 30.0
+"""How long a new room stays parked (:data:`laizi.server.leases.PARKED`) for the process
+the proxy sends its first request to; after that the sweep takes it like any room."""
 STATUS_OVER = "over"
 """A stored room's status once its match is over (nobody owns it any more)."""
 
@@ -110,6 +124,12 @@ class Cluster:
         self._live: set[str] = set()
         """The live rooms (of every process) as the database listed them last."""
         self._live_due = 0.0
+        self.affine = affine()
+        """New rooms are parked for the process the proxy picks (``LAIZI_HALL_AFFINE``)."""
+        self.sweeping = False
+        """Whether this process was the elected sweeper at its last sweep."""
+        self.candidate = True
+        """Whether this process stands for sweeper (tests choose which one sweeps)."""
         self._peers: set[str] = set()
         """The other processes met (holding a lease at a sweep, or owning a room asked
         for here), watched by the sweep until they stop listening."""
@@ -135,9 +155,9 @@ class Cluster:
             if room is not None:
                 room.gone = True
                 room._cancel_tasks()
-        if codes:
-            with contextlib.suppress(Exception):
-                await self.redis.eval(RELEASE, len(codes), *map(lease_key, codes), self.id)
+        keys = [*map(lease_key, codes), SWEEPER]  # the next sweeper is elected at once
+        with contextlib.suppress(Exception):
+            await self.redis.eval(RELEASE, len(keys), *keys, self.id)
         for code in codes:
             await self._drop(code, released=True)
         for proxy in list(self.forward.proxies.values()):
@@ -189,13 +209,13 @@ class Cluster:
             if room is not None:
                 return room
             owner = await self.owner(code)
-            if owner is not None and owner != self.id:
+            if owner is not None and owner not in (self.id, PARKED):
                 self._peers.add(owner)  # the sweep watches it from now on
             if owner == self.id:
                 # A lease of ours without the room: taken by the sweeper a moment ago.
                 await asyncio.sleep(0.05)
                 continue
-            if owner is not None and await self._listening(owner):
+            if owner not in (None, PARKED) and await self._listening(owner):
                 return owner
             stored = await self.hall.store.room(code)
             if stored is None:
@@ -222,8 +242,9 @@ class Cluster:
                                    int(self.lease * 1000))
         if ok:
             self.owned.add(code)
-            # Its other rooms may have been made after the sweep's list: list again.
-            self._live_due = 0.0
+            if dead != PARKED:
+                # Its other rooms may have been made after the sweep's list: list again.
+                self._live_due = 0.0
         return bool(ok)
 
     async def _take(self, code: str) -> Room:
@@ -242,6 +263,25 @@ class Cluster:
             self._loading.pop(code, None)
         future.set_result(room)
         return room
+
+    async def created(self, code: str) -> None:
+        """A room was just made here (stored, its host seated). With ``LAIZI_HALL_AFFINE``
+        it is parked: put away and its lease handed to nobody for :data:`PARK_SECONDS`,
+        so the process the proxy sends the room's requests to (by its code) takes it at
+        the first one and plays it without a hop through Redis."""
+        if not self.affine or self._stopping:
+            return
+        room = self.hall.rooms.get(code)
+        if room is None or code not in self.owned:
+            return
+        parked = await self.redis.eval(STEAL, 1, lease_key(code), self.id, PARKED,
+                                       int(PARK_SECONDS * 1000))
+        if not parked:
+            return
+        self.owned.discard(code)
+        if self.hall.rooms.get(code) is room:
+            del self.hall.rooms[code]
+        await room.stop(close_code=SERVICE_RESTART)
 
     async def finished(self, code: str) -> None:
         """A room is over: nobody needs to own it any more (it never changes again)."""
@@ -350,7 +390,8 @@ class Cluster:
         if codes:
             (reply,) = await self.bus.ask(("MGET", *map(lease_key, codes)))
             held = values(reply)
-        peers = sorted(self._peers | {v for v in held if v is not None} - {self.id})
+        peers = sorted(self._peers | {v for v in held if v is not None}
+                       - {self.id, PARKED})
         listeners: dict[str, int] = {}
         if peers:
             (counts,) = await self.bus.ask(("PUBSUB", "NUMSUB",
@@ -363,8 +404,31 @@ class Cluster:
                    if value is None or str(value) in gone]
         return orphans, gone
 
+    async def elect(self) -> bool:
+        """Whether this process is the sweeper: the holder of :data:`SWEEPER` (taken
+        when nobody holds it, or from a holder that no longer listens, renewed at every
+        sweep). One round trip, two when another holds it: so a process that does not
+        sweep costs Redis the same whatever the number of rooms, and PostgreSQL nothing."""
+        if not self.candidate:
+            self.sweeping = False
+            return False
+        px = str(int(self.lease * 1000))
+        (holder,) = await self.bus.ask(("EVAL", ELECT, "1", SWEEPER, self.id, px))
+        if holder != self.id and not await self._listening(str(holder)):
+            (holder,) = await self.bus.ask(("EVAL", STEAL, "1", SWEEPER, str(holder),
+                                            self.id, px))
+            holder = self.id if holder == 1 else None
+        if holder != self.id:
+            # Its list would be old by the time it sweeps again: made afresh then.
+            self._live_due = 0.0
+            self._peers.clear()
+        self.sweeping = holder == self.id
+        return self.sweeping
+
     async def sweep_once(self) -> None:
-        if self._stopping:
+        """One sweep, by the elected sweeper only (:meth:`elect`): the others' rooms
+        are watched once, not once a process."""
+        if self._stopping or not await self.elect():
             return
         listed = self.clock() >= self._live_due
         if listed:

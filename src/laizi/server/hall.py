@@ -154,6 +154,8 @@ class HallCluster(Protocol):
 
     async def finished(self, code: str) -> None: ...
 
+    async def created(self, code: str) -> None: ...
+
     async def locate(self, code: str) -> Room | str: ...
 
     async def call(self, owner: str, code: str, op: str, **fields: object
@@ -304,6 +306,8 @@ class Hall:
             member = await room.add_member(host_name, "player")
             room.host = member.token
             await room._store(settings=True)
+        if self.cluster is not None:
+            await self.cluster.created(code)  # parked for the proxy's pick (affinity)
         return room, member
 
     @staticmethod

@@ -14,11 +14,16 @@ import os
 from laizi.errors import ErrorCode, LaiziError
 from laizi.server.bus import Reply
 
-__all__ = ["RELEASE", "RENEW", "STEAL", "Unavailable", "dumps",
-           "gateway_channel", "lease_key", "lease_seconds", "numsub", "owner_channel",
-           "positions", "values"]
+__all__ = ["ELECT", "PARKED", "RELEASE", "RENEW", "STEAL", "SWEEPER", "Unavailable",
+           "affine", "dumps", "gateway_channel", "lease_key", "lease_seconds", "numsub",
+           "owner_channel", "positions", "values"]
 
 PREFIX = "laizi:"
+SWEEPER = f"{PREFIX}sweeper"
+"""The id of the one process that sweeps (:data:`ELECT`), with a time to live."""
+PARKED = "parked"
+"""The value of a new room's lease between its creation and the first request for it
+(:func:`affine`): the process that asks first takes it, the sweep leaves it alone."""
 
 RENEW = """
 local lost = {}
@@ -37,6 +42,14 @@ for _, key in ipairs(KEYS) do
 end
 return 0
 """
+ELECT = """
+local v = redis.call('GET', KEYS[1])
+if v == false or v == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return ARGV[1]
+end
+return v
+"""
 STEAL = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
@@ -54,6 +67,13 @@ def lease_seconds() -> float:
     except ValueError:
         value = 3.0
     return min(60.0, max(0.5, value))
+
+
+def affine() -> bool:
+    """``LAIZI_HALL_AFFINE=1``: a proxy sends every request naming a room to one process
+    chosen by the room's code (docs/deploy.md), so a new room is parked (:data:`PARKED`)
+    for the process the proxy picks instead of being kept by the one that made it."""
+    return os.environ.get("LAIZI_HALL_AFFINE", "").strip().lower() in ("1", "true", "yes")
 
 
 def lease_key(code: str) -> str:
