@@ -347,3 +347,33 @@ def test_the_admin_page_in_a_browser(tmp_path: Path) -> None:
         check_clean(srv)
     finally:
         srv.kill()
+
+
+_MIGRATE = """
+import asyncio, sys
+from laizi.server.storage import Store
+
+async def main() -> None:
+    store = Store(sys.argv[1])
+    await store.setup()
+    await store.close()
+
+asyncio.run(main())
+"""
+
+
+def test_processes_starting_together_on_a_new_sqlite_file_migrate_in_turn(
+        tmp_path: Path) -> None:
+    """``--workers N`` on a brand-new SQLite file: every worker migrates the schema at
+    start; without a lock two of them created the same tables ("table rooms already
+    exists") and the hall did not start."""
+    import subprocess
+    import sys
+
+    for attempt in range(3):
+        url = f"sqlite+aiosqlite:///{tmp_path / f'hall{attempt}.db'}"
+        procs = [subprocess.Popen([sys.executable, "-c", _MIGRATE, url],
+                                  stderr=subprocess.PIPE) for _ in range(4)]
+        answers = [(p.communicate(timeout=60)[1], p.returncode) for p in procs]
+        failures = [err.decode() for err, code in answers if code != 0]
+        assert not failures, failures[0]

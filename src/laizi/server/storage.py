@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import json
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypedDict, cast
+from typing import IO, Any, Protocol, TypedDict, cast
 
 from sqlalchemy import (
     Float,
@@ -157,6 +158,21 @@ class Store:
 
     async def setup(self) -> None:
         """Migrate the schema to the newest version (Alembic, run on a sync connection)."""
+        database = make_url(self.url).database
+        if self.engine.dialect.name == "sqlite" and database and database != ":memory:":
+            # Processes that start together on one new SQLite file (--workers) would each
+            # create the tables ("table rooms already exists"): they take turns, by an
+            # advisory lock on the file itself (flock: SQLite's own locks are fcntl's)
+            loop = asyncio.get_running_loop()
+            held = await loop.run_in_executor(None, _lock_file, database)
+            try:
+                await self._migrate()
+            finally:
+                held.close()  # closing the file releases its lock
+            return
+        await self._migrate()
+
+    async def _migrate(self) -> None:
         async with self.engine.begin() as conn:
             if self.engine.dialect.name == "postgresql":
                 # Processes that start together (--workers, several machines) migrate one
@@ -491,6 +507,14 @@ def _sqlite_pragmas(dbapi_connection: _DBAPIConnection, record: object) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+def _lock_file(path: str) -> IO[bytes]:
+    """``path`` opened (made if missing: an empty file is an empty SQLite database) and
+    locked for this process alone until the returned file is closed."""
+    held = open(path, "ab")  # noqa: SIM115 (the caller closes it, which unlocks)
+    fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+    return held
 
 
 def _upgrade(sync_conn: SyncConnection) -> None:
