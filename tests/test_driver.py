@@ -17,7 +17,7 @@ from laizi.errors import ErrorCode
 from laizi.table.decisions import BotError, Decision, decisions, pass_only, resolve
 from laizi.table.driver import BotController, play_hand
 from laizi.table.table import Table
-from laizi.vocab import ActionType, TableEventType
+from laizi.vocab import ActionType, Phase, TableEventType
 from test_room_parts import make_room, run, until
 
 Failure = tuple[Decision, Exception]
@@ -203,3 +203,24 @@ def test_a_person_controllers_illegal_answer_is_reported_too() -> None:
     play_hand(table, [Wrong()] * n, report=lambda d, e: told.append((d, e)))
     assert table.game is not None and table.game.over
     assert told and all(isinstance(e, BotError) for _, e in told)
+
+
+def test_a_prompt_that_runs_out_passes_in_a_window_and_is_default_on_a_turn() -> None:
+    """The hall's clock rule, defined with the decisions: a claim prompt that runs out
+    is 过 (even with a win on offer); a turn that runs out is the default action (and
+    托管, which the hall applies)."""
+    table = Table("jingzhou", {}, seed=3)
+    table.start_hand()
+    seen_turn = seen_window = False
+    for d in decisions(table):
+        game = table.game
+        assert game is not None
+        if game.phase == Phase.TURN:
+            assert d.expired() is None
+            seen_turn = True
+        else:
+            passed = d.expired()
+            assert passed is not None and passed.type == ActionType.PASS and passed in d.legal
+            seen_window = True
+        table.act(d.default())
+    assert seen_turn and seen_window

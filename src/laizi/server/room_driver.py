@@ -23,7 +23,7 @@ from laizi.engine.actions import Action
 from laizi.server.room_settings import BOT_PREFIX
 from laizi.server.room_state import RoomState, TaskKey
 from laizi.table.decisions import BotError, Decision, asked, resolve
-from laizi.vocab import ActionType, Phase
+from laizi.vocab import Phase
 
 __all__ = ["BotError", "RoomDriver"]
 
@@ -203,15 +203,11 @@ class RoomDriver(RoomState):
             await self.clock.sleep(seconds)
             async with self.lock:
                 if self._still(seat, key):
-                    t = self.table
-                    g = t.game
-                    assert g is not None
-                    passes = [a for a in t.legal_actions(seat) if a.type == ActionType.PASS]
-                    if g.phase != Phase.TURN and passes:
-                        choice = passes[0]  # a claim prompt ran out: simply 过
-                    else:
-                        self.auto.add(t.person_at(seat))  # a missed turn: 托管 until back
-                        choice = t.default_action(seat)
+                    decision = asked(self.table, seat)
+                    choice = decision.expired()  # a claim prompt ran out: simply 过
+                    if choice is None:
+                        self.auto.add(decision.person)  # a missed turn: 托管 until back
+                        choice = decision.default()
                     self._tasks.pop(seat, None)
                     self._deadlines.pop(seat, None)
                     await self._apply(choice, None)

@@ -10,6 +10,8 @@ its clocks on top.
   played by the driver itself and nobody is prompted; the hall holds it like a bot's
   answer to the window's minimum length (docs/protocol.md, "Claim windows").
 - A bot is not asked about a decision with one legal action (:attr:`Decision.lone`).
+- A person's prompt that runs out (the hall's clocks) passes in a window, and on a turn
+  plays the default action and puts the person on 托管 (:meth:`Decision.expired`).
 - :func:`resolve` turns an answer into the action played: no answer (a clock ran out, 托管)
   is the table's default action (:meth:`Table.default_action`); a bot that raised or
   answered an illegal action is reported (:class:`BotError` for the latter) and the
@@ -25,7 +27,7 @@ from dataclasses import dataclass, field
 from laizi.engine.actions import Action
 from laizi.errors import ErrorCode, LaiziError
 from laizi.table.table import Entry, Table
-from laizi.vocab import ActionType
+from laizi.vocab import ActionType, Phase
 
 __all__ = ["BotError", "Decision", "Report", "asked", "decisions", "log_failure", "pass_only",
            "resolve"]
@@ -73,6 +75,15 @@ class Decision:
     def default(self) -> Action:
         """The table's default action for the seat (托管): always legal."""
         return self.table.default_action(self.seat)
+
+    def expired(self) -> Action | None:
+        """What a person's prompt plays when its clock runs out: ``pass`` (过) in a window
+        (a missed claim is no reason for 托管); ``None`` on a turn, where the default action
+        is played and the person goes on 托管."""
+        game = self.table.game
+        if game is None or game.phase == Phase.TURN:
+            return None
+        return next((a for a in self.legal if a.type == ActionType.PASS), None)
 
 
 def asked(table: Table, seat: int) -> Decision:
