@@ -34,7 +34,8 @@ from laizi.env.aec import PublicFeed, hand_net, observation_space, ordered_to_ac
 from laizi.env.encoding import NUM_ACTIONS, Observation, action_mask, encode_view, legal_by_index
 from laizi.env.history import PublicHistory, encode_history
 from laizi.sim.hands import bot_seed
-from laizi.table.driver import BotController, Decision
+from laizi.table.decisions import Decision, resolve
+from laizi.table.driver import BotController
 from laizi.table.table import Table
 from laizi.variants import get as get_variant
 
@@ -112,8 +113,7 @@ class SingleSeatEnv(gym.Env):
                 table.act(legal[0])
                 continue
             decision = Decision(table, s, table.person_at(s), legal)
-            answer = self._bots[s].decide(decision)
-            table.act(answer if answer is not None else table.default_action(s))
+            table.act(resolve(decision, self._bots[s].decide(decision)))
 
     def reset(self, *, seed: int | None = None, options: dict[str, object] | None = None
               ) -> tuple[Observation, dict[str, object]]:

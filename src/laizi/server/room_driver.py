@@ -2,14 +2,17 @@
 person's clock, the next hand — on the room's clock, and applies their answers under the
 room's lock.
 
-Claim windows follow the uniform rule of docs/protocol.md: every seat is asked; a seat
-whose only legal answer is ``pass`` (a person's or a bot's) is answered by the server and
-its person is never prompted; bots' answers and those passes are held until the window's
-minimum length (``claim_min``) has passed when a person sits at the table, so a quick
-answer shows nothing. A person who lets a real prompt run out passes; only a missed turn
-puts them on 托管. A bot that raises or answers an illegal action is reported (the seat,
-the bot and what went wrong) and the table's default action is played for it: never a
-substitute chosen in silence.
+The decisions and their rules are the tables' own (:mod:`laizi.table.decisions`, shared
+with the terminal, the simulator and the environments); this runner adds the hall's
+timing. Claim windows follow the uniform rule of docs/protocol.md: every seat is asked; a
+forced pass (a seat whose only legal answer is ``pass``, a person's or a bot's) is
+answered by the server and its person is never prompted; bots' answers and those passes
+are held until the window's minimum length (``claim_min``) has passed when a person sits
+at the table, so a quick answer shows nothing. A person who lets a real prompt run out
+passes; only a missed turn puts them on 托管. A bot that raises or answers an illegal
+action is reported (the seat, the bot and what went wrong) and the table's default action
+is played for it: never a substitute chosen in silence
+(:func:`~laizi.table.decisions.resolve`).
 """
 
 from __future__ import annotations
@@ -17,19 +20,15 @@ from __future__ import annotations
 import asyncio
 
 from laizi.engine.actions import Action
-from laizi.errors import ErrorCode, LaiziError
 from laizi.server.room_settings import BOT_PREFIX
-from laizi.server.room_state import RoomState, TaskKey, pass_only
-from laizi.vocab import ActionType, Phase
+from laizi.server.room_state import RoomState, TaskKey
+from laizi.table.decisions import BotError, Decision, asked, resolve
+from laizi.vocab import Phase
 
 __all__ = ["BotError", "RoomDriver"]
 
 WINDOWS = (Phase.CLAIM, Phase.ROB, Phase.DECIDE)
 """The phases in which several seats answer at once (a window with a minimum length)."""
-
-
-class BotError(LaiziError):
-    """A bot answered an action that is not legal for its seat."""
 
 
 class RoomDriver(RoomState):
@@ -91,15 +90,15 @@ class RoomDriver(RoomState):
                 self._tasks.pop(seat)[1].cancel()
                 self._deadlines.pop(seat, None)
         for seat in pending:
-            person = t.person_at(seat)
+            decision = asked(t, seat)
+            person = decision.person
             key = (t.number, seat, t.version(person))
             held = self._tasks.get(seat)
             if held is not None and held[0] == key:
                 continue
             if held is not None:
                 held[1].cancel()
-            if person.startswith(BOT_PREFIX) or person in self.auto \
-                    or pass_only(t.legal_actions(seat)):
+            if person.startswith(BOT_PREFIX) or person in self.auto or decision.forced:
                 # A bot, 托管, or a seat with nothing to answer but pass (answered by the
                 # server, held like a bot's answer to the window's minimum length).
                 task = asyncio.create_task(self._bot_move(seat, key))
@@ -153,23 +152,24 @@ class RoomDriver(RoomState):
                 and seat in t.to_act() and (t.number, seat, t.version(t.person_at(seat))) == key)
 
     async def _bot_choice(self, seat: int) -> Action:
-        """What the seat's bot plays: its answer when it is legal; else (it raised, or
-        answered an illegal action) the failure is reported and the table's default
-        action is played."""
-        t = self.table
-        legal = t.legal_actions(seat)
-        if len(legal) == 1:
-            return legal[0]
-        person = t.person_at(seat)
+        """What the seat's bot plays: the lone legal action without asking; else its
+        answer, resolved by the tables' one bot-failure rule
+        (:func:`~laizi.table.decisions.resolve`: a raise or an illegal answer is reported
+        and the table's default action played)."""
+        decision = asked(self.table, seat)
+        lone = decision.lone
+        if lone is not None:
+            return lone
+        answer: Action | Exception
         try:
-            choice = await self.ports.bots.choose(self, person, t.view(seat), legal)
-            if choice not in legal:
-                raise BotError(f"the bot answered an illegal action {choice.to_json()}",
-                               code=ErrorCode.ILLEGAL, seat=seat)
+            answer = await self.ports.bots.choose(self, decision.person, decision.view(),
+                                                  decision.legal)
         except Exception as exc:  # a bot's bug is reported, and never stalls a room
-            self.ports.reporter.bot_failed(self, seat, person, exc)
-            return t.default_action(seat)
-        return choice
+            answer = exc
+        return resolve(decision, answer, self._bot_failed)
+
+    def _bot_failed(self, decision: Decision, exc: Exception) -> None:
+        self.ports.reporter.bot_failed(self, decision.seat, decision.person, exc)
 
     async def _hold(self, phase: str) -> None:
         """While a person sits: hold a bot's answer to the window's minimum length, and
@@ -203,15 +203,11 @@ class RoomDriver(RoomState):
             await self.clock.sleep(seconds)
             async with self.lock:
                 if self._still(seat, key):
-                    t = self.table
-                    g = t.game
-                    assert g is not None
-                    passes = [a for a in t.legal_actions(seat) if a.type == ActionType.PASS]
-                    if g.phase != Phase.TURN and passes:
-                        choice = passes[0]  # a claim prompt ran out: simply 过
-                    else:
-                        self.auto.add(t.person_at(seat))  # a missed turn: 托管 until back
-                        choice = t.default_action(seat)
+                    decision = asked(self.table, seat)
+                    choice = decision.expired()  # a claim prompt ran out: simply 过
+                    if choice is None:
+                        self.auto.add(decision.person)  # a missed turn: 托管 until back
+                        choice = decision.default()
                     self._tasks.pop(seat, None)
                     self._deadlines.pop(seat, None)
                     await self._apply(choice, None)

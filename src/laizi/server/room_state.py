@@ -8,7 +8,6 @@ calls another through the methods declared here, so none imports another."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
 from typing import TypedDict
 
 from laizi.engine.actions import Action
@@ -17,8 +16,9 @@ from laizi.server.room_clock import Clock
 from laizi.server.room_connection import Connection, Member
 from laizi.server.room_ports import RoomPorts
 from laizi.server.room_settings import BOT_PREFIX, RoomSettings
+from laizi.table.decisions import pass_only
 from laizi.table.table import Table
-from laizi.vocab import ActionType, TableEventType
+from laizi.vocab import TableEventType
 
 __all__ = ["RoomInfo", "RoomState", "TaskKey", "Vote", "pass_only"]
 
@@ -55,11 +55,6 @@ class RoomInfo(TypedDict):
     vote: Vote | None
     ready: list[str]
     idle: bool
-
-
-def pass_only(actions: Sequence[Action]) -> bool:
-    """Whether ``pass`` is the only legal answer (a window the server answers itself)."""
-    return len(actions) == 1 and actions[0].type == ActionType.PASS
 
 
 class RoomState:

@@ -443,8 +443,8 @@ def pick_by_tile(legal: Sequence[Action], tile: int) -> Choice:
 class TerminalController:
     """A person at the terminal: shows the board, lists the legal actions numbered and
     reads the choice — a number, or a tile (``?`` help, ``q`` leaves: :class:`Quit`). A
-    claim window in which the only legal action is ``pass`` is answered without asking
-    (nothing to decide).
+    claim window in which the only legal action is ``pass`` is never asked: the driver
+    plays that forced pass (:func:`laizi.table.decisions.decisions`).
 
     An action keeps its number for the whole turn: after a kong, the tiles still in the
     hand keep theirs and a new action (the replacement's discard, a win) takes a free
@@ -479,8 +479,6 @@ class TerminalController:
 
     def decide(self, decision: Decision) -> Action | None:
         legal = decision.legal
-        if len(legal) == 1 and legal[0].type == ActionType.PASS:
-            return legal[0]
         screen = self.screen
         screen.catch_up()
         view = seat_view(decision.view())
