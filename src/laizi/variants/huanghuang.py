@@ -21,7 +21,15 @@ from laizi import tiles as T
 from laizi.analysis import is_win
 from laizi.core.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, PUNG
 from laizi.core.melds import Meld as EngineMeld
-from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, HandRecord, RecordError, not_won
+from laizi.core.records import (
+    DISCARD_WIN,
+    ROBBED_KONG,
+    SELF_DRAW,
+    WIN,
+    HandRecord,
+    RecordError,
+    not_won,
+)
 from laizi.engine.variant import Variant
 from laizi.settlement import Payment
 from laizi.table.horses import Horse, HorseError, horse_payments, horse_value
@@ -163,7 +171,7 @@ class HuanghuangVariant(Variant):
 
     def next_dealer(self, record: HandRecord) -> int:
         """The winner deals next; after a draw the dealer deals again."""
-        return record.winners[0] if record.outcome == "win" else record.dealer
+        return record.winners[0] if record.outcome == WIN else record.dealer
 
     # ------------------------------------------------------------------ records
 
@@ -205,7 +213,7 @@ class HuanghuangVariant(Variant):
             if people is not None and party >= len(people):
                 raise RecordError(f"huanghuang.horses: holder {party} is not one of the "
                                   f"{len(people)} people")
-        if record.outcome != "win":
+        if record.outcome != WIN:
             return
         if record.how in (DISCARD_WIN, ROBBED_KONG) and record.win_tile == laizi:
             raise RecordError("tile: a discarded laizi is dead: nobody may win on it")
@@ -245,7 +253,7 @@ class HuanghuangVariant(Variant):
         return table + horse, parties
 
     def describe(self, record: HandRecord) -> str:
-        if record.outcome != "win":
+        if record.outcome != WIN:
             return "荒庄: a drawn hand, no payments, nobody leaves the table"
         w = record.winners[0]
         assert record.how is not None and record.wildcard is not None
@@ -263,7 +271,7 @@ class HuanghuangVariant(Variant):
 
     def settle(self, record: HandRecord) -> list[Payment]:
         """The table's payments between the four seats (horses: :func:`settle_with_horses`)."""
-        if record.outcome != "win":
+        if record.outcome != WIN:
             return []
         w = record.winners[0]
         assert record.how is not None and record.wildcard is not None

@@ -36,6 +36,7 @@ from laizi.engine.actions import (
 )
 from laizi.engine.variant import Variant
 from laizi.scoring.taiwan import SEED, TaiwanOptions
+from laizi.scoring.taiwan.words import FlowerWin
 from laizi.settlement import Payment
 from laizi.variants import taiwan_records as R
 from laizi.variants.taiwan_rules import (
@@ -47,6 +48,7 @@ from laizi.variants.taiwan_rules import (
     ready_after_some_discard,
     ready_waits,
 )
+from laizi.vocab import Phase
 
 if TYPE_CHECKING:
     from laizi.engine.state import HandState
@@ -197,9 +199,9 @@ class Taiwan(Variant):
         out: list[Action] = []
         ready = x.get("flower_ready")
         if ready is not None and ready["seat"] == seat and game.turn_kind != _CLAIMED:
-            if ready["kind"] == "eight_immortals" and len(game.flowers[seat]) == 8:
+            if ready["kind"] == FlowerWin.EIGHT_IMMORTALS and len(game.flowers[seat]) == 8:
                 out.append(_act(FLOWER_WIN, seat))
-            elif (ready["kind"] == "seven_robs_one"
+            elif (ready["kind"] == FlowerWin.SEVEN_ROBS_ONE
                   and ready["flower"] in game.flowers[int(ready["robbed"])]):
                 out.append(_act(ROB_FLOWER, seat, int(ready["flower"])))
         if (x["declared"][seat] is None and x["declaring"] is None
@@ -257,10 +259,10 @@ class Taiwan(Variant):
     def action_refusal(self, game: HandState, action: Action) -> str | None:
         x = game.extra
         declared = x.get("declared")
-        if not declared or game.phase == "over":
+        if not declared or game.phase == Phase.OVER:
             return None
         seat = action.seat
-        if game.phase == "turn" and seat == game.turn and action.type == DISCARD:
+        if game.phase == Phase.TURN and seat == game.turn and action.type == DISCARD:
             if x["declaring"] == seat and game.hands[seat][action.tile or 0]:
                 return "地听: the discard after declaring must keep the hand ready"
             if declared[seat] and action.tile != game.last_tile:
@@ -279,7 +281,7 @@ class Taiwan(Variant):
     def on_action(self, game: HandState, action: Action) -> None:
         x = game.extra
         seat, kind = action.seat, action.type
-        if game.phase == "turn" and seat == game.turn:
+        if game.phase == Phase.TURN and seat == game.turn:
             if kind == DISCARD:
                 x["discards"][seat] += 1
                 if x["declaring"] == seat:
@@ -294,7 +296,7 @@ class Taiwan(Variant):
                 x["declaring"] = seat
             elif kind in (CONCEALED_KONG, ADDED_KONG):
                 x["after_flower"] = None
-        elif (game.phase in ("claim", "rob") and kind == PASS and x["declared"][seat]
+        elif (game.phase in (Phase.CLAIM, Phase.ROB) and kind == PASS and x["declared"][seat]
               and any(a.type == WIN for a in game.pending.get(seat, ()))):
             x["passed"][seat] = True
 

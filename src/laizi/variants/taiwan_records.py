@@ -10,7 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from laizi import tiles as T
-from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, HandRecord, RecordError, not_won
+from laizi.core.melds import OPEN_KINDS
+from laizi.core.records import (
+    DISCARD_WIN,
+    ROBBED_KONG,
+    SELF_DRAW,
+    WIN,
+    HandRecord,
+    RecordError,
+    not_won,
+)
 from laizi.scoring.taiwan import (
     HandError,
     TaiResult,
@@ -26,6 +35,7 @@ from laizi.scoring.taiwan import (
     settle_win,
     shown_hand_result,
 )
+from laizi.scoring.taiwan.words import FlowerWin
 from laizi.settlement import Payment
 from laizi.variants.taiwan_rules import WIND_NAMES, complete
 
@@ -143,15 +153,15 @@ def result_of(record: HandRecord) -> TaiResult:
 
 def validate(record: HandRecord) -> None:
     x = record.extra
-    keys = WIN_KEYS if record.outcome == "win" else DRAW_KEYS
+    keys = WIN_KEYS if record.outcome == WIN else DRAW_KEYS
     unknown = sorted(set(x) - keys)
     if unknown:
-        what = "a win" if record.outcome == "win" else "a drawn hand"
+        what = "a win" if record.outcome == WIN else "a drawn hand"
         raise RecordError(f"taiwan: field(s) {', '.join(unknown)} do not belong to {what}; "
                           f"known: {', '.join(sorted(keys))}")
     prevalent_wind(x)
     dealer_streak(x)
-    if record.outcome != "win":
+    if record.outcome != WIN:
         if "false_win" in x:
             _false_win(record)
         return
@@ -159,7 +169,7 @@ def validate(record: HandRecord) -> None:
     if len(record.winners) != 1:
         raise RecordError("winners: one winner per hand in taiwan (the nearest after the "
                           "discarder)")
-    if x.get("declaration") and any(m.kind in ("chow", "pung", "kong", "added_kong")
+    if x.get("declaration") and any(m.kind in OPEN_KINDS
                                     for m in record.seats[w].melds):
         raise RecordError(f"taiwan.declaration: seat {w} declared 天听/地听, so its hand was "
                           "locked and cannot hold a chow, pung or 明杠")
@@ -171,9 +181,9 @@ def validate(record: HandRecord) -> None:
         if len(record.seats[w].flowers) != 8:
             raise RecordError(f"taiwan.flower_win: the winner holds "
                               f"{len(record.seats[w].flowers)} flowers; a 花胡 needs all 8")
-        if fw["kind"] == "eight_immortals" and fw.get("robbed") is not None:
+        if fw["kind"] == FlowerWin.EIGHT_IMMORTALS and fw.get("robbed") is not None:
             raise RecordError("taiwan.flower_win.robbed: 八仙过海 robs no one")
-        if fw["kind"] == "seven_robs_one":
+        if fw["kind"] == FlowerWin.SEVEN_ROBS_ONE:
             robbed = _seat(fw.get("robbed"), "flower_win.robbed")
             if robbed == w:
                 raise RecordError("taiwan.flower_win.robbed: a player cannot rob themselves")
@@ -231,7 +241,7 @@ def _false_win(record: HandRecord) -> tuple[int, int, bool]:
 def settle(record: HandRecord) -> list[Payment]:
     options: TaiwanOptions = record.options
     x = record.extra
-    if record.outcome != "win":
+    if record.outcome != WIN:
         if "false_win" not in x:
             return []
         offender, tile, exempt = _false_win(record)
@@ -264,7 +274,7 @@ def settle(record: HandRecord) -> list[Payment]:
 def describe(record: HandRecord) -> str:
     """One line for people: who won how, with the 台 items."""
     x = record.extra
-    if record.outcome != "win":
+    if record.outcome != WIN:
         if "false_win" in x:
             offender, tile, exempt = _false_win(record)
             return (f"诈胡 (false win) by seat {offender} on {T.name(tile, 'mpsz')}"
