@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from laizi.commands import Subparsers
+from laizi.core.jsondata import JSON
 
 __all__ = ["FORMAT", "dump", "load", "register", "run"]
 
@@ -112,7 +113,7 @@ async def load(url: str, lines: IO[str]) -> int:
                 if (await conn.execute(select(func.count()).select_from(table))).scalar():
                     raise LaiziError(f"the database already holds rows in {table.name}: "
                                      "restore into a fresh one")
-            batch: list[dict[str, Any]] = []
+            batch: list[JSON] = []
             name: str | None = None
             ended = False
             for text in lines:

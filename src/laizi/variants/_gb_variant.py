@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from laizi import tiles as T
 from laizi.analysis import is_win, shanten, waits
 from laizi.analysis.knitted import knitted_straight_possible
+from laizi.core.jsondata import JSON
 from laizi.core.melds import STANDARD_KINDS
 from laizi.core.records import (
     DISCARD_WIN,
@@ -292,7 +293,7 @@ class GBVariant(Variant):
                            self._extra(game, how, tile, in_pool=how == DISCARD_WIN))
 
     @staticmethod
-    def _judge(game: HandState, seat: int, tile: int, how: str, extra: dict[str, Any]
+    def _judge(game: HandState, seat: int, tile: int, how: str, extra: JSON
                ) -> FanResult:
         """What :func:`~laizi.variants._gb_scoring.score_record` answers for the record
         of this win (``game.make_record`` with ``extra``), from the winner's part alone:
@@ -315,14 +316,14 @@ class GBVariant(Variant):
 
     def record_extra(
         self, game: HandState, winners: Sequence[int], how: str | None, source: int | None
-    ) -> dict[str, Any]:
+    ) -> JSON:
         if not winners or how is None or game.last_tile is None:
             return {}
         # At the end of a discard win the engine has taken the tile from the pool.
         return self._extra(game, how, game.last_tile, in_pool=False)
 
     @staticmethod
-    def _extra(game: HandState, how: str, tile: int, *, in_pool: bool) -> dict[str, Any]:
+    def _extra(game: HandState, how: str, tile: int, *, in_pool: bool) -> JSON:
         seen = visible_copies(game, tile) - (1 if in_pool else 0)
         return {
             "last_tile": how != ROBBED_KONG and game.live_tiles <= game.reserve,

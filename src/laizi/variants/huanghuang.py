@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from laizi import tiles as T
 from laizi.analysis import is_win
+from laizi.core.jsondata import JSON
 from laizi.core.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, PUNG
 from laizi.core.melds import Meld as EngineMeld
 from laizi.core.records import (
@@ -96,7 +97,7 @@ class HuanghuangVariant(Variant):
 
     # ------------------------------------------------------------------ options
 
-    def options_to_json(self, options: Any) -> dict[str, Any]:
+    def options_to_json(self, options: Any) -> JSON:
         return {"base": options.base, "horses": list(options.horses)}
 
     # ------------------------------------------------------------------ tiles
@@ -154,7 +155,7 @@ class HuanghuangVariant(Variant):
 
     def record_extra(
         self, game: HandState, winners: Sequence[int], how: str | None, source: int | None
-    ) -> dict[str, Any]:
+    ) -> JSON:
         laizi = game.wildcard
         assert laizi is not None
         # A discarded laizi is dead, so it stays in its discarder's pool.
@@ -164,7 +165,7 @@ class HuanghuangVariant(Variant):
         horses = [{"holder": h, "tile": T.name(t, "mpsz")}
                   for h, t in zip(game.options.horses, game.extra.get("horse_tiles", ()),
                                   strict=True)]
-        out: dict[str, Any] = {"laizi_discarded": discarded}
+        out: JSON = {"laizi_discarded": discarded}
         if horses:
             out["horses"] = horses
         return out

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from laizi import tiles as T
+from laizi.core.jsondata import JSON
 from laizi.core.melds import OPEN_KINDS, STANDARD_KINDS, Meld
 from laizi.core.records import (
     DISCARD_WIN,
@@ -158,8 +159,8 @@ class Jingzhou(Variant):
 
     def record_extra(
         self, game: HandState, winners: Sequence[int], how: str | None, source: int | None
-    ) -> dict[str, Any]:
-        out: dict[str, Any] = {}
+    ) -> JSON:
+        out: JSON = {}
         if how == DISCARD_WIN and source is not None:
             out["discarder_ready"] = is_ready(game.hands[source], game.melds[source],
                                               game.wildcard)

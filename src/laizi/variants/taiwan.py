@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from laizi import tiles as T
+from laizi.core.jsondata import JSON
 from laizi.core.melds import OPEN_KINDS
 from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, HandRecord
 from laizi.engine.actions import (
@@ -77,10 +78,10 @@ class Taiwan(Variant):
     def default_options(self) -> TaiwanOptions:
         return SEED
 
-    def options_from_json(self, data: dict[str, Any] | None) -> TaiwanOptions:
+    def options_from_json(self, data: JSON | None) -> TaiwanOptions:
         return TaiwanOptions.from_json(dict(data or {}))
 
-    def options_to_json(self, options: Any) -> dict[str, Any]:
+    def options_to_json(self, options: Any) -> JSON:
         return dict(options.to_json())
 
     # ------------------------------------------------------------------ tiles
@@ -100,7 +101,7 @@ class Taiwan(Variant):
     # ------------------------------------------------------------------ state helpers
 
     @staticmethod
-    def _x(game: HandState) -> dict[str, Any]:
+    def _x(game: HandState) -> JSON:
         return game.extra
 
     @staticmethod
@@ -327,11 +328,11 @@ class Taiwan(Variant):
 
     def record_extra(
         self, game: HandState, winners: Sequence[int], how: str | None, source: int | None
-    ) -> dict[str, Any]:
+    ) -> JSON:
         x = game.extra
         w = winners[0]
         ctx = game.context
-        out: dict[str, Any] = {
+        out: JSON = {
             "prevalent_wind": WIND_NAMES[int(ctx.get("prevalent_wind", 0))],
             "dealer_streak": int(ctx.get("dealer_streak", 0)),
         }
@@ -368,7 +369,7 @@ class Taiwan(Variant):
     def describe(self, record: HandRecord) -> str:
         return R.describe(record)
 
-    def view_extra(self, game: HandState, seat: int) -> dict[str, Any]:
+    def view_extra(self, game: HandState, seat: int) -> JSON:
         x = game.extra
         ctx = game.context
         return {
@@ -380,12 +381,15 @@ class Taiwan(Variant):
             "asking": x.get("asking"),
         }
 
-    def restore_extra(self, game: HandState, view_extra: dict[str, Any]) -> None:
+    def restore_extra(self, game: HandState, view_extra: JSON) -> None:
         # Declarations and how many discards each seat has made are public: a sample
         # must know who is locked (听牌 declared) and who may still declare (地听).
         x = game.extra
-        x["declared"] = list(view_extra.get("declared", x["declared"]))
-        x["discards"] = list(view_extra.get("discard_counts", x["discards"]))
+        for key, shown in (("declared", "declared"), ("discards", "discard_counts")):
+            if shown in view_extra:
+                x[key] = list(view_extra[shown])
+            else:
+                x[key] = list(x[key])
         # What a decision window asks (天听 at the start, 七抢一) is public.
         x["asking"] = view_extra.get("asking")
 

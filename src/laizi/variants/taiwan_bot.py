@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from laizi.analysis import WinRules
+from laizi.core.jsondata import JSON
 from laizi.engine.actions import DECLARE, FLOWER_WIN, ROB_FLOWER, WIN, Action
 
 __all__ = ["TaiwanBot"]
@@ -28,7 +29,7 @@ class TaiwanBot:
         self.inner = inner
         self.declare = declare
 
-    def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
+    def choose(self, view: JSON, legal_actions: Sequence[Action]) -> Action:
         if not legal_actions:
             raise ValueError("no legal action to choose from")
         for kind in (WIN, FLOWER_WIN, ROB_FLOWER):

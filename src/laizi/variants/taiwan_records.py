@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from laizi import tiles as T
+from laizi.core.jsondata import JSON
 from laizi.core.melds import OPEN_KINDS
 from laizi.core.records import (
     DISCARD_WIN,
@@ -57,14 +58,14 @@ def _seat(value: Any, where: str) -> int:
     return value
 
 
-def _bool(x: dict[str, Any], key: str, where: str = "") -> bool:
+def _bool(x: JSON, key: str, where: str = "") -> bool:
     v = x.get(key, False)
     if not isinstance(v, bool):
         raise RecordError(f"taiwan.{where}{key}: expected true or false, got {v!r}")
     return v
 
 
-def prevalent_wind(x: dict[str, Any]) -> int:
+def prevalent_wind(x: JSON) -> int:
     """圈风 from the section: 东/南/西/北, east…north, 1z-4z or 0-3 (default 东)."""
     v = x.get("prevalent_wind", 0)
     if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 3:
@@ -77,7 +78,7 @@ def prevalent_wind(x: dict[str, Any]) -> int:
     raise RecordError(f"taiwan.prevalent_wind: expected 东, 南, 西 or 北 (or 0-3), got {v!r}")
 
 
-def dealer_streak(x: dict[str, Any]) -> int:
+def dealer_streak(x: JSON) -> int:
     v = x.get("dealer_streak", 0)
     if isinstance(v, bool) or not isinstance(v, int) or v < 0:
         raise RecordError(f"taiwan.dealer_streak: expected 连N as a whole number >= 0, got {v!r}")
@@ -116,7 +117,7 @@ def _hand(record: HandRecord, seat: int, tile: int) -> TaiwanHand:
     return TaiwanHand((*concealed, tile), melds, s.flowers, tile)
 
 
-def _flower_win(record: HandRecord) -> dict[str, Any] | None:
+def _flower_win(record: HandRecord) -> JSON | None:
     fw = record.extra.get("flower_win")
     if fw is None:
         return None
@@ -194,7 +195,7 @@ def validate(record: HandRecord) -> None:
     result_of(record)
 
 
-def _dead_hand(record: HandRecord, fw: dict[str, Any] | None) -> tuple[int, int]:
+def _dead_hand(record: HandRecord, fw: JSON | None) -> tuple[int, int]:
     d = record.extra["dead_hand"]
     if not isinstance(d, dict):
         raise RecordError("taiwan.dead_hand: expected {\"seat\": n, \"draws_since_penalty\": k}")
@@ -256,7 +257,7 @@ def settle(record: HandRecord) -> list[Payment]:
                                 options=options)
     w = record.winners[0]
     result = result_of(record)
-    fw: dict[str, Any] | None = _flower_win(record)
+    fw: JSON | None = _flower_win(record)
     if fw is not None:
         robbed = fw.get("robbed")
         return settle_flower_win(result, winner=w, dealer=record.dealer, robbed=robbed,
