@@ -278,7 +278,7 @@ class Variant(ABC):
         return (record.dealer + 1) % self.seats
 
 
-def _tuples(value: Any) -> Any:
+def _tuples(value: object) -> object:
     """``value`` with every list, at any depth, made a tuple."""
     if isinstance(value, list):
         return tuple(_tuples(v) for v in value)

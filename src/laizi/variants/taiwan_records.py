@@ -7,8 +7,6 @@ penalty records (诈胡 ``false_win``, 相公 ``dead_hand``). See ``docs/hand-re
 
 from __future__ import annotations
 
-from typing import Any
-
 from laizi import tiles as T
 from laizi.core.jsondata import JSON
 from laizi.core.melds import OPEN_KINDS
@@ -52,7 +50,7 @@ _WIND_WORDS = {"east": 0, "south": 1, "west": 2, "north": 3,
 FLOWER_KINDS = ("eight_immortals", "seven_robs_one")
 
 
-def _seat(value: Any, where: str) -> int:
+def _seat(value: object, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 4:
         raise RecordError(f"taiwan.{where}: expected a seat number 0-3, got {value!r}")
     return value
