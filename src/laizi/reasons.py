@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Literal
 
 from laizi.core.jsondata import JSON
 from laizi.errors import ErrorCode, LaiziError
@@ -526,7 +526,7 @@ def with_parts(reason: ReasonJSON) -> ReasonJSON:
     return {**reason, "parts": {lang: r.parts(lang) for lang in LANGS}}
 
 
-def payments_with_parts(payments: Sequence[Mapping[str, Any]]) -> list[JSON]:
+def payments_with_parts(payments: Sequence[JSON]) -> list[JSON]:
     """Payments' JSON (``Payment.to_json``, or a person payment's) with every reason's
     ``parts`` added (:func:`with_parts`). The logged settlement itself never changes."""
     return [{**p, "reasons": [with_parts(r) for r in p.get("reasons", ())]}
