@@ -25,7 +25,6 @@ through it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
 
 import laizi.table.deals as deals
 from laizi.core.jsondata import JSON
@@ -93,7 +92,7 @@ class Table:
     ``seed`` the table draws a fresh secret; ``secret`` (32 bytes) is for restoring.
     """
 
-    def __init__(self, variant: Variant | str, options: Any = None,
+    def __init__(self, variant: Variant | str, options: object = None,
                  people: Sequence[str] | None = None, *, seed: int | None = None,
                  secret: bytes | None = None, dealer: int = 0,
                  max_hands: int | None = None, streams: bool = False) -> None:
