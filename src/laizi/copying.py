@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import copyreg
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 __all__ = ["rebuild_from_fields"]
 
@@ -21,5 +24,5 @@ def rebuild_from_fields(*classes: type) -> None:
         copyreg.pickle(cls, _fields)
 
 
-def _fields(obj: Any) -> tuple[type, tuple[Any, ...]]:
+def _fields(obj: DataclassInstance) -> tuple[type, tuple[object, ...]]:
     return type(obj), tuple(getattr(obj, f.name) for f in dataclasses.fields(obj))

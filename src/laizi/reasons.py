@@ -25,8 +25,9 @@ from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Literal
 
+from laizi.core.jsondata import JSON
 from laizi.errors import ErrorCode, LaiziError
 
 __all__ = [
@@ -50,7 +51,7 @@ Lang = Literal["zh", "en"]
 LANGS: tuple[Lang, ...] = ("zh", "en")
 Scalar = str | int | bool
 """A parameter value: a JSON scalar (whole numbers, strings, true/false)."""
-ReasonJSON = dict[str, Any]
+ReasonJSON = JSON
 
 
 class ReasonError(LaiziError):
@@ -451,7 +452,7 @@ class Reason:
                 "en": self.text("en")}
 
     @classmethod
-    def from_json(cls, data: Any) -> Reason:
+    def from_json(cls, data: object) -> Reason:
         """Read a reason written by :meth:`to_json`: exactly ``code`` and ``params`` (and
         optionally the texts ``zh`` / ``en``, which are made again), every parameter of
         the code with its JSON type."""
@@ -525,7 +526,7 @@ def with_parts(reason: ReasonJSON) -> ReasonJSON:
     return {**reason, "parts": {lang: r.parts(lang) for lang in LANGS}}
 
 
-def payments_with_parts(payments: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def payments_with_parts(payments: Sequence[JSON]) -> list[JSON]:
     """Payments' JSON (``Payment.to_json``, or a person payment's) with every reason's
     ``parts`` added (:func:`with_parts`). The logged settlement itself never changes."""
     return [{**p, "reasons": [with_parts(r) for r in p.get("reasons", ())]}
@@ -583,7 +584,7 @@ class Refusal:
     def parts(self, lang: Lang = "zh") -> list[Part]:
         return _parts(lambda lg: _render(self, lg), lang)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSON:
         """``{"code", "params", "zh", "en", "parts": {"zh", "en"}}``."""
         return {"code": self.code, "params": dict(self.params),
                 **{lang: self.text(lang) for lang in LANGS},

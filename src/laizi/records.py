@@ -72,7 +72,7 @@ _SEAT_KEYS = ("concealed", "melds", "flowers")
 _MELD_KEYS = ("kind", "tiles", "from", "claimed")
 
 
-def _read_options(variant: Variant, raw: Any) -> Any:
+def _read_options(variant: Variant, raw: object) -> Any:
     if raw is None:
         return variant.default_options()
     data = json_object(raw, "options")
@@ -93,7 +93,7 @@ def _read_options(variant: Variant, raw: Any) -> Any:
         raise RecordError(f"options: {exc}") from None
 
 
-def _describe_type(kind: Any) -> str:
+def _describe_type(kind: object) -> str:
     if kind is bool:
         return "true or false"
     if kind is int:
@@ -108,8 +108,8 @@ def _describe_type(kind: Any) -> str:
     return f"a {kind}"
 
 
-def _read_meld(m: Any, where: str, n: int) -> Meld:
-    m = json_object(m, where)
+def _read_meld(raw: object, where: str, n: int) -> Meld:
+    m = json_object(raw, where)
     only(m, _MELD_KEYS, where)
     kind = read_text(need(m, "kind", where), f"{where}.kind")
     mtiles = tuple(sorted(read_tiles(need(m, "tiles", where), f"{where}.tiles")))
@@ -121,8 +121,8 @@ def _read_meld(m: Any, where: str, n: int) -> Meld:
                 None if claimed is None else read_tile(claimed, f"{where}.claimed"))
 
 
-def _read_seat(raw: Any, where: str, n: int) -> SeatRecord:
-    raw = json_object(raw, where)
+def _read_seat(given: object, where: str, n: int) -> SeatRecord:
+    raw = json_object(given, where)
     only(raw, _SEAT_KEYS, where)
     concealed = (read_tiles(raw["concealed"], f"{where}.concealed")
                  if raw.get("concealed") is not None else None)
@@ -141,7 +141,7 @@ Python prints (4300 digits)."""
 BEYOND = "a number beyond 64 bits; a hand record's numbers are smaller"
 
 
-def beyond_limit(value: Any) -> bool:
+def beyond_limit(value: object) -> bool:
     """Whether JSON data holds a whole number beyond :data:`NUMBER_LIMIT`."""
     if isinstance(value, int):
         return not -NUMBER_LIMIT < value < NUMBER_LIMIT
@@ -152,7 +152,7 @@ def beyond_limit(value: Any) -> bool:
     return False
 
 
-def record_from_json(data: Any) -> HandRecord:
+def record_from_json(data: object) -> HandRecord:
     """Read and validate a record strictly; :class:`RecordError` says what is wrong.
 
     Strict means: every key known (a misspelt one is refused, not ignored), every value of
@@ -177,7 +177,7 @@ def record_from_json(data: Any) -> HandRecord:
                           f"{len(raw_seats) if isinstance(raw_seats, list) else 'none'}")
     seats = tuple(_read_seat(raw, f"seats[{i}]", n) for i, raw in enumerate(raw_seats))
     outcome = need(data, "outcome", "record")
-    if outcome not in (WIN, DRAW):
+    if not isinstance(outcome, str) or outcome not in (WIN, DRAW):
         raise RecordError(f"outcome: expected \"win\" or \"draw\", got {show(outcome)}")
     indicators = read_tiles(data.get("indicators", ""), "indicators")
     wildcard = _read_wildcard(data, variant, indicators, options)

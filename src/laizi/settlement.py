@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from laizi.core.jsondata import JSON
 from laizi.reasons import Lang, Reason, ReasonError
@@ -41,7 +40,7 @@ class Payment:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> Payment:
+    def from_json(cls, data: object) -> Payment:
         """Read :meth:`to_json`'s form strictly (whole numbers, structured reasons)."""
         payer, payee, amount, reasons = read_payment_json(data)
         if not all(isinstance(x, int) for x in (payer, payee)):
@@ -49,7 +48,7 @@ class Payment:
         return cls(int(payer), int(payee), amount, reasons)
 
 
-def read_payment_json(data: Any) -> tuple[int | str, int | str, int, tuple[Reason, ...]]:
+def read_payment_json(data: object) -> tuple[int | str, int | str, int, tuple[Reason, ...]]:
     """The fields of a payment's JSON form, checked: ``from`` / ``to`` (a seat, or a
     person's name), ``amount`` (a whole number) and the reasons."""
     if not isinstance(data, dict):

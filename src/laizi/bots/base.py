@@ -9,8 +9,9 @@ contract for the bots package).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from laizi.core.jsondata import JSON
 from laizi.engine.actions import Action
 
 if TYPE_CHECKING:
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Bot", "View", "run_hand"]
 
-View = dict[str, Any]
+View = JSON
 """A seat's view, as returned by ``Game.view(seat)``."""
 
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from typing import Any
 
 from laizi import tiles as T
 from laizi.bots.knowledge import unseen_counts
@@ -43,7 +42,7 @@ from laizi.vocab import TurnStart
 
 __all__ = ["DeterminizeError", "clone_world", "sample_world", "template"]
 
-_TEMPLATES: dict[tuple[Any, ...], Game] = {}
+_TEMPLATES: dict[tuple[object, ...], Game] = {}
 
 
 class DeterminizeError(ValueError):

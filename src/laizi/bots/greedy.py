@@ -26,7 +26,6 @@ import math
 import random
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
 
 from mypy_extensions import mypyc_attr
 
@@ -36,6 +35,7 @@ from laizi.bots.determinize import DeterminizeError, sample_world
 from laizi.bots.knowledge import danger, hand_counts, is_open, threats, unseen_counts
 from laizi.bots.profiles import Profile, profile
 from laizi.bots.protocol import View
+from laizi.core.jsondata import JSON
 from laizi.core.records import SELF_DRAW
 from laizi.engine.actions import (
     ADDED_KONG,
@@ -150,7 +150,7 @@ class HandContext:
         self.wild: int | None = view["wildcard"]
         self.unseen = unseen_counts(view)
         self.threats = threats(view)
-        self.melds: list[dict[str, Any]] = view["melds"][self.seat]
+        self.melds: list[JSON] = view["melds"][self.seat]
         self.opened = is_open(self.melds)
         counts = hand_counts(view)
         self.wilds = 0
@@ -214,7 +214,7 @@ class HandContext:
     # ------------------------------------------------------------------ probe
 
     def legal_waits(self, counts: list[int], wilds: int, waits: list[int],
-                    melds: list[dict[str, Any]] | None = None) -> list[tuple[int, float]]:
+                    melds: list[JSON] | None = None) -> list[tuple[int, float]]:
         """The waits on which the variant allows a (self-drawn) win, each with a weight
         from what the win would pay (1 at the profile's typical value, +0.5 per
         doubling), judged and settled by the variant on a probe state built from the
@@ -269,7 +269,7 @@ class HandContext:
     # ------------------------------------------------------------------ values
 
     def hand_value(self, counts: list[int], wilds: int,
-                   melds: list[dict[str, Any]] | None = None) -> tuple[float, int]:
+                   melds: list[JSON] | None = None) -> tuple[float, int]:
         """(score, effective shanten) of a 3n+1 hand."""
         rules = self.rules if melds is None else self.profile.rules(melds)
         s = self.sh(counts, wilds, rules)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from laizi import tiles as T
 from laizi.analysis import WinRules
+from laizi.core.jsondata import JSON
 
 __all__ = ["DEFAULT", "PROFILES", "Profile", "profile"]
 
@@ -62,7 +62,7 @@ class Profile:
     samples. MCR's hands pay little next to their spread, and its deviations that won
     by less than 3 were worth about nothing (docs/bots.md): they only added noise."""
 
-    def rules(self, melds: Sequence[dict[str, Any]]) -> tuple[WinRules, ...]:
+    def rules(self, melds: Sequence[JSON]) -> tuple[WinRules, ...]:
         """The shapes still reachable with these melds (JSON melds of the view)."""
         return self.rules_for_kinds(tuple(m["kind"] for m in melds))
 

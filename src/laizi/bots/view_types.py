@@ -10,7 +10,9 @@ returns a :class:`SeatView`, ``View`` can become it and the casts at the readers
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NotRequired, TypedDict, cast
+from typing import NotRequired, TypedDict, cast
+
+from laizi.core.jsondata import JSON
 
 __all__ = ["MeldJSON", "SeatTile", "SeatView", "seat_view"]
 
@@ -58,7 +60,7 @@ class SeatView(TypedDict):
     robbing: SeatTile | None
     passed_win: bool
     to_act: bool
-    extra: NotRequired[dict[str, Any]]
+    extra: NotRequired[JSON]
     """What the variant shows besides (``Variant.view_extra``): its own JSON, each
     variant's own shape."""
     result: NotRequired[dict[str, object]]

@@ -19,9 +19,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING
 
 from laizi.commands import Subparsers
+from laizi.core.jsondata import JSON
+
+if TYPE_CHECKING:
+    from sqlalchemy import Table
 
 __all__ = ["FORMAT", "dump", "load", "register", "run"]
 
@@ -51,7 +55,7 @@ def db_url(given: str | None) -> str:
     return given or os.environ.get("LAIZI_DB") or default_url("laizi-hall.db")
 
 
-def _tables() -> list[Any]:
+def _tables() -> list[Table]:
     from laizi.server import admin, scorekeeper  # noqa: F401  (their tables join Base)
     from laizi.server.storage import Base
 
@@ -112,7 +116,7 @@ async def load(url: str, lines: IO[str]) -> int:
                 if (await conn.execute(select(func.count()).select_from(table))).scalar():
                     raise LaiziError(f"the database already holds rows in {table.name}: "
                                      "restore into a fresh one")
-            batch: list[dict[str, Any]] = []
+            batch: list[JSON] = []
             name: str | None = None
             ended = False
             for text in lines:

@@ -20,9 +20,10 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from laizi.commands import Subparsers
+from laizi.core.jsondata import JSON
 from laizi.core.records import HandRecord, RecordError
 from laizi.reasons import LANGS, Lang
 from laizi.records import BEYOND, beyond_limit, record_from_json, settle
@@ -56,7 +57,7 @@ class Settled:
 
 class _HandJson(TypedDict):
     source: str
-    payments: list[dict[str, Any]]
+    payments: list[JSON]
     net: list[int]
     ledger: list[int]
 

@@ -20,9 +20,9 @@ import argparse
 import os
 import sys
 from collections.abc import Mapping
-from typing import Any
 
 from laizi.commands import Subparsers
+from laizi.core.jsondata import JSON
 
 __all__ = ["ENV_PREFIX", "banner", "env_defaults", "env_name", "register", "run"]
 
@@ -133,7 +133,7 @@ def register(subparsers: Subparsers) -> None:
     env_defaults(p)
 
 
-def limit_settings(args: argparse.Namespace) -> dict[str, Any]:
+def limit_settings(args: argparse.Namespace) -> JSON:
     """uvicorn's connection settings, and the request limits put in the environment so
     that every ``--workers`` process builds the same (laizi.server.ratelimit)."""
     import os
@@ -192,7 +192,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"laizi serve --redis needs the server extra (pip install "
                   f"'laizi[server]'): {exc}", file=sys.stderr)
             return 2
-    common: dict[str, Any] = {"host": args.host, "port": args.port,
+    common: JSON = {"host": args.host, "port": args.port,
                               "ws": HallWebSocketProtocol, "ws_per_message_deflate": False,
                               # a longer frame closes the socket (1009) from its header
                               "ws_max_size": MAX_FRAME,

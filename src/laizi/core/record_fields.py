@@ -13,7 +13,7 @@ import json
 import types
 import typing
 from collections.abc import Callable, Iterable
-from typing import Any, TypeGuard
+from typing import TypeGuard
 
 from laizi import tiles as T
 from laizi.core.jsondata import JSON
@@ -70,7 +70,7 @@ def read_tile(value: object, where: str) -> int:
     return ts[0]
 
 
-def need(data: JSON, key: str, where: str) -> Any:
+def need(data: JSON, key: str, where: str) -> object:
     if key not in data:
         raise RecordError(f"{where}: missing field {key!r}")
     return data[key]

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import reprlib
 from dataclasses import dataclass
-from typing import Any
 
 from laizi.core.jsondata import JSON
 from laizi.errors import ErrorCode, IllegalActionError, MalformedActionError
@@ -137,7 +136,7 @@ class Action:
         return out
 
     @classmethod
-    def from_json(cls, data: Any, *, types: frozenset[str] = frozenset()) -> Action:
+    def from_json(cls, data: object, *, types: frozenset[str] = frozenset()) -> Action:
         """The action ``data`` (a dict as ``to_json`` gives) describes, checked strictly.
 
         :class:`~laizi.errors.MalformedActionError` (code ``malformed``, or

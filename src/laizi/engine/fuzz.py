@@ -32,8 +32,9 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import cast
 
+from laizi.core.jsondata import JSON
 from laizi.engine.actions import (
     CHOW,
     DISCARD,
@@ -103,7 +104,7 @@ class Probe:
     ``seat``: the seat the refusal must name (``None``: not checked)."""
 
     target: str
-    payload: Any
+    payload: object
     expect: frozenset[ErrorCode]
     parses: bool = False
     seat: int | None = None
@@ -112,7 +113,7 @@ class Probe:
 
 # ---------------------------------------------------------------- garbage values
 
-_SCALARS: tuple[Any, ...] = (
+_SCALARS: tuple[object, ...] = (
     True, False, None, 0.0, 1.0, 10.0, 33.0, -0.0, 0.5, float("nan"), float("inf"),
     float("-inf"), "0", "1", "10", "", " ", "seat", "discard", "5p", "null", "true",
     b"0", (0,), (1, 2, 3), frozenset({1}), set(), object(), 1j,
@@ -121,13 +122,13 @@ _BAD_INTS: tuple[int, ...] = (
     -1, -2, -34, 42, 43, 99, 255, 256, 999, 2**31 - 1, 2**31, 2**32 + 5, 2**53 + 1,
     2**63 - 1, 2**63, 2**64 + 1, -(2**63) - 1, 10**30, -(10**30), 10**400, -(10**5000),
 )
-_EXTRA_KEYS: tuple[Any, ...] = (
+_EXTRA_KEYS: tuple[object, ...] = (
     "version", "Type", "SEAT", "seat ", " tile", "tiles_", "extra", "meld", "answer", "",
     "0", "id", "__class__", 0, 1, None, True, 1.5, ("type",),
 )
 
 
-def _garbage(rng: random.Random, depth: int = 0) -> Any:
+def _garbage(rng: random.Random, depth: int = 0) -> object:
     r = rng.random()
     if depth < 3 and r < 0.12:
         return [_garbage(rng, depth + 1) for _ in range(rng.randrange(5))]
@@ -135,7 +136,7 @@ def _garbage(rng: random.Random, depth: int = 0) -> Any:
         keys = ("a", "type", "seat", "tile", "tiles", "0", "")
         return {rng.choice(keys): _garbage(rng, depth + 1) for _ in range(rng.randrange(4))}
     if r < 0.22:
-        deep: Any = rng.choice((0, "x", None))
+        deep: object = rng.choice((0, "x", None))
         for _ in range(rng.randrange(20, 400)):
             deep = [deep] if rng.random() < 0.7 else {"tile": deep}
         return deep
@@ -146,26 +147,26 @@ def _garbage(rng: random.Random, depth: int = 0) -> Any:
     return rng.choice(_SCALARS)
 
 
-def _is_seat(x: Any) -> bool:
+def _is_seat(x: object) -> bool:
     return type(x) is int and 0 <= x < MAX_SEATS
 
 
-def _is_tile(x: Any) -> bool:
+def _is_tile(x: object) -> bool:
     return type(x) is int and 0 <= x < NUM_TILE_IDS
 
 
-def _is_tiles(x: Any) -> bool:
+def _is_tiles(x: object) -> bool:
     return type(x) is list and len(x) <= MAX_TILES and all(_is_tile(t) for t in x)
 
 
-def _twin(rng: random.Random, x: Any) -> Any:
+def _twin(rng: random.Random, x: float) -> float:
     """A value equal to the int ``x`` in Python but of another type (the nasty kind)."""
     if x in (0, 1) and rng.random() < 0.6:
         return bool(x)
     return float(x)
 
 
-def _bad(rng: random.Random, ok: Callable[[Any], bool], near: Any = None) -> Any:
+def _bad(rng: random.Random, ok: Callable[[object], bool], near: object = None) -> object:
     if near is not None and type(near) is int and rng.random() < 0.35:
         return _twin(rng, near)
     while True:
@@ -174,10 +175,10 @@ def _bad(rng: random.Random, ok: Callable[[Any], bool], near: Any = None) -> Any
             return x
 
 
-def _bad_tiles(rng: random.Random, near: tuple[int, ...]) -> Any:
+def _bad_tiles(rng: random.Random, near: tuple[int, ...]) -> object:
     r = rng.random()
     if near and r < 0.3:  # the legal tiles with one of them a float or a bool
-        out: list[Any] = list(near)
+        out: list[float] = list(near)
         i = rng.randrange(len(out))
         out[i] = _twin(rng, out[i])
         return out
@@ -186,13 +187,13 @@ def _bad_tiles(rng: random.Random, near: tuple[int, ...]) -> Any:
     if r < 0.5:
         return [rng.randrange(NUM_TILE_IDS) for _ in range(rng.randrange(MAX_TILES + 1, 9))]
     if r < 0.65:
-        good: list[Any] = [rng.randrange(NUM_TILE_IDS) for _ in range(rng.randrange(4))]
+        good: list[object] = [rng.randrange(NUM_TILE_IDS) for _ in range(rng.randrange(4))]
         good.insert(rng.randrange(len(good) + 1), _bad(rng, _is_tile))
         return good
     return _bad(rng, _is_tiles)
 
 
-def _bad_type(rng: random.Random) -> Any:
+def _bad_type(rng: random.Random) -> object:
     r = rng.random()
     if r < 0.4:
         return rng.choice(("teleport", "riichi", "DISCARD", "Discard", "discard ", " pass",
@@ -200,8 +201,8 @@ def _bad_type(rng: random.Random) -> Any:
     return _bad(rng, lambda x: type(x) is str and x in KNOWN_TYPES)
 
 
-def _malformed_json(rng: random.Random, base: dict[str, Any]) -> Any:
-    d = dict(base)
+def _malformed_json(rng: random.Random, base: JSON) -> object:
+    d = dict[object, object](base.items())
     m = rng.randrange(9)
     if m == 6:
         r = rng.random()
@@ -212,7 +213,7 @@ def _malformed_json(rng: random.Random, base: dict[str, Any]) -> Any:
         if r < 0.5:
             return list(d.items())
         if r < 0.55:
-            return Action(d["type"], d["seat"])  # an Action is not a dict
+            return Action(base["type"], base["seat"])  # an Action is not a dict
         while True:
             x = _garbage(rng)
             if not isinstance(x, dict):
@@ -224,7 +225,7 @@ def _malformed_json(rng: random.Random, base: dict[str, Any]) -> Any:
         elif step == 1:
             d["tile"] = _bad(rng, lambda x: x is None or _is_tile(x), d.get("tile"))
         elif step == 2:
-            d["tiles"] = _bad_tiles(rng, tuple(d.get("tiles") or ()))
+            d["tiles"] = _bad_tiles(rng, tuple(base.get("tiles") or ()))  # no step before set it
         elif step == 3:
             d["type"] = _bad_type(rng)
         elif step == 4:
@@ -236,21 +237,21 @@ def _malformed_json(rng: random.Random, base: dict[str, Any]) -> Any:
     return d
 
 
-def _malformed_object(rng: random.Random, base: Action) -> Any:
+def _malformed_object(rng: random.Random, base: Action) -> object:
     m = rng.randrange(6)
     if m == 0:
-        return Action(base.type, _bad(rng, lambda x: type(x) is int, base.seat),
+        return _forge(base.type, _bad(rng, lambda x: type(x) is int, base.seat),
                       base.tile, base.tiles)
     if m == 1:
-        return Action(base.type, base.seat,
+        return _forge(base.type, base.seat,
                       _bad(rng, lambda x: x is None or _is_tile(x), base.tile), base.tiles)
     if m == 2:
         r = rng.random()
-        bad: Any
+        bad: object
         if r < 0.3:
             bad = list(base.tiles or (1, 2, 3))  # a list where the field is a tuple
         elif r < 0.5 and base.tiles:
-            twins: list[Any] = list(base.tiles)
+            twins: list[float] = list(base.tiles)
             i = rng.randrange(len(twins))
             twins[i] = _twin(rng, twins[i])
             bad = tuple(twins)
@@ -261,13 +262,20 @@ def _malformed_object(rng: random.Random, base: Action) -> Any:
         else:
             bad = _bad(rng, lambda x: type(x) is tuple and len(x) <= MAX_TILES
                        and all(_is_tile(t) for t in x))
-        return Action(base.type, base.seat, base.tile, bad)
+        return _forge(base.type, base.seat, base.tile, bad)
     if m == 3:
-        return Action(_bad_type(rng), base.seat, base.tile, base.tiles)
+        return _forge(_bad_type(rng), base.seat, base.tile, base.tiles)
     if m == 4:
         return rng.choice((base.to_json(), None, str(base), (base.type, base.seat), 0,
                            [base], object(), Action))
-    return Action(base.type, _twin(rng, base.seat), base.tile, base.tiles)
+    return _forge(base.type, _twin(rng, base.seat), base.tile, base.tiles)
+
+
+def _forge(type_: object, seat: object, tile: object, tiles: object) -> Action:
+    """An :class:`Action` with fields of the wrong types, as a careless caller builds one:
+    the dataclass does not check them, the engine must."""
+    fields = cast(tuple[str, int, "int | None", "tuple[int, ...]"], (type_, seat, tile, tiles))
+    return Action(*fields)
 
 
 # ---------------------------------------------------------------- well-formed illegal
@@ -387,7 +395,7 @@ def _make_probe(rng: random.Random, game: Game,
     return Probe("object", a, code, seat=a.seat, kind=kind)
 
 
-def _normal(d: dict[str, Any]) -> dict[str, Any]:
+def _normal(d: JSON) -> JSON:
     """An action's JSON without its absent-equivalent optional fields."""
     return {k: v for k, v in d.items()
             if not (k == "tile" and v is None) and not (k == "tiles" and v == [])}
@@ -415,7 +423,7 @@ def _throw(game: Game, probe: Probe, rep: FuzzReport) -> None:
             game.apply(action)
         elif probe.target == "object":
             stage = "apply"
-            game.apply(probe.payload)
+            game.apply(cast(Action, probe.payload))  # anything: the engine must refuse it
         elif probe.target == "legal_actions":
             game.legal_actions(probe.payload)
         else:

@@ -24,7 +24,7 @@ Phases:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from laizi import tiles as T
 from laizi.core.jsondata import JSON
@@ -106,7 +106,7 @@ class Game(Dealing):
     def __init__(
         self,
         variant: Variant | str | None = None,
-        options: Any = None,
+        options: object = None,
         seed: int | None = 0,
         dealer: int = 0,
         scores: Sequence[int] | None = None,

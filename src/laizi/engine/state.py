@@ -71,7 +71,7 @@ class HandState:
     passed_win: list[bool] = field(default_factory=list)
     taken: list[int] = field(default_factory=list)
     """Tiles taken by a win off a discard or a robbed kong (for tile accounting)."""
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: JSON = field(default_factory=dict)
     blocked_cache: frozenset[int] | None = None
     """The variant's ``meld_blocked`` set, worked out once per hand by the variant
     (declared here, not set on the fly: a compiled Game has no ``__dict__``)."""

@@ -7,7 +7,7 @@ every hook has a plain default so a new variant overrides only what differs.
 
 Hooks receive the live hand, typed :class:`~laizi.engine.state.HandState` (the
 engine's :class:`~laizi.engine.game.Game`; read it, do not mutate it, except
-``game.extra`` — a dict[str, Any]-serialisable dict that belongs to the variant — and the documented
+``game.extra`` — a JSON-serialisable dict that belongs to the variant — and the documented
 ``setup`` duties). Settlement is a pure function of a :class:`~laizi.core.records.HandRecord`,
 so the score-keeper (``laizi score``) and live play share one path.
 """
@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
+from laizi.core.jsondata import JSON
 from laizi.core.melds import Meld
 from laizi.core.records import DRAW, HandRecord
 from laizi.engine.actions import DISCARD, PASS, WIN, Action
@@ -54,8 +55,8 @@ class Variant(ABC):
     def default_options(self) -> Any:
         return self.options_type()
 
-    def options_from_json(self, data: dict[str, Any] | None) -> Any:
-        """Build options from dict[str, Any]; unknown keys are an error naming the key."""
+    def options_from_json(self, data: JSON | None) -> Any:
+        """Build options from JSON; unknown keys are an error naming the key."""
         data = dict(data or {})
         names = {f.name for f in dataclasses.fields(self.options_type)}
         unknown = sorted(set(data) - names)
@@ -64,10 +65,10 @@ class Variant(ABC):
                 f"unknown {self.id} option(s) {', '.join(unknown)}; "
                 f"known: {', '.join(sorted(names))}"
             )
-        # dict[str, Any] has lists where the options hold tuples (they are frozen and hashable)
+        # JSON has lists where the options hold tuples (they are frozen and hashable)
         return self.options_type(**{k: _tuples(v) for k, v in data.items()})
 
-    def options_to_json(self, options: Any) -> dict[str, Any]:
+    def options_to_json(self, options: Any) -> JSON:
         return dict(dataclasses.asdict(options))
 
     # ------------------------------------------------------------------ tiles and wall
@@ -203,11 +204,11 @@ class Variant(ABC):
         ``game.resume()`` (go on as before) or a primitive that ends the hand."""
         raise NotImplementedError(f"{self.id} opened a decide phase it cannot resolve")
 
-    def view_extra(self, game: HandState, seat: int) -> dict[str, Any]:
+    def view_extra(self, game: HandState, seat: int) -> JSON:
         """Public variant facts for ``view(seat)["extra"]`` (omitted when empty)."""
         return {}
 
-    def restore_extra(self, game: HandState, view_extra: dict[str, Any]) -> None:
+    def restore_extra(self, game: HandState, view_extra: JSON) -> None:
         """Put the public facts of ``view_extra`` (what :meth:`view_extra` showed) back
         into ``game.extra`` of a state rebuilt from a view (the search bot's samples), so
         the rebuilt state plays by the same history. Called again after a pending
@@ -220,7 +221,7 @@ class Variant(ABC):
 
     def record_extra(
         self, game: HandState, winners: Sequence[int], how: str | None, source: int | None
-    ) -> dict[str, Any]:
+    ) -> JSON:
         """The variant section of the hand record written at the end of a hand."""
         return {}
 
@@ -277,7 +278,7 @@ class Variant(ABC):
         return (record.dealer + 1) % self.seats
 
 
-def _tuples(value: Any) -> Any:
+def _tuples(value: object) -> object:
     """``value`` with every list, at any depth, made a tuple."""
     if isinstance(value, list):
         return tuple(_tuples(v) for v in value)

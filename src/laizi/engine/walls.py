@@ -8,7 +8,6 @@ given hands, then gives the given ordinary draws from the head and the given tai
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from laizi.engine.variant import Variant
 
@@ -22,7 +21,7 @@ def arrange_wall(
     tail: Sequence[int] = (),
     *,
     dealer: int = 0,
-    options: Any = None,
+    options: object = None,
 ) -> list[int]:
     """``hands[s]`` are seat ``s``'s dealt tiles (the dealer's last one is its extra tile);
     ``draws`` the ordinary draws in order; ``tail[0]`` is the first tile taken from the

@@ -11,9 +11,10 @@ deal it again with that one line.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from laizi.bots.registry import make_bot
+from laizi.core.jsondata import JSON
 from laizi.reasons import Reason
 from laizi.sim.results import HandResult
 from laizi.table.driver import BotController, Decision
@@ -49,7 +50,7 @@ def bot_seed(seed: int, seat: int) -> int:
     return (seed * 7919 + seat * 104_729 + 1) & 0x7FFF_FFFF
 
 
-def hand_items(payments: list[dict[str, Any]]) -> list[str]:
+def hand_items(payments: list[JSON]) -> list[str]:
     """The hand types / fan / 台 items named in a settlement's reasons (the payments'
     JSON form), as Chinese terms, each once in order of appearance: e.g. ``["七对",
     "点炮"]`` from the reasons ``hand {name: 七对}`` and ``win_bonus {how: discard}``.

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from laizi.core.jsondata import JSON
 from laizi.engine.actions import Action
@@ -165,8 +165,8 @@ class HandEndEntry:
     net: dict[str, int]
     ledger: dict[str, int]
     dealer: int
-    left: list[list[Any]]
-    entered: list[list[Any]]
+    left: list[list[object]]
+    entered: list[list[object]]
     horses: list[JSON]
     wall: list[int] | None = None
 
@@ -221,7 +221,7 @@ def _str(value: object) -> str:
     return value
 
 
-def _list(value: object) -> list[Any]:
+def _list(value: object) -> list[object]:
     if not isinstance(value, list):
         raise TypeError(f"expected a list, not {value!r}")
     return value
@@ -302,12 +302,12 @@ _GAME_TAGS: frozenset[str] = frozenset(GameEventType)
 _TABLE_TAGS: frozenset[str] = frozenset(TableEventType)
 
 
-def canonical(entry: Mapping[str, Any]) -> str:
+def canonical(entry: Mapping[str, object]) -> str:
     """The byte-exact form of a log line: JSON, keys sorted, no spaces."""
     return json.dumps(entry, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-def read_line(no: int, line: str | Mapping[str, Any]) -> JSON:
+def read_line(no: int, line: str | Mapping[str, object]) -> JSON:
     """Line ``no`` of a log, given as JSON text or already parsed, as a JSON object."""
     if isinstance(line, Mapping):
         return dict(line)

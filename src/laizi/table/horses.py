@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from laizi import tiles
 from laizi.core.jsondata import JSON
@@ -71,7 +70,7 @@ class Horse:
         return {"person": self.person, "tile": tiles.name(self.tile, "mpsz")}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Horse:
+    def from_json(cls, data: Mapping[str, object]) -> Horse:
         return cls(str(data["person"]), tiles.parse_tile(str(data["tile"])))
 
 
@@ -93,7 +92,7 @@ class PersonPayment:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> PersonPayment:
+    def from_json(cls, data: Mapping[str, object]) -> PersonPayment:
         """Read :meth:`to_json`'s form strictly (see ``Payment.from_json``)."""
         payer, payee, amount, reasons = read_payment_json(dict(data))
         return cls(str(payer), str(payee), amount, reasons)

@@ -25,7 +25,6 @@ through it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
 
 import laizi.table.deals as deals
 from laizi.core.jsondata import JSON
@@ -93,7 +92,7 @@ class Table:
     ``seed`` the table draws a fresh secret; ``secret`` (32 bytes) is for restoring.
     """
 
-    def __init__(self, variant: Variant | str, options: Any = None,
+    def __init__(self, variant: Variant | str, options: object = None,
                  people: Sequence[str] | None = None, *, seed: int | None = None,
                  secret: bytes | None = None, dealer: int = 0,
                  max_hands: int | None = None, streams: bool = False) -> None:
@@ -345,18 +344,19 @@ class Table:
         self._seat_index(seat)
         return self.variant.default_action(g, seat)
 
-    def act(self, action: Action | Mapping[str, Any], version: int | None = None) -> None:
+    def act(self, action: Action | Mapping[str, object], version: int | None = None) -> None:
         """Play one action: an :class:`Action`, or untrusted JSON (which may carry the
         ``version`` it answers). Checked in order — form, seat, version, legality — and
         refused with a :class:`~laizi.errors.LaiziError` that changes nothing."""
         # The checks are ordered for the common case (an Action from legal_actions, a
         # seat in range): the simulator and the arena call this for every pass.
+        answered: object = version  # untrusted when it comes with JSON
         if not isinstance(action, Action):
             if not isinstance(action, Mapping):
                 raise MalformedActionError(f"an action is a JSON object, got {action!r}")
             data = dict(action)
             if "version" in data:
-                version = data.pop("version")
+                answered = data.pop("version")
             action = Action.from_json(data)
         g = self.game
         if g is None or g.phase == OVER:
@@ -364,15 +364,15 @@ class Table:
         seat = action.seat
         if type(seat) is not int or not 0 <= seat < g.n:
             seat = self._seat_index(seat)
-        if version is not None:
-            if isinstance(version, bool) or not isinstance(version, int):
-                raise MalformedActionError(f"version must be an int, got {version!r}",
+        if answered is not None:
+            if isinstance(answered, bool) or not isinstance(answered, int):
+                raise MalformedActionError(f"version must be an int, got {answered!r}",
                                            seat=seat, phase=g.phase)
             person = self.seating.seats[seat]
             now = self.version(person)
-            if version != now:
+            if answered != now:
                 raise StaleVersionError(
-                    f"the action answers version {version}; seat {seat}'s view is at {now}",
+                    f"the action answers version {answered}; seat {seat}'s view is at {now}",
                     seat=seat, phase=g.phase)
         g.apply(action)
         self.log.append(TableActionEntry(action).to_json())
@@ -488,7 +488,7 @@ class Table:
         return "".join(canonical(e) + "\n" for e in self.log)
 
     @classmethod
-    def from_log(cls, lines: Iterable[str | Mapping[str, Any]], *,
+    def from_log(cls, lines: Iterable[str | Mapping[str, object]], *,
                  secret: bytes | None = None) -> Table:
         """Rebuild the table a log describes, mid-hand included.
 
@@ -506,7 +506,7 @@ class Table:
         return last
 
     @classmethod
-    def replay(cls, lines: Iterable[str | Mapping[str, Any]], *,
+    def replay(cls, lines: Iterable[str | Mapping[str, object]], *,
                secret: bytes | None = None) -> Iterator[tuple[int, Table]]:
         """:meth:`from_log` line by line: after each line ``n`` (1-based) yields ``(n,
         table)`` — the very table that ``from_log`` of the first ``n`` lines builds (the

@@ -12,7 +12,6 @@ the one loop (:mod:`laizi.ui.player`). See ``docs/rooms.md``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rich.console import RenderableType
 from rich.table import Table as RichTable
@@ -23,6 +22,7 @@ from laizi.table.horses import PersonPayment, horse_seat, horse_value
 from laizi.table.table import Entry, Table
 from laizi.ui.player import Display, deal_text, hands_played
 from laizi.ui.words import name_seats, plural, possessive, says
+from laizi.variants.rule_options import HuanghuangOptions
 from laizi.vocab import TableEventType
 
 __all__ = ["DISPLAY", "HuanghuangDisplay", "hand_report", "room_table"]
@@ -100,8 +100,8 @@ class HuanghuangDisplay(Display):
     room = True
     leaving = "You leave the room."
 
-    def check_options(self, options: Any) -> str | None:
-        if options.horses:
+    def check_options(self, options: object) -> str | None:
+        if isinstance(options, HuanghuangOptions) and options.horses:
             return "option horses is set by the room (each person buys a horse or not)"
         return None
 

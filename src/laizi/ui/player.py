@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from rich.cells import cell_len
 from rich.console import Console, RenderableType
@@ -157,7 +157,7 @@ class Display:
         """What ``?`` prints: the variant's rules, then how to answer."""
         return f"{self.rules}\n{TYPING_HELP}"
 
-    def check_options(self, options: Any) -> str | None:
+    def check_options(self, options: object) -> str | None:
         """A reason to refuse the options at the command line, or ``None``."""
         return None
 

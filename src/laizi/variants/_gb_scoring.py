@@ -12,7 +12,7 @@ the golden tiles as wildcards (就高: the assignment with the highest total). S
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from laizi.analysis import WinRules
 from laizi.core.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, OPEN_KINDS, PUNG
@@ -82,7 +82,7 @@ def win_facts(how: str | None, seat: int, dealer: int, last: bool, after_kong: b
     )
 
 
-_SCORED: dict[tuple[Any, ...], FanResult] = {}
+_SCORED: dict[tuple[object, ...], FanResult] = {}
 """score_record's recent answers by everything they depend on: a win judged for the
 minimum is scored again when the hand ends. Kept small: a scored hand is a dozen
 objects the garbage collector must walk, and at 100,000 hands its full collections

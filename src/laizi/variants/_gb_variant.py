@@ -16,8 +16,17 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from laizi import tiles as T
 from laizi.analysis import is_win, shanten, waits
 from laizi.analysis.knitted import knitted_straight_possible
+from laizi.core.jsondata import JSON
 from laizi.core.melds import STANDARD_KINDS
-from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, HandRecord, RecordError, not_won
+from laizi.core.records import (
+    DISCARD_WIN,
+    ROBBED_KONG,
+    SELF_DRAW,
+    WIN,
+    HandRecord,
+    RecordError,
+    not_won,
+)
 from laizi.engine.actions import CHOW, KONG, PUNG, Action
 from laizi.engine.variant import Variant
 from laizi.scoring.mcr import FanResult, HandError, score_hand
@@ -284,7 +293,7 @@ class GBVariant(Variant):
                            self._extra(game, how, tile, in_pool=how == DISCARD_WIN))
 
     @staticmethod
-    def _judge(game: HandState, seat: int, tile: int, how: str, extra: dict[str, Any]
+    def _judge(game: HandState, seat: int, tile: int, how: str, extra: JSON
                ) -> FanResult:
         """What :func:`~laizi.variants._gb_scoring.score_record` answers for the record
         of this win (``game.make_record`` with ``extra``), from the winner's part alone:
@@ -307,14 +316,14 @@ class GBVariant(Variant):
 
     def record_extra(
         self, game: HandState, winners: Sequence[int], how: str | None, source: int | None
-    ) -> dict[str, Any]:
+    ) -> JSON:
         if not winners or how is None or game.last_tile is None:
             return {}
         # At the end of a discard win the engine has taken the tile from the pool.
         return self._extra(game, how, game.last_tile, in_pool=False)
 
     @staticmethod
-    def _extra(game: HandState, how: str, tile: int, *, in_pool: bool) -> dict[str, Any]:
+    def _extra(game: HandState, how: str, tile: int, *, in_pool: bool) -> JSON:
         seen = visible_copies(game, tile) - (1 if in_pool else 0)
         return {
             "last_tile": how != ROBBED_KONG and game.live_tiles <= game.reserve,
@@ -345,7 +354,7 @@ class GBVariant(Variant):
                 if m.kind not in STANDARD_KINDS:
                     raise RecordError(f"seats[{i}].melds[{j}]: {self.id} has no "
                                       f"{m.kind!r} melds")
-        if record.outcome != "win":
+        if record.outcome != WIN:
             if record.extra:
                 raise RecordError(f"{self.id}: a drawn hand has no {self.id} section")
             return
@@ -377,7 +386,7 @@ class GBVariant(Variant):
         if how == ROBBED_KONG:
             src = record.source
             assert src is not None
-            if not any(m.kind == "pung" and m.tiles[0] == tile
+            if not any(m.kind == PUNG and m.tiles[0] == tile
                        for m in record.seats[src].melds):
                 raise RecordError(f"from: seat {src} has no exposed pung of {name} to add "
                                   "a kong to (抢杠 robs an added kong)")
@@ -398,7 +407,7 @@ class GBVariant(Variant):
             raise RecordError(f"seats[{record.winners[0]}]: {exc}") from None
 
     def settle(self, record: HandRecord) -> list[Payment]:
-        if record.outcome != "win":
+        if record.outcome != WIN:
             return []  # 黄庄: no payments
         result = self._score(record)
         why = minimum_refusal(result, record.options.minimum)
@@ -418,7 +427,7 @@ class GBVariant(Variant):
 
     def describe(self, record: HandRecord) -> str:
         """The winner, winds, golden tile and the fan table, one fan a line."""
-        if record.outcome != "win":
+        if record.outcome != WIN:
             return "黄庄 (exhaustive draw): no winner, no payments"
         w = record.winners[0]
         how: dict[str, str] = {

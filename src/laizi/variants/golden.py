@@ -7,8 +7,9 @@ See ``docs/rules/golden.md``; the shared machinery is in :mod:`laizi.variants._g
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from laizi.core.jsondata import JSON
 from laizi.core.melds import ADDED_KONG, CONCEALED_KONG, KONG
 from laizi.core.melds import Meld as EngineMeld
 from laizi.core.records import DISCARD_WIN
@@ -51,7 +52,7 @@ class Golden(GBVariant):
         return seed_kong_fans(result, mcr_melds(record.seats[record.winners[0]].melds))
 
     @staticmethod
-    def _judge(game: HandState, seat: int, tile: int, how: str, extra: dict[str, Any]
+    def _judge(game: HandState, seat: int, tile: int, how: str, extra: JSON
                ) -> FanResult:
         result = GBVariant._judge(game, seat, tile, how, extra)
         if getattr(game.options, "concealed_and_melded_kong", False):

@@ -19,9 +19,18 @@ from typing import TYPE_CHECKING, Any
 
 from laizi import tiles as T
 from laizi.analysis import is_win
+from laizi.core.jsondata import JSON
 from laizi.core.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, PUNG
 from laizi.core.melds import Meld as EngineMeld
-from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, HandRecord, RecordError, not_won
+from laizi.core.records import (
+    DISCARD_WIN,
+    ROBBED_KONG,
+    SELF_DRAW,
+    WIN,
+    HandRecord,
+    RecordError,
+    not_won,
+)
 from laizi.engine.variant import Variant
 from laizi.settlement import Payment
 from laizi.table.horses import Horse, HorseError, horse_payments, horse_value
@@ -88,7 +97,7 @@ class HuanghuangVariant(Variant):
 
     # ------------------------------------------------------------------ options
 
-    def options_to_json(self, options: Any) -> dict[str, Any]:
+    def options_to_json(self, options: Any) -> JSON:
         return {"base": options.base, "horses": list(options.horses)}
 
     # ------------------------------------------------------------------ tiles
@@ -146,7 +155,7 @@ class HuanghuangVariant(Variant):
 
     def record_extra(
         self, game: HandState, winners: Sequence[int], how: str | None, source: int | None
-    ) -> dict[str, Any]:
+    ) -> JSON:
         laizi = game.wildcard
         assert laizi is not None
         # A discarded laizi is dead, so it stays in its discarder's pool.
@@ -156,14 +165,14 @@ class HuanghuangVariant(Variant):
         horses = [{"holder": h, "tile": T.name(t, "mpsz")}
                   for h, t in zip(game.options.horses, game.extra.get("horse_tiles", ()),
                                   strict=True)]
-        out: dict[str, Any] = {"laizi_discarded": discarded}
+        out: JSON = {"laizi_discarded": discarded}
         if horses:
             out["horses"] = horses
         return out
 
     def next_dealer(self, record: HandRecord) -> int:
         """The winner deals next; after a draw the dealer deals again."""
-        return record.winners[0] if record.outcome == "win" else record.dealer
+        return record.winners[0] if record.outcome == WIN else record.dealer
 
     # ------------------------------------------------------------------ records
 
@@ -205,7 +214,7 @@ class HuanghuangVariant(Variant):
             if people is not None and party >= len(people):
                 raise RecordError(f"huanghuang.horses: holder {party} is not one of the "
                                   f"{len(people)} people")
-        if record.outcome != "win":
+        if record.outcome != WIN:
             return
         if record.how in (DISCARD_WIN, ROBBED_KONG) and record.win_tile == laizi:
             raise RecordError("tile: a discarded laizi is dead: nobody may win on it")
@@ -245,7 +254,7 @@ class HuanghuangVariant(Variant):
         return table + horse, parties
 
     def describe(self, record: HandRecord) -> str:
-        if record.outcome != "win":
+        if record.outcome != WIN:
             return "荒庄: a drawn hand, no payments, nobody leaves the table"
         w = record.winners[0]
         assert record.how is not None and record.wildcard is not None
@@ -263,7 +272,7 @@ class HuanghuangVariant(Variant):
 
     def settle(self, record: HandRecord) -> list[Payment]:
         """The table's payments between the four seats (horses: :func:`settle_with_horses`)."""
-        if record.outcome != "win":
+        if record.outcome != WIN:
             return []
         w = record.winners[0]
         assert record.how is not None and record.wildcard is not None

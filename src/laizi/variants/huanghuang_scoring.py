@@ -27,12 +27,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from laizi import tiles
 from laizi.analysis import is_win
 from laizi.analysis.types import SUITED_SUITS, WinRules
 from laizi.copying import rebuild_from_fields
+from laizi.core.jsondata import JSON
 from laizi.reasons import Reason
 from laizi.settlement import Payment
 
@@ -113,7 +113,7 @@ class Meld:
     kind: MeldKind
     tile: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSON:
         return {"kind": self.kind.value, "tile": tiles.name(self.tile, "mpsz")}
 
 

@@ -10,8 +10,17 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from laizi import tiles as T
+from laizi.core.jsondata import JSON
 from laizi.core.melds import OPEN_KINDS, STANDARD_KINDS, Meld
-from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, HandRecord, RecordError, not_won
+from laizi.core.records import (
+    DISCARD_WIN,
+    ROBBED_KONG,
+    SELF_DRAW,
+    WIN,
+    HandRecord,
+    RecordError,
+    not_won,
+)
 from laizi.engine.variant import Variant
 from laizi.settlement import Payment
 from laizi.variants.jingzhou_rules import (
@@ -150,8 +159,8 @@ class Jingzhou(Variant):
 
     def record_extra(
         self, game: HandState, winners: Sequence[int], how: str | None, source: int | None
-    ) -> dict[str, Any]:
-        out: dict[str, Any] = {}
+    ) -> JSON:
+        out: JSON = {}
         if how == DISCARD_WIN and source is not None:
             out["discarder_ready"] = is_ready(game.hands[source], game.melds[source],
                                               game.wildcard)
@@ -182,7 +191,7 @@ class Jingzhou(Variant):
                 if m.kind in STANDARD_KINDS and (RED in m.tiles or laizi in m.tiles):
                     raise RecordError(f"{where}: 中 and the laizi never take part in a "
                                       "chow, pung or kong")
-        if record.outcome != "win":
+        if record.outcome != WIN:
             return
         w = record.winners[0]
         if record.how in (DISCARD_WIN, ROBBED_KONG) and record.win_tile in (RED, laizi):
@@ -202,7 +211,7 @@ class Jingzhou(Variant):
                               "ready when it discarded? it decides 全求人 包牌)")
 
     def settle(self, record: HandRecord) -> list[Payment]:
-        if record.outcome != "win":
+        if record.outcome != WIN:
             return []
         out = judge(record, record.winners[0])
         if isinstance(out, str):
@@ -210,14 +219,14 @@ class Jingzhou(Variant):
         return out.payments()
 
     def describe(self, record: HandRecord) -> str:
-        if record.outcome != "win":
+        if record.outcome != WIN:
             return "黄庄: the wall ran down to the reserve; no payments"
         out = judge(record, record.winners[0])
         return out if isinstance(out, str) else describe(out)
 
     def next_dealer(self, record: HandRecord) -> int:
         """The winner deals next; after a draw the dealer deals again."""
-        return record.winners[0] if record.outcome == "win" else record.dealer
+        return record.winners[0] if record.outcome == WIN else record.dealer
 
 
 VARIANT = Jingzhou()

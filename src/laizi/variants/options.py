@@ -26,9 +26,10 @@ import json
 import re
 import types
 import typing
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from laizi.core.jsondata import JSON
 from laizi.engine.variant import Variant
 from laizi.errors import OptionsError
 
@@ -51,10 +52,10 @@ def _variant(variant: Variant | str) -> Variant:
         raise OptionsError(str(exc.args[0])) from None
 
 
-_FIELDS: dict[type[Any], dict[str, Any]] = {}
+_FIELDS: dict[type[Any], dict[str, object]] = {}
 
 
-def _fields(options_type: type[Any]) -> dict[str, Any]:
+def _fields(options_type: type[Any]) -> dict[str, object]:
     """Option key → its annotation (resolved), the extra JSON keys as ``str``."""
     got = _FIELDS.get(options_type)
     if got is None:
@@ -71,7 +72,7 @@ def option_keys(variant: Variant | str) -> list[str]:
     return sorted(_fields(_variant(variant).options_type))
 
 
-def _pair_types(kind: Any) -> tuple[Any, Any] | None:
+def _pair_types(kind: object) -> tuple[object, object] | None:
     """``(K, V)`` for ``tuple[tuple[K, V], ...]``, else ``None``."""
     if typing.get_origin(kind) is tuple:
         args = typing.get_args(kind)
@@ -82,16 +83,17 @@ def _pair_types(kind: Any) -> tuple[Any, Any] | None:
     return None
 
 
-def _item_type(kind: Any) -> Any | None:
+def _item_type(kind: object) -> object | None:
     """``T`` for ``tuple[T, ...]`` of scalars, else ``None``."""
     if typing.get_origin(kind) is tuple:
         args = typing.get_args(kind)
         if len(args) == 2 and args[1] is Ellipsis and typing.get_origin(args[0]) is not tuple:
-            return args[0]
+            item: object = args[0]
+            return item
     return None
 
 
-def _describe(kind: Any) -> str:
+def _describe(kind: object) -> str:
     if kind is bool:
         return "true or false (yes/no, 1/0, on/off)"
     if kind is int:
@@ -105,7 +107,7 @@ def _describe(kind: Any) -> str:
     return "a JSON value"
 
 
-def _scalar(key: str, text: str, kind: Any) -> Any:
+def _scalar(key: str, text: str, kind: object) -> object:
     """One scalar value of type ``kind`` from ``text``."""
     s = text.strip()
     if kind is bool:
@@ -142,19 +144,21 @@ def _scalar(key: str, text: str, kind: Any) -> Any:
     raise OptionsError(f"option {key}: expected {_describe(kind)}, got {text!r}")
 
 
-def _json_scalar(key: str, value: Any, kind: Any) -> Any:
+def _json_scalar(key: str, value: object, kind: object) -> object:
     """An element of a JSON list / object checked against ``kind``."""
-    ok = {bool: lambda v: isinstance(v, bool),
-          int: lambda v: isinstance(v, int) and not isinstance(v, bool),
-          str: lambda v: isinstance(v, str),
-          float: lambda v: isinstance(v, int | float) and not isinstance(v, bool)}.get(kind)
+    checks: dict[object, Callable[[object], bool]] = {
+        bool: lambda v: isinstance(v, bool),
+        int: lambda v: isinstance(v, int) and not isinstance(v, bool),
+        str: lambda v: isinstance(v, str),
+          float: lambda v: isinstance(v, int | float) and not isinstance(v, bool)}
+    ok = checks.get(kind)
     if ok is not None and not ok(value):
         raise OptionsError(f"option {key}: expected items that are {_describe(kind)}, "
                            f"got {value!r}")
     return value
 
 
-def _value(key: str, text: str, kind: Any) -> Any:
+def _value(key: str, text: str, kind: object) -> object:
     """The JSON value of one ``key=text``, by the annotation ``kind``."""
     s = text.strip()
     pair = _pair_types(kind)
@@ -169,7 +173,7 @@ def _value(key: str, text: str, kind: Any) -> Any:
                 raise OptionsError(f"option {key}: expected a JSON object, got {text!r}")
             return {_json_scalar(key, k, k_type): _json_scalar(key, v, v_type)
                     for k, v in data.items()}
-        out: dict[Any, Any] = {}
+        out: dict[object, object] = {}
         for item in (i for i in s.split(",") if i.strip()):
             k, sep, v = item.replace("=", ":", 1).partition(":")
             if not sep:
@@ -191,12 +195,12 @@ def _value(key: str, text: str, kind: Any) -> Any:
     return _scalar(key, text, kind)
 
 
-def parse_option_values(variant: Variant | str, pairs: Iterable[str]) -> dict[str, Any]:
+def parse_option_values(variant: Variant | str, pairs: Iterable[str]) -> JSON:
     """The options ``KEY=VALUE`` as JSON values (only the keys given), checked by the
     variant's own validation; :class:`~laizi.errors.OptionsError` names what is wrong."""
     v = _variant(variant)
     fields = _fields(v.options_type)
-    out: dict[str, Any] = {}
+    out: JSON = {}
     for pair in pairs:
         name, sep, text = str(pair).partition("=")
         key = name.strip()
@@ -230,7 +234,7 @@ def parse_options(variant: Variant | str, pairs: Iterable[str]) -> Any:
     return v.options_from_json(parse_option_values(v, pairs))
 
 
-def format_option(value: Any) -> str:
+def format_option(value: object) -> str:
     """The ``VALUE`` text :func:`parse_options` reads back as ``value``."""
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -242,7 +246,7 @@ def format_option(value: Any) -> str:
     return str(value)
 
 
-def option_pairs(variant: Variant | str, options: Any) -> list[str]:
+def option_pairs(variant: Variant | str, options: object) -> list[str]:
     """Every field of ``options`` as ``KEY=VALUE``: ``parse_options(variant,
     option_pairs(variant, options)) == options``."""
     v = _variant(variant)

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from laizi import tiles as T
+from laizi.core.jsondata import JSON
 from laizi.core.melds import OPEN_KINDS
 from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, HandRecord
 from laizi.engine.actions import (
@@ -36,6 +37,7 @@ from laizi.engine.actions import (
 )
 from laizi.engine.variant import Variant
 from laizi.scoring.taiwan import SEED, TaiwanOptions
+from laizi.scoring.taiwan.words import FlowerWin
 from laizi.settlement import Payment
 from laizi.variants import taiwan_records as R
 from laizi.variants.taiwan_rules import (
@@ -47,6 +49,7 @@ from laizi.variants.taiwan_rules import (
     ready_after_some_discard,
     ready_waits,
 )
+from laizi.vocab import Phase
 
 if TYPE_CHECKING:
     from laizi.engine.state import HandState
@@ -75,10 +78,10 @@ class Taiwan(Variant):
     def default_options(self) -> TaiwanOptions:
         return SEED
 
-    def options_from_json(self, data: dict[str, Any] | None) -> TaiwanOptions:
+    def options_from_json(self, data: JSON | None) -> TaiwanOptions:
         return TaiwanOptions.from_json(dict(data or {}))
 
-    def options_to_json(self, options: Any) -> dict[str, Any]:
+    def options_to_json(self, options: Any) -> JSON:
         return dict(options.to_json())
 
     # ------------------------------------------------------------------ tiles
@@ -98,7 +101,7 @@ class Taiwan(Variant):
     # ------------------------------------------------------------------ state helpers
 
     @staticmethod
-    def _x(game: HandState) -> dict[str, Any]:
+    def _x(game: HandState) -> JSON:
         return game.extra
 
     @staticmethod
@@ -197,9 +200,9 @@ class Taiwan(Variant):
         out: list[Action] = []
         ready = x.get("flower_ready")
         if ready is not None and ready["seat"] == seat and game.turn_kind != _CLAIMED:
-            if ready["kind"] == "eight_immortals" and len(game.flowers[seat]) == 8:
+            if ready["kind"] == FlowerWin.EIGHT_IMMORTALS and len(game.flowers[seat]) == 8:
                 out.append(_act(FLOWER_WIN, seat))
-            elif (ready["kind"] == "seven_robs_one"
+            elif (ready["kind"] == FlowerWin.SEVEN_ROBS_ONE
                   and ready["flower"] in game.flowers[int(ready["robbed"])]):
                 out.append(_act(ROB_FLOWER, seat, int(ready["flower"])))
         if (x["declared"][seat] is None and x["declaring"] is None
@@ -257,10 +260,10 @@ class Taiwan(Variant):
     def action_refusal(self, game: HandState, action: Action) -> str | None:
         x = game.extra
         declared = x.get("declared")
-        if not declared or game.phase == "over":
+        if not declared or game.phase == Phase.OVER:
             return None
         seat = action.seat
-        if game.phase == "turn" and seat == game.turn and action.type == DISCARD:
+        if game.phase == Phase.TURN and seat == game.turn and action.type == DISCARD:
             if x["declaring"] == seat and game.hands[seat][action.tile or 0]:
                 return "地听: the discard after declaring must keep the hand ready"
             if declared[seat] and action.tile != game.last_tile:
@@ -279,7 +282,7 @@ class Taiwan(Variant):
     def on_action(self, game: HandState, action: Action) -> None:
         x = game.extra
         seat, kind = action.seat, action.type
-        if game.phase == "turn" and seat == game.turn:
+        if game.phase == Phase.TURN and seat == game.turn:
             if kind == DISCARD:
                 x["discards"][seat] += 1
                 if x["declaring"] == seat:
@@ -294,7 +297,7 @@ class Taiwan(Variant):
                 x["declaring"] = seat
             elif kind in (CONCEALED_KONG, ADDED_KONG):
                 x["after_flower"] = None
-        elif (game.phase in ("claim", "rob") and kind == PASS and x["declared"][seat]
+        elif (game.phase in (Phase.CLAIM, Phase.ROB) and kind == PASS and x["declared"][seat]
               and any(a.type == WIN for a in game.pending.get(seat, ()))):
             x["passed"][seat] = True
 
@@ -325,11 +328,11 @@ class Taiwan(Variant):
 
     def record_extra(
         self, game: HandState, winners: Sequence[int], how: str | None, source: int | None
-    ) -> dict[str, Any]:
+    ) -> JSON:
         x = game.extra
         w = winners[0]
         ctx = game.context
-        out: dict[str, Any] = {
+        out: JSON = {
             "prevalent_wind": WIND_NAMES[int(ctx.get("prevalent_wind", 0))],
             "dealer_streak": int(ctx.get("dealer_streak", 0)),
         }
@@ -366,7 +369,7 @@ class Taiwan(Variant):
     def describe(self, record: HandRecord) -> str:
         return R.describe(record)
 
-    def view_extra(self, game: HandState, seat: int) -> dict[str, Any]:
+    def view_extra(self, game: HandState, seat: int) -> JSON:
         x = game.extra
         ctx = game.context
         return {
@@ -378,12 +381,15 @@ class Taiwan(Variant):
             "asking": x.get("asking"),
         }
 
-    def restore_extra(self, game: HandState, view_extra: dict[str, Any]) -> None:
+    def restore_extra(self, game: HandState, view_extra: JSON) -> None:
         # Declarations and how many discards each seat has made are public: a sample
         # must know who is locked (听牌 declared) and who may still declare (地听).
         x = game.extra
-        x["declared"] = list(view_extra.get("declared", x["declared"]))
-        x["discards"] = list(view_extra.get("discard_counts", x["discards"]))
+        for key, shown in (("declared", "declared"), ("discards", "discard_counts")):
+            if shown in view_extra:
+                x[key] = list(view_extra[shown])
+            else:
+                x[key] = list(x[key])
         # What a decision window asks (天听 at the start, 七抢一) is public.
         x["asking"] = view_extra.get("asking")
 

@@ -5,10 +5,14 @@ on Taiwan's shape (melds and a pair, no seven pairs). It sees only its view."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from laizi.analysis import WinRules
+from laizi.core.jsondata import JSON
 from laizi.engine.actions import DECLARE, FLOWER_WIN, ROB_FLOWER, WIN, Action
+
+if TYPE_CHECKING:
+    from laizi.bots.base import Bot
 
 __all__ = ["TaiwanBot"]
 
@@ -20,7 +24,7 @@ class TaiwanBot:
 
     name = "taiwan"
 
-    def __init__(self, inner: Any = None, *, declare: bool = True) -> None:
+    def __init__(self, inner: Bot | None = None, *, declare: bool = True) -> None:
         if inner is None:
             from laizi.bots.simple import SimpleBot
 
@@ -28,7 +32,7 @@ class TaiwanBot:
         self.inner = inner
         self.declare = declare
 
-    def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
+    def choose(self, view: JSON, legal_actions: Sequence[Action]) -> Action:
         if not legal_actions:
             raise ValueError("no legal action to choose from")
         for kind in (WIN, FLOWER_WIN, ROB_FLOWER):
@@ -40,4 +44,4 @@ class TaiwanBot:
                 if a.type == DECLARE:
                     return a
         core = [a for a in legal_actions if a.type not in _OWN]
-        return self.inner.choose(view, core)  # type: ignore[no-any-return]
+        return self.inner.choose(view, core)

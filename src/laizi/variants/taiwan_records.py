@@ -7,10 +7,18 @@ penalty records (诈胡 ``false_win``, 相公 ``dead_hand``). See ``docs/hand-re
 
 from __future__ import annotations
 
-from typing import Any
-
 from laizi import tiles as T
-from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, HandRecord, RecordError, not_won
+from laizi.core.jsondata import JSON
+from laizi.core.melds import OPEN_KINDS
+from laizi.core.records import (
+    DISCARD_WIN,
+    ROBBED_KONG,
+    SELF_DRAW,
+    WIN,
+    HandRecord,
+    RecordError,
+    not_won,
+)
 from laizi.scoring.taiwan import (
     HandError,
     TaiResult,
@@ -26,6 +34,7 @@ from laizi.scoring.taiwan import (
     settle_win,
     shown_hand_result,
 )
+from laizi.scoring.taiwan.words import FlowerWin
 from laizi.settlement import Payment
 from laizi.variants.taiwan_rules import WIND_NAMES, complete
 
@@ -41,20 +50,20 @@ _WIND_WORDS = {"east": 0, "south": 1, "west": 2, "north": 3,
 FLOWER_KINDS = ("eight_immortals", "seven_robs_one")
 
 
-def _seat(value: Any, where: str) -> int:
+def _seat(value: object, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 4:
         raise RecordError(f"taiwan.{where}: expected a seat number 0-3, got {value!r}")
     return value
 
 
-def _bool(x: dict[str, Any], key: str, where: str = "") -> bool:
+def _bool(x: JSON, key: str, where: str = "") -> bool:
     v = x.get(key, False)
     if not isinstance(v, bool):
         raise RecordError(f"taiwan.{where}{key}: expected true or false, got {v!r}")
     return v
 
 
-def prevalent_wind(x: dict[str, Any]) -> int:
+def prevalent_wind(x: JSON) -> int:
     """圈风 from the section: 东/南/西/北, east…north, 1z-4z or 0-3 (default 东)."""
     v = x.get("prevalent_wind", 0)
     if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 3:
@@ -67,7 +76,7 @@ def prevalent_wind(x: dict[str, Any]) -> int:
     raise RecordError(f"taiwan.prevalent_wind: expected 东, 南, 西 or 北 (or 0-3), got {v!r}")
 
 
-def dealer_streak(x: dict[str, Any]) -> int:
+def dealer_streak(x: JSON) -> int:
     v = x.get("dealer_streak", 0)
     if isinstance(v, bool) or not isinstance(v, int) or v < 0:
         raise RecordError(f"taiwan.dealer_streak: expected 连N as a whole number >= 0, got {v!r}")
@@ -106,7 +115,7 @@ def _hand(record: HandRecord, seat: int, tile: int) -> TaiwanHand:
     return TaiwanHand((*concealed, tile), melds, s.flowers, tile)
 
 
-def _flower_win(record: HandRecord) -> dict[str, Any] | None:
+def _flower_win(record: HandRecord) -> JSON | None:
     fw = record.extra.get("flower_win")
     if fw is None:
         return None
@@ -143,15 +152,15 @@ def result_of(record: HandRecord) -> TaiResult:
 
 def validate(record: HandRecord) -> None:
     x = record.extra
-    keys = WIN_KEYS if record.outcome == "win" else DRAW_KEYS
+    keys = WIN_KEYS if record.outcome == WIN else DRAW_KEYS
     unknown = sorted(set(x) - keys)
     if unknown:
-        what = "a win" if record.outcome == "win" else "a drawn hand"
+        what = "a win" if record.outcome == WIN else "a drawn hand"
         raise RecordError(f"taiwan: field(s) {', '.join(unknown)} do not belong to {what}; "
                           f"known: {', '.join(sorted(keys))}")
     prevalent_wind(x)
     dealer_streak(x)
-    if record.outcome != "win":
+    if record.outcome != WIN:
         if "false_win" in x:
             _false_win(record)
         return
@@ -159,7 +168,7 @@ def validate(record: HandRecord) -> None:
     if len(record.winners) != 1:
         raise RecordError("winners: one winner per hand in taiwan (the nearest after the "
                           "discarder)")
-    if x.get("declaration") and any(m.kind in ("chow", "pung", "kong", "added_kong")
+    if x.get("declaration") and any(m.kind in OPEN_KINDS
                                     for m in record.seats[w].melds):
         raise RecordError(f"taiwan.declaration: seat {w} declared 天听/地听, so its hand was "
                           "locked and cannot hold a chow, pung or 明杠")
@@ -171,9 +180,9 @@ def validate(record: HandRecord) -> None:
         if len(record.seats[w].flowers) != 8:
             raise RecordError(f"taiwan.flower_win: the winner holds "
                               f"{len(record.seats[w].flowers)} flowers; a 花胡 needs all 8")
-        if fw["kind"] == "eight_immortals" and fw.get("robbed") is not None:
+        if fw["kind"] == FlowerWin.EIGHT_IMMORTALS and fw.get("robbed") is not None:
             raise RecordError("taiwan.flower_win.robbed: 八仙过海 robs no one")
-        if fw["kind"] == "seven_robs_one":
+        if fw["kind"] == FlowerWin.SEVEN_ROBS_ONE:
             robbed = _seat(fw.get("robbed"), "flower_win.robbed")
             if robbed == w:
                 raise RecordError("taiwan.flower_win.robbed: a player cannot rob themselves")
@@ -184,7 +193,7 @@ def validate(record: HandRecord) -> None:
     result_of(record)
 
 
-def _dead_hand(record: HandRecord, fw: dict[str, Any] | None) -> tuple[int, int]:
+def _dead_hand(record: HandRecord, fw: JSON | None) -> tuple[int, int]:
     d = record.extra["dead_hand"]
     if not isinstance(d, dict):
         raise RecordError("taiwan.dead_hand: expected {\"seat\": n, \"draws_since_penalty\": k}")
@@ -231,7 +240,7 @@ def _false_win(record: HandRecord) -> tuple[int, int, bool]:
 def settle(record: HandRecord) -> list[Payment]:
     options: TaiwanOptions = record.options
     x = record.extra
-    if record.outcome != "win":
+    if record.outcome != WIN:
         if "false_win" not in x:
             return []
         offender, tile, exempt = _false_win(record)
@@ -246,7 +255,7 @@ def settle(record: HandRecord) -> list[Payment]:
                                 options=options)
     w = record.winners[0]
     result = result_of(record)
-    fw: dict[str, Any] | None = _flower_win(record)
+    fw: JSON | None = _flower_win(record)
     if fw is not None:
         robbed = fw.get("robbed")
         return settle_flower_win(result, winner=w, dealer=record.dealer, robbed=robbed,
@@ -264,7 +273,7 @@ def settle(record: HandRecord) -> list[Payment]:
 def describe(record: HandRecord) -> str:
     """One line for people: who won how, with the 台 items."""
     x = record.extra
-    if record.outcome != "win":
+    if record.outcome != WIN:
         if "false_win" in x:
             offender, tile, exempt = _false_win(record)
             return (f"诈胡 (false win) by seat {offender} on {T.name(tile, 'mpsz')}"
