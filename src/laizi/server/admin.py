@@ -22,6 +22,7 @@ from __future__ import annotations
 import secrets
 import time
 import unicodedata
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import Float, String, delete, insert, select
@@ -40,7 +41,14 @@ __all__ = ["BAN_CACHE", "BanRow", "Bans", "routes"]
 
 BAN_CACHE = 2.0
 """Seconds a process trusts its copy of the bans (another process may have added one)."""
-KINDS = ("name", "address")
+class BanKind(StrEnum):
+    """What a ban names (封禁): a person's name, or an address."""
+
+    NAME = "name"
+    ADDRESS = "address"
+
+
+KINDS = tuple(BanKind)
 MAX_VALUE = 128
 
 
@@ -55,7 +63,7 @@ class BanRow(Base):
 def _norm(kind: str, value: str) -> str:
     """A name as the hall compares names (NFKC, trimmed); an address as given."""
     value = value.strip()
-    return unicodedata.normalize("NFKC", value) if kind == "name" else value
+    return unicodedata.normalize("NFKC", value) if kind == BanKind.NAME else value
 
 
 class Bans:
@@ -100,9 +108,9 @@ class Bans:
         if not self._cache:
             return
         address = request.client.host if request.client is not None else None
-        if address is not None and ("address", address) in self._cache:
+        if address is not None and (BanKind.ADDRESS, address) in self._cache:
             raise TableError("this address is banned from the hall", code=ErrorCode.BANNED)
-        if isinstance(name, str) and ("name", _norm("name", name)) in self._cache:
+        if isinstance(name, str) and (BanKind.NAME, _norm(BanKind.NAME, name)) in self._cache:
             raise TableError("this name is banned from the hall", code=ErrorCode.BANNED)
 
 
