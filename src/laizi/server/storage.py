@@ -25,12 +25,13 @@ import asyncio
 import contextlib
 import fcntl
 import json
+import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Protocol, TypedDict, cast
+from typing import Any, Protocol, TypedDict, cast
 
 from sqlalchemy import (
     Float,
@@ -162,13 +163,14 @@ class Store:
         if self.engine.dialect.name == "sqlite" and database and database != ":memory:":
             # Processes that start together on one new SQLite file (--workers) would each
             # create the tables ("table rooms already exists"): they take turns, by an
-            # advisory lock on the file itself (flock: SQLite's own locks are fcntl's)
+            # advisory lock on the file's folder. Not on the file itself: closing any
+            # descriptor of the database drops this process's SQLite (fcntl) locks on it.
             loop = asyncio.get_running_loop()
-            held = await loop.run_in_executor(None, _lock_file, database)
+            held = await loop.run_in_executor(None, _lock_folder, database)
             try:
                 await self._migrate()
             finally:
-                held.close()  # closing the file releases its lock
+                os.close(held)  # closing the folder's descriptor releases its lock
             return
         await self._migrate()
 
@@ -509,11 +511,11 @@ def _sqlite_pragmas(dbapi_connection: _DBAPIConnection, record: object) -> None:
     cursor.close()
 
 
-def _lock_file(path: str) -> IO[bytes]:
-    """``path`` opened (made if missing: an empty file is an empty SQLite database) and
-    locked for this process alone until the returned file is closed."""
-    held = open(path, "ab")  # noqa: SIM115 (the caller closes it, which unlocks)
-    fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+def _lock_folder(path: str) -> int:
+    """The folder of the file at ``path``, opened and locked for this process alone (an
+    flock) until the returned descriptor is closed."""
+    held = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
+    fcntl.flock(held, fcntl.LOCK_EX)
     return held
 
 
