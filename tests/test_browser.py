@@ -415,12 +415,14 @@ def test_a_seat_token_never_travels_in_a_url_after_the_link(browser: People,
     urls: list[str] = []
     pg.on("request", lambda r: urls.append(r.url))
     pg.on("websocket", lambda ws: urls.append(ws.url))
-    seen = "document.querySelector('.table-page')?.dataset.version"  # a state frame came
+    # a state frame came (a selector: the page's CSP forbids evaluating a string, which
+    # wait_for_function(str) needs whenever its first look fails)
+    seen = pg.locator(".table-page[data-version]")
     pg.goto(room["link"])
-    pg.wait_for_function(seen)
+    seen.wait_for()
     assert room["token"] not in pg.url
     pg.reload()  # back by localStorage
-    pg.wait_for_function(seen)
+    seen.wait_for()
     with_token = [u for u in urls if room["token"] in u]
     assert with_token == [room["link"]], with_token  # the link's own load only
     assert any("/ws/" in u for u in urls) and any("/me" in u for u in urls), urls
