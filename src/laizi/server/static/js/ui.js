@@ -35,10 +35,23 @@ export function useToast() {
   return [html`<${Toast} msg=${state.msg} kind=${state.kind} />`, show];
 }
 
+// A tap on the dimmed page around a modal closes it, but not in its first TAP_GUARD_MS:
+// a modal that opens by itself (a hand's settlement) under a finger already tapping a
+// tile or a button would otherwise be closed unread by that very tap.
+export const TAP_GUARD_MS = 600;
+
 // blocking=false: the page around it stays usable (the table's dock while a prompt is up).
 export function Modal({ open, onClose, title, children, testid, blocking = true }) {
-  if (!open) return null;
-  return html`<div class="modal-back" onClick=${(e) => { if (e.target === e.currentTarget && onClose) onClose(); }}>
+  // When this modal (with this title: a later hand's settlement replaces an earlier one's)
+  // was shown; read at render, so no effect has to run before the first tap is judged.
+  const shown = useRef({ title: null, at: 0 });
+  if (!open) { shown.current.title = null; return null; }
+  if (shown.current.title !== title) shown.current = { title, at: performance.now() };
+  const outside = (e) => {
+    if (e.target !== e.currentTarget || !onClose) return;
+    if (performance.now() - shown.current.at >= TAP_GUARD_MS) onClose();
+  };
+  return html`<div class="modal-back" onClick=${outside}>
     <div class="modal" role="dialog" aria-modal=${blocking ? "true" : "false"} aria-label=${title} data-testid=${testid}>
       <header class="modal-head"><h2>${title}</h2>${onClose ? html`<button type="button" class="x" aria-label=${t("close")} onClick=${onClose}>×</button>` : ""}</header>
       <div class="modal-body">${children}</div>
