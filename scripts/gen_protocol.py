@@ -103,6 +103,19 @@ FRAMES: tuple[tuple[str, str, tuple[Field, ...]], ...] = (
         ("snapshot", "boolean", False), ("events", "EventJSON[]", False),
         ("view", "ViewJSON", False), ("legal", "ActionJSON[]", False),
         ("deadline", "number | null", False), ("room", "RoomJSON", False))),
+    ("WaitHintJSON", "One 听牌 wait (laizi.engine.hints.WaitHint): the tile, its copies "
+     "unseen by this seat, the seat's gain by self-draw and the least / most on a discard "
+     "(null: no win that way).", (
+        ("tile", "number", False), ("unseen", "number", False),
+        ("self_draw", "number | null", False), ("on_discard", "[number, number] | null", False))),
+    ("HintsJSON", "A seat's 听牌 hints: each discard that leaves the hand ready, or its "
+     "waits now (laizi.engine.hints.Hints).", (
+        ("discards", "Array<{tile: number, waits: WaitHintJSON[]}>", False),
+        ("waits", "WaitHintJSON[]", False))),
+    ("HintsFrame", "`hints`: the seat's 听牌 hints for the version of its last state frame "
+     "(only to that seat, only when its hand is ready and the room has hints on).", (
+        ("op", "\"hints\"", False), ("version", "number", False),
+        ("hints", "HintsJSON", False))),
     ("AckFrame", "`ack`: a message was applied.", (
         ("op", "\"ack\"", False), ("seq", "number | null", False),
         ("version", "number", True), ("pong", "boolean", True))),
@@ -112,7 +125,7 @@ FRAMES: tuple[tuple[str, str, tuple[Field, ...]], ...] = (
 )
 UNIONS = (
     ("ServerFrame", "Whatever the hall sends a websocket.",
-     "StateFrame | AckFrame | ErrorFrame"),
+     "StateFrame | HintsFrame | AckFrame | ErrorFrame"),
     ("Answer", "The answer to a client message.", "AckFrame | ErrorFrame"),
 )
 

@@ -599,6 +599,7 @@ class Client:
         self.acked: list[tuple[int, dict[str, Any], int]] = []
         """(seq, action, version answered) of every acknowledged action."""
         self.errors: list[dict[str, Any]] = []
+        self.hints: list[dict[str, Any]] = []
         self.seq = 0
         self._new = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
@@ -643,6 +644,13 @@ class Client:
                     self.over = self.over or over
                     self.frames.append(frame)
                     self.latest = frame
+                elif frame["op"] == "hints":
+                    # 听牌提示: to a seated player only, for the version of the state
+                    # frame just before it, never empty.
+                    assert not self.spectator and self.seat is not None, frame
+                    assert self.latest is not None and frame["version"] == self.version, frame
+                    assert frame["hints"]["discards"] or frame["hints"]["waits"], frame
+                    self.hints.append(frame)
                 else:
                     assert frame["op"] in ("ack", "error"), frame
                     self.answers.put_nowait(frame)

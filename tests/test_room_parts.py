@@ -120,11 +120,13 @@ class World:
 QUICK = {"clock": None, "claim_min": 0, "bot_delay": 0, "between": 0, "grace": 0}
 
 
-async def make_room(answer: Choose | None = None, **settings: Any) -> World:
-    """A Jingzhou room: the host ``ann`` at seat 0, bots in the others."""
+async def make_room(answer: Choose | None = None, secret: bytes | None = None,
+                    **settings: Any) -> World:
+    """A Jingzhou room: the host ``ann`` at seat 0, bots in the others (its deals from
+    ``secret``, a new one by default)."""
     options = {"variant": "jingzhou", **QUICK, **settings}
     config = RoomSettings.from_json(options)
-    secret = deals.new_secret()
+    secret = deals.new_secret() if secret is None else secret
     people = ["ann", *[f"{BOT_PREFIX}{i}" for i in range(1, get("jingzhou").seats)]]
     table = Table("jingzhou", {}, people, secret=secret, max_hands=config.hands)
     clock, store, bots, reports = (FakeClock(), ListStore(deals.secret_hex(secret)),

@@ -154,5 +154,6 @@ class ServerOp(StrEnum):
     """What the hall sends a websocket."""
 
     STATE = "state"  # a frame: the seat's view, its legal actions and the new events
+    HINTS = "hints"  # a seat's 听牌 hints for the version of its last state frame
     ACK = "ack"  # a client message was applied (carries its ``seq``)
     ERROR = "error"  # a client message was refused (carries a code, laizi.errors)

@@ -1,17 +1,15 @@
 """What a seat can work out from its view alone: unseen tiles, threats, tile danger.
 
 Everything here reads only the JSON view (``Game.view(seat)``) and public variant data
-(the tile set), never a ``Game``.
+(the tile set), never a ``Game``. The counts of seen and unseen tiles are the engine's
+(:mod:`laizi.engine.seen`), shared with the 听牌 hints.
 """
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-
 from laizi import tiles as T
 from laizi.bots.protocol import View
-from laizi.variants import get as get_variant
+from laizi.engine.seen import tile_set_counts, unseen_counts, visible_counts
 
 __all__ = [
     "OPEN_KINDS",
@@ -28,55 +26,12 @@ OPEN_KINDS = frozenset({"chow", "pung", "kong", "added_kong"})
 """Meld kinds built on a claimed discard (开口)."""
 
 
-@lru_cache(maxsize=64)
-def _tile_set(variant_id: str, options_key: str) -> tuple[int, ...]:
-    v = get_variant(variant_id)
-    options = v.options_from_json(json.loads(options_key))
-    counts = [0] * T.NUM_TILE_IDS
-    for t in v.tile_set(options):
-        counts[t] += 1
-    return tuple(counts)
-
-
-def tile_set_counts(view: View) -> tuple[int, ...]:
-    """Copies of each tile id (0-41) in the variant's wall (public knowledge)."""
-    return _tile_set(view["variant"], json.dumps(view["options"], sort_keys=True))
-
-
 def hand_counts(view: View) -> list[int]:
     """The seat's concealed tiles as a 34-count vector."""
     counts = [0] * T.NUM_KINDS
     for t in view["hand"]:
         counts[t] += 1
     return counts
-
-
-def visible_counts(view: View) -> list[int]:
-    """Copies of each tile id the seat can see: its hand, every meld, the discard pools,
-    the flowers and the indicators."""
-    seen = [0] * T.NUM_TILE_IDS
-    for t in view["hand"]:
-        seen[t] += 1
-    for melds in view["melds"]:
-        for m in melds:
-            for t in m["tiles"]:
-                seen[t] += 1
-    for pool in view["discards"]:
-        for t in pool:
-            seen[t] += 1
-    for fl in view["flowers"]:
-        for t in fl:
-            seen[t] += 1
-    for t in view["indicators"]:
-        seen[t] += 1
-    return seen
-
-
-def unseen_counts(view: View) -> list[int]:
-    """Copies of each tile id (0-41) the seat cannot see: in other hands or the wall."""
-    total = tile_set_counts(view)
-    seen = visible_counts(view)
-    return [max(0, a - b) for a, b in zip(total, seen, strict=True)]
 
 
 def is_open(melds: list[dict[str, object]]) -> bool:

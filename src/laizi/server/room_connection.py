@@ -45,6 +45,8 @@ class Connection:
     close: Callable[[int], Awaitable[None]] | None = None
     """Closes the transport with a websocket close code (the room moved away)."""
     deliver: Callable[[str], None] | None = None
+    hints_version: int = -1
+    """The version whose 听牌 hints this connection was last sent (:mod:`room_frames`)."""
 
     def start(self) -> None:
         if self.deliver is None:

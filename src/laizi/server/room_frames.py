@@ -4,13 +4,20 @@ its legal actions and its clock — and nothing when it would learn nothing new.
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
+from laizi.core.jsondata import JSON
 from laizi.engine.actions import Action
+from laizi.engine.hints import HintWork
 from laizi.server.room_connection import Connection, Member, dumps
 from laizi.server.room_state import RoomState, pass_only
 from laizi.table.table import Entry
 from laizi.vocab import ServerOp
 
 __all__ = ["SNAPSHOT_GAP", "RoomFrames"]
+
+log = logging.getLogger(__name__)
 
 SNAPSHOT_GAP = 400
 """A client more than this many events behind gets a fresh view instead of the events."""
@@ -67,6 +74,78 @@ class RoomFrames(RoomState):
                       "events": events, "view": view, "legal": legal, "deadline": deadline})
         return f"{body[:-1]},\"room\":{info}}}"
 
+    async def _hints(self, seat: int, person: str) -> tuple[int, JSON | None] | None:
+        """The 听牌 hints of ``seat`` (its ``person``'s version and the hints; ``None``
+        when the hand moved on while they were worked out), once per seat and version
+        (:mod:`laizi.engine.hints`). Worked out a discard at a time, the event loop
+        running between the steps: a turn's hints take milliseconds, and nobody's
+        action waits that long for them."""
+        t = self.table
+        g = t.game
+        version = t.version(person)
+        cached = self._hint_cache.get(seat)
+        if cached is not None and cached[0] == version:
+            return cached
+        value: JSON | None = None
+        if g is not None and not g.over:
+            try:
+                work = HintWork(g, t.variant, seat, g.view(seat))
+                while not work.done:
+                    work.step()
+                    await asyncio.sleep(0)
+                    if t.game is not g or t.version(person) != version or self.gone:
+                        return None  # stale: the next round works out the new hand's
+                found = work.result()
+                value = found.to_json() if found.discards or found.waits else None
+            except Exception:  # a rules bug must not stop the room: no hints, logged
+                log.exception("hints failed for seat %s at version %s", seat, version)
+        cached = self._hint_cache[seat] = (version, value)
+        return cached
+
+    async def _send_hints(self) -> None:
+        """Send each seated player's connections the hints of the version their last
+        state frame showed, if they have not had them, until nothing is left to send.
+        Started once the state frames are queued (:meth:`_hints_later`), so no frame
+        waits while hints are worked out: the work grows with the waits of every seat's
+        hand, which a frame's timing would otherwise show the other seats."""
+        while self._hints_due and not self.gone:
+            self._hints_due = False
+            if not self.settings.hints:
+                return
+            for m in list(self.members.values()):
+                person, seat = self._seat_of(m)
+                if seat is None or person is None:
+                    continue
+                if all(c.hints_version == c.version for c in m.connections):
+                    continue
+                got = await self._hints(seat, person)
+                if got is None:
+                    self._hints_due = True  # moved on: look again
+                    continue
+                version, found = got
+                for conn in m.connections:
+                    if conn.version != version or conn.hints_version == version:
+                        continue
+                    conn.hints_version = version
+                    if found is not None:
+                        conn.put(dumps({"op": ServerOp.HINTS, "version": version,
+                                        "hints": found}))
+
+    def _hints_later(self) -> None:
+        """Have the hints sent once this turn of the event loop is over
+        (:meth:`_send_hints`): a task, started unless one is running (which then looks
+        again before it ends)."""
+        if not self.settings.hints:
+            return
+        self._hints_due = True
+        task = self._hints_task
+        if task is not None and not task.done():
+            return
+        try:
+            self._hints_task = asyncio.get_running_loop().create_task(self._send_hints())
+        except RuntimeError:  # no loop running (a synchronous caller): none sent
+            self._hints_due = False
+
     def broadcast(self) -> None:
         info = dumps(self.info())
         for m in self.members.values():
@@ -74,3 +153,4 @@ class RoomFrames(RoomState):
                 frame = self._frame(m, conn, info=info, changed_only=True)
                 if frame is not None:
                     conn.put(frame)
+        self._hints_later()

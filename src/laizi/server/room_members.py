@@ -85,6 +85,7 @@ class RoomMembers(RoomState):
             first = self._frame(member, conn)
             assert first is not None
             conn.put(first)
+            self._hints_later()
             if waiting and not self.waits_for_people():
                 await self.advance()  # a player is back: the room plays on
             elif back:
@@ -187,7 +188,7 @@ class RoomMembers(RoomState):
         their clients reconnect."""
         self.gone = True  # nothing more happens here, whoever holds the lock next
         self._cancel_tasks()
-        for task in [self._next_hand, self._vote_task, self._emptied,
+        for task in [self._next_hand, self._vote_task, self._emptied, self._hints_task,
                      *self._graces.values()]:
             if task is not None:
                 task.cancel()

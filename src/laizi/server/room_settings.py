@@ -28,10 +28,17 @@ def _number(data: dict[str, object], key: str, default: float | None, lo: float,
     return float(value)
 
 
-def _checked(data: dict[str, object]) -> tuple[str, dict[str, object], str, int | None, str,
-                                               bool]:
-    """The settings that are not numbers, checked in the order their errors are told:
-    variant, options, bots, hands, name, pause_empty."""
+def _flag(data: dict[str, object], key: str, default: bool) -> bool:
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise TableError(f"{key} must be true or false, got {value!r}",
+                         code=ErrorCode.MALFORMED)
+    return value
+
+
+def _checked(data: dict[str, object]) -> tuple[str, dict[str, object], str, int | None, str]:
+    """The settings that are neither numbers nor flags, checked in the order their errors
+    are told: variant, options, bots, hands, name."""
     known = {f.name for f in dataclasses.fields(RoomSettings)}
     unknown = sorted(set(data) - known)
     if unknown:
@@ -58,11 +65,7 @@ def _checked(data: dict[str, object]) -> tuple[str, dict[str, object], str, int 
     if not isinstance(name, str) or len(name) > 64 or not name.isprintable():
         raise TableError("a room name is up to 64 printable characters",
                          code=ErrorCode.MALFORMED)
-    pause_empty = data.get("pause_empty", True)
-    if not isinstance(pause_empty, bool):
-        raise TableError(f"pause_empty must be true or false, got {pause_empty!r}",
-                         code=ErrorCode.MALFORMED)
-    return variant, dict(options), str(bots), hands, name, pause_empty
+    return variant, dict(options), str(bots), hands, name
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +78,9 @@ class RoomSettings:
     can follow; ``between``: seconds between hands (everyone ready skips it); ``grace``:
     seconds a disconnected person's seat waits before a bot plays it; ``pause_empty``:
     no new hand is dealt while no player of the room has a connection open (the room
-    waits for people, and its ledger stays where it is).
+    waits for people, and its ledger stays where it is); ``hints``: 听牌提示, each
+    player is shown what their discards would wait on and what each win would pay
+    (:mod:`laizi.engine.hints`; a host turns it off for serious play).
     """
 
     variant: str
@@ -89,12 +94,13 @@ class RoomSettings:
     hands: int | None = None
     name: str = ""
     pause_empty: bool = True
+    hints: bool = True
 
     @classmethod
     def from_json(cls, data: object) -> RoomSettings:
         if not isinstance(data, dict):
             raise TableError("room settings are a JSON object", code=ErrorCode.MALFORMED)
-        variant, options, bots, hands, name, pause_empty = _checked(data)
+        variant, options, bots, hands, name = _checked(data)
         settings = cls(
             variant=variant, options=options, bots=bots,
             clock=_number(data, "clock", 20.0, 1, 600, optional=True),
@@ -102,7 +108,8 @@ class RoomSettings:
             bot_delay=_number(data, "bot_delay", 0.5, 0, 10) or 0.0,
             between=_number(data, "between", 8.0, 0, 120) or 0.0,
             grace=_number(data, "grace", 5.0, 0, 600) or 0.0,
-            hands=hands, name=name, pause_empty=pause_empty,
+            hands=hands, name=name, pause_empty=_flag(data, "pause_empty", True),
+            hints=_flag(data, "hints", True),
         )
         Table(variant, settings.options)  # the options must make a table
         return settings

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import TypedDict
 
+from laizi.core.jsondata import JSON
 from laizi.engine.actions import Action
 from laizi.errors import ErrorCode, TableError
 from laizi.server.room_clock import Clock
@@ -84,6 +85,10 @@ class RoomState:
         self.vote_until = 0.0
         self._tasks: dict[int, tuple[TaskKey, asyncio.Task[None]]] = {}
         self._deadlines: dict[int, float] = {}
+        self._hint_cache: dict[int, tuple[int, JSON | None]] = {}
+        """Each seat's 听牌 hints and the version they are of (:mod:`room_frames`)."""
+        self._hints_due = False
+        self._hints_task: asyncio.Task[None] | None = None
         self._window_open = 0.0
         self._next_hand: asyncio.Task[None] | None = None
         self._graces: dict[str, asyncio.Task[None]] = {}
@@ -158,6 +163,10 @@ class RoomState:
     def _frame(self, member: Member | None, conn: Connection, *, info: str | None = None,
                changed_only: bool = False) -> str | None:
         """One connection's state frame (:mod:`room_frames`)."""
+        raise NotImplementedError
+
+    def _hints_later(self) -> None:
+        """Send the seats' 听牌 hints once the state frames are out (:mod:`room_frames`)."""
         raise NotImplementedError
 
     async def _store(self, status: str | None = None, *, settings: bool = False) -> None:

@@ -1,4 +1,4 @@
-// The websocket of one member (docs/hall.md): `state` frames in, messages out.
+// The websocket of one member (docs/hall.md): `state` (and `hints`) frames in, messages out.
 //
 // * Every message carries a `seq` unique for the member: it starts from the clock (so two
 //   tabs of one person do not collide) and counts up. The answer (`ack` / `error`) with
@@ -21,12 +21,14 @@ export class Conn {
    * @param {string} code
    * @param {string} token
    * @param {{onFrame: (f: import("./protocol.js").StateFrame) => void,
-   *          onStatus: (s: string, err?: import("./protocol.js").ErrorJSON) => void}} handlers
+   *          onStatus: (s: string, err?: import("./protocol.js").ErrorJSON) => void,
+   *          onHints?: (f: import("./protocol.js").HintsFrame) => void}} handlers
    */
-  constructor(code, token, { onFrame, onStatus }) {
+  constructor(code, token, { onFrame, onStatus, onHints }) {
     this.code = code;
     this.token = token;
     this.onFrame = onFrame;
+    this.onHints = onHints;
     this.onStatus = onStatus;
     this.version = 0;
     this.seq = Date.now() * 1000 + Math.floor(Math.random() * 1000);
@@ -63,6 +65,8 @@ export class Conn {
       if (f.op === ServerOp.STATE) {
         this.version = f.version;
         this.onFrame(f);
+      } else if (f.op === ServerOp.HINTS) {
+        if (this.onHints) this.onHints(f);
       } else if (f.op === ServerOp.ACK || f.op === ServerOp.ERROR) {
         if (f.op === ServerOp.ERROR && f.seq === null && FATAL.includes(f.error?.code)) {
           this.fatal = f.error;

@@ -49,6 +49,7 @@ export function Lobby() {
   const [botDelay, setBotDelay] = useState("0.5");
   const [between, setBetween] = useState("8");
   const [pauseEmpty, setPauseEmpty] = useState(true);
+  const [hints, setHints] = useState(true);  // 听牌提示, on unless the host turns it off
   const [roomName, setRoomName] = useState("");
   const [code, setCode] = useState("");
   const [role, setRole] = useState("player");
@@ -73,7 +74,7 @@ export function Lobby() {
     const settings = { variant, options: changedOptions(v, options), bots,
       clock: clock === "none" ? null : Number(clock),
       claim_min: Number(claimMin), bot_delay: Number(botDelay), between: Number(between),
-      pause_empty: pauseEmpty };
+      pause_empty: pauseEmpty, hints };
     if (hands) settings.hands = Number(hands);
     if (roomName.trim()) settings.name = roomName.trim();
     try {
@@ -140,6 +141,9 @@ export function Lobby() {
         <label class="check" for="pause_empty" title=${t("pause_empty_hint")}><input id="pause_empty" name="pause_empty" type="checkbox"
           aria-describedby="pause_empty_hint" checked=${pauseEmpty} onChange=${(e) => setPauseEmpty(e.currentTarget.checked)} /> ${t("pause_empty")}</label>
         <p class="muted small option-hint" id="pause_empty_hint">${t("pause_empty_hint")}</p>
+        <label class="check" for="hints" title=${t("hints_option_hint")}><input id="hints" name="hints" type="checkbox" data-testid="hints-option"
+          aria-describedby="hints_hint" checked=${hints} onChange=${(e) => setHints(e.currentTarget.checked)} /> ${t("hints_option")}</label>
+        <p class="muted small option-hint" id="hints_hint">${t("hints_option_hint")}</p>
         <details>
           <summary>${t("advanced")}</summary>
           <div class="row">

@@ -120,10 +120,11 @@ export const ClientOp = Object.freeze({
   SIT: "sit",
 });
 
-/** @typedef {"state" | "ack" | "error"} ServerOpWord */
+/** @typedef {"state" | "hints" | "ack" | "error"} ServerOpWord */
 /** What the hall sends a websocket. */
 export const ServerOp = Object.freeze({
   STATE: "state",
+  HINTS: "hints",
   ACK: "ack",
   ERROR: "error",
 });
@@ -316,6 +317,30 @@ export const ErrorCode = Object.freeze({
  */
 
 /**
+ * One 听牌 wait (laizi.engine.hints.WaitHint): the tile, its copies unseen by this seat, the seat's gain by self-draw and the least / most on a discard (null: no win that way).
+ * @typedef {object} WaitHintJSON
+ * @property {number} tile
+ * @property {number} unseen
+ * @property {number | null} self_draw
+ * @property {[number, number] | null} on_discard
+ */
+
+/**
+ * A seat's 听牌 hints: each discard that leaves the hand ready, or its waits now (laizi.engine.hints.Hints).
+ * @typedef {object} HintsJSON
+ * @property {Array<{tile: number, waits: WaitHintJSON[]}>} discards
+ * @property {WaitHintJSON[]} waits
+ */
+
+/**
+ * `hints`: the seat's 听牌 hints for the version of its last state frame (only to that seat, only when its hand is ready and the room has hints on).
+ * @typedef {object} HintsFrame
+ * @property {"hints"} op
+ * @property {number} version
+ * @property {HintsJSON} hints
+ */
+
+/**
  * `ack`: a message was applied.
  * @typedef {object} AckFrame
  * @property {"ack"} op
@@ -332,6 +357,6 @@ export const ErrorCode = Object.freeze({
  * @property {ErrorJSON} error
  */
 
-/** Whatever the hall sends a websocket. @typedef {StateFrame | AckFrame | ErrorFrame} ServerFrame */
+/** Whatever the hall sends a websocket. @typedef {StateFrame | HintsFrame | AckFrame | ErrorFrame} ServerFrame */
 
 /** The answer to a client message. @typedef {AckFrame | ErrorFrame} Answer */

@@ -11,6 +11,7 @@ import { api, myRooms, rememberRoom, getName, setName } from "./api.js";
 import { Conn } from "./conn.js";
 import { Board, Meld } from "./board.js";
 import { LedgerTable, Settlement } from "./settle.js";
+import { HintPanel, currentHints, readyDiscards } from "./hints.js";
 import { parseTiles, Tile, tileName } from "./tiles.js";
 import { Modal, TopBar, copyText, useToast } from "./ui.js";
 import { actionLabel, actionVerb, displayName, errorText, eventLine, prevalentWind, queueLine, seatWind, wildMark, wildcardWord } from "./words.js";
@@ -110,6 +111,9 @@ function Table({ code, token }) {
   // The hand whose settlement is open: it stays until its reader closes it (the next hand
   // may start behind it); any earlier hand's opens from the ledger.
   const [shown, setShown] = useState(null);
+  // This seat's 听牌 hints and the version they are of (hints.js: stale once a later
+  // state frame comes).
+  const [hintGot, setHintGot] = useState(null);
   const [loaded, setLoaded] = useState(false);
   const seenEnd = useRef(null);
   const [toast, show] = useToast();
@@ -137,6 +141,7 @@ function Table({ code, token }) {
         });
         if (f.events.some((e) => e.type === TableEventType.HAND_END || e.type === TableEventType.CLOSE) || f.snapshot) loadRecords();
       },
+      onHints: (f) => setHintGot({ version: f.version, hints: f.hints }),
       onStatus: (s, err) => { setStatus(s); if (s === "gone") setGone(err || { code: ErrorCode.UNKNOWN_TOKEN }); },
     });
     conn.current = c;
@@ -299,6 +304,8 @@ function Table({ code, token }) {
     clearTimeout(hintTimer.current);
     hintTimer.current = setTimeout(() => setHint(""), 4000);
   };
+  const myHints = mySeat !== null && inHand ? currentHints(hintGot, frame.version) : null;
+  const readyAfter = myTurn ? readyDiscards(myHints) : new Set();
   const mine = mySeat !== null && inHand ? html`<div class="myhand" role="group" aria-label=${t("hand_of", { name: t("you") })}
       style=${`--n:${Math.max(myTiles.tiles.length, 14)}`}>
       ${myTiles.tiles.map((x, i) => {
@@ -306,7 +313,7 @@ function Table({ code, token }) {
         const key = can ? JSON.stringify(discardable.get(x)) : null;
         const why = myTurn && !discardable.has(x) ? refusal(x, legal, view, mySeat, variant) : null;
         return html`<${Tile} key=${`${i}-${x}`} t=${x} size="big" wild=${x === wild} wildMark=${wildMark(variant)}
-          cls=${i === myTiles.drawnAt ? "drawn" : ""} selected=${sel === i}
+          cls=${`${i === myTiles.drawnAt ? "drawn" : ""} ${readyAfter.has(x) ? "ready-discard" : ""}`} selected=${sel === i}
           pending=${pending !== null && pending === key} dim=${myTurn && !discardable.has(x)}
           onClick=${myTurn ? () => { if (can) act(discardable.get(x)); else if (why) explain(why); } : undefined}
           unavailable=${myTurn ? !can : undefined} reason=${why}
@@ -349,6 +356,7 @@ function Table({ code, token }) {
       <span class="score" data-testid="dock-score">${myScore === undefined ? "" : myScore > 0 ? `+${myScore}` : myScore}</span>
     </div>
     ${hint && myTurn ? html`<div class="hint" role="status" data-testid="tile-hint">${hint}</div>` : ""}
+    <${HintPanel} hints=${myHints} wild=${wild} />
     <div class="dock-hand">${mine}${myMelds.length ? html`<div class="mymelds" aria-label=${t("melds")}>
       ${myMelds.map((m, i) => html`<${Meld} key=${i} m=${m} owner=${mySeat} n=${view.seats} names=${handNames} wild=${wild} size="tiny" />`)}</div>` : ""}</div>
     ${actionBar}</div>` : null;

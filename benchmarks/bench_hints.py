@@ -1,0 +1,115 @@
+"""What 听牌提示 cost the hall a turn (laizi.engine.hints), per variant.
+
+    python benchmarks/bench_hints.py                 # 20 hands a variant
+    python benchmarks/bench_hints.py --hands 50 golden --json
+
+Greedy bots play ``--hands`` hands of each variant (they head for 听牌, so many states are
+ready). At every decision of a seat — its turn with 3n+2 tiles, or a claim window with
+3n+1 — the seat's hints are worked out twice and the second time is measured (the first
+fills the process's analysis tables and verdict caches, once per process). Printed per
+variant: the states, the median, p99 and worst per turn, the worst among states where the
+seat holds two or more wildcards (赖子 / 金), and beside them the peer: the bare waits of the
+same hands from ``laizi.analysis`` (``waits`` per discard with the widest shape rules, no
+win check by the variant, no settlement), with the ratio of the medians. The goal (issue
+40): the worst turn under 20 ms on the pure build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections.abc import Iterator
+
+from laizi import tiles as T
+from laizi.analysis import WinRules, waits
+from laizi.bots import make_bot
+from laizi.engine import Game
+from laizi.engine.actions import PASS, Action
+from laizi.engine.hints import hints
+from laizi.variants import BUILTIN, get
+
+WIDEST = WinRules(pair_tiles=None, seven_pairs=True, thirteen_orphans=True, knitted=True)
+
+
+def decisions(variant: str, seed: int) -> Iterator[tuple[Game, int]]:
+    g = Game(variant, seed=seed)
+    bots = [make_bot("greedy", seed=seed * 10 + i) for i in range(g.n)]
+    while not g.over:
+        s = g.to_act()[0]
+        legal = g.legal_actions(s)
+        if legal == (Action(PASS, s),):
+            g.apply(legal[0])
+            continue
+        yield g, s
+        g.apply(bots[s].choose(g.view(s), list(legal)))
+
+
+def bare_waits(g: Game, seat: int) -> int:
+    """The peer: waits of each discard (or of the hand) from the analysis alone."""
+    hand = list(g.hands[seat][:T.NUM_KINDS])
+    wild = g.wildcard
+    wilds = hand[wild] if wild is not None else 0
+    if wild is not None:
+        hand[wild] = 0
+    found = 0
+    if (sum(hand) + wilds) % 3 == 2:
+        for d in range(T.NUM_KINDS):
+            if hand[d]:
+                hand[d] -= 1
+                found += len(waits(hand, wilds, WIDEST, wild_tile=wild))
+                hand[d] += 1
+    elif (sum(hand) + wilds) % 3 == 1:
+        found += len(waits(hand, wilds, WIDEST, wild_tile=wild))
+    return found
+
+
+def measure(variant: str, hands: int) -> dict[str, object]:
+    v = get(variant)
+    times: list[float] = []
+    peer: list[float] = []
+    two_wild: list[float] = []
+    for seed in range(hands):
+        for g, s in decisions(variant, seed):
+            view = g.view(s)
+            hints(g, v, s, view)
+            t0 = time.perf_counter()
+            hints(g, v, s, view)
+            ms = (time.perf_counter() - t0) * 1000
+            times.append(ms)
+            t0 = time.perf_counter()
+            bare_waits(g, s)
+            peer.append((time.perf_counter() - t0) * 1000)
+            if g.wildcard is not None and g.hands[s][g.wildcard] >= 2:
+                two_wild.append(ms)
+    times.sort()
+    med, pmed = statistics.median(times), statistics.median(peer)
+    return {"variant": variant, "states": len(times), "median_ms": round(med, 3),
+            "p99_ms": round(times[int(len(times) * 0.99)], 3), "worst_ms": round(times[-1], 3),
+            "two_wildcards": len(two_wild),
+            "worst_two_wildcards_ms": round(max(two_wild), 3) if two_wild else None,
+            "peer_median_ms": round(pmed, 3), "ratio": round(med / pmed, 1) if pmed else None}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("variants", nargs="*", default=list(BUILTIN))
+    p.add_argument("--hands", type=int, default=20)
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    rows = [measure(v, args.hands) for v in args.variants]
+    if args.json:
+        print(json.dumps(rows))
+        return
+    print(f"{'variant':<11}{'states':>7}{'median':>9}{'p99':>9}{'worst':>9}"
+          f"{'2 wild':>8}{'worst 2w':>10}{'peer med':>10}{'ratio':>7}   (ms a turn)")
+    for r in rows:
+        w2 = r["worst_two_wildcards_ms"]
+        print(f"{r['variant']:<11}{r['states']:>7}{r['median_ms']:>9}{r['p99_ms']:>9}"
+              f"{r['worst_ms']:>9}{r['two_wildcards']:>8}{'-' if w2 is None else w2:>10}"
+              f"{r['peer_median_ms']:>10}{r['ratio']:>7}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,241 @@
+"""听牌提示: for one seat, what each discard would wait on and what each win would pay.
+
+On a seat's turn (a hand of 3n+2 tiles) :func:`hints` lists every discard that leaves the
+hand ready (听牌): its waits, how many copies of each this seat has not seen, and what
+winning on it would bring the seat under the table's own rules — by self-draw (自摸) and
+on a discard (点炮: the least and the most over the seats that could discard it). With a
+hand of 3n+1 (a claim window, another seat's turn) it lists the hand's waits now.
+
+Everything comes from the engine: a tile is a wait when the variant's
+:meth:`~laizi.engine.variant.Variant.win_refusal` accepts the win (wildcards, 258 pairs,
+minimums, 过水 included), and a win's worth is the variant's own
+:meth:`~laizi.engine.variant.Variant.settle` of the record the engine would write
+(:meth:`~laizi.engine.state.HandState.make_record`). Nothing is worked out a second time.
+
+Hidden information stays hidden: the wins are posed on a *blind* copy of the hand
+(:func:`blind_copy`) in which every tile this seat cannot see — the other concealed hands,
+the wall — is replaced by the same canonical filler, worked out from the seat's view
+alone, and every other seat's pending answer is dropped. So the hints are a function of
+what the seat sees (and of the variant's public history in ``extra``): two hands that
+differ only in what the seat cannot see give the same hints (``tests/test_hints.py``).
+The unseen copies are counted from the seat's view (:mod:`laizi.engine.seen`).
+
+A posed win is the next chance at that tile: a self-draw in a plain turn (not after a
+kong), a discard by a seat in its turn; 过水 is over by then (the seat has discarded).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from laizi import tiles as T
+from laizi.core.jsondata import JSON
+from laizi.core.records import DISCARD_WIN, SELF_DRAW
+from laizi.engine.seen import unseen_counts
+from laizi.engine.state import HandState
+from laizi.engine.variant import Variant
+from laizi.settlement import net
+from laizi.vocab import Phase, TurnStart
+
+__all__ = ["DiscardHint", "HintWork", "Hints", "WaitHint", "blind_copy", "hints"]
+
+
+@dataclass(frozen=True, slots=True)
+class WaitHint:
+    """One wait (听的牌) and what winning on it would bring."""
+
+    tile: int
+    unseen: int
+    """Copies of the tile this seat has not seen (in other hands or the wall)."""
+    self_draw: int | None
+    """The seat's net gain winning on it by self-draw (自摸); ``None``: not a win so."""
+    on_discard: tuple[int, int] | None
+    """The least and the most the seat would gain winning on another seat's discard of it
+    (点炮), over the seats that could discard it; ``None``: not a win so."""
+
+    def to_json(self) -> JSON:
+        return {"tile": self.tile, "unseen": self.unseen, "self_draw": self.self_draw,
+                "on_discard": None if self.on_discard is None else list(self.on_discard)}
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardHint:
+    """A discard that leaves the hand ready (打这张听牌), with its waits."""
+
+    tile: int
+    waits: tuple[WaitHint, ...]
+
+    def to_json(self) -> JSON:
+        return {"tile": self.tile, "waits": [w.to_json() for w in self.waits]}
+
+
+@dataclass(frozen=True, slots=True)
+class Hints:
+    """A seat's hints: ``discards`` on its turn, ``waits`` when its hand is ready now."""
+
+    discards: tuple[DiscardHint, ...] = ()
+    waits: tuple[WaitHint, ...] = ()
+
+    def to_json(self) -> JSON:
+        return {"discards": [d.to_json() for d in self.discards],
+                "waits": [w.to_json() for w in self.waits]}
+
+
+def blind_copy(game: HandState, seat: int, unseen: list[int]) -> HandState:
+    """A copy of ``game`` as ``seat`` can know it: the tiles it cannot see (``unseen``
+    counts, from its view) dealt in tile order to the other concealed hands (their sizes
+    are public) and then to the live wall; nobody else's pending answer is kept."""
+    probe = game.copy()
+    filler: list[int] = []
+    for t, k in enumerate(unseen[:T.NUM_KINDS]):
+        filler.extend([t] * k)
+    at = 0
+    for s in range(game.n):
+        if s == seat:
+            continue
+        counts = [0] * len(game.hands[s])
+        for t in filler[at:at + game.sizes[s]]:
+            counts[t] += 1
+        at += game.sizes[s]
+        probe.hands[s] = counts
+    wall = list(game.wall)
+    live = filler[at:] + [T.NUM_KINDS - 1] * (game.tail - game.head)  # padded: never short
+    wall[game.head:game.tail] = live[:game.tail - game.head]
+    probe.wall = wall
+    probe.seat_streams = None
+    probe.pending = {}
+    probe.responses = {}
+    return probe
+
+
+class HintWork:
+    """The hints of one seat worked out a discard at a time (:meth:`step`), so a server
+    can let other work run between the steps. Everything the work reads is copied when
+    it starts (the blind copy, the seat's hand, the unseen counts): the game may move on
+    meanwhile; the result is of the hand as it was."""
+
+    def __init__(self, game: HandState, v: Variant, seat: int, view: JSON) -> None:
+        self.v, self.seat = v, seat
+        self.hand = list(game.hands[seat])
+        self.ready: list[DiscardHint] = []
+        self.waits: tuple[WaitHint, ...] = ()
+        self.todo: list[int | None] = []
+        if game.phase == Phase.OVER:
+            return
+        size = sum(self.hand)
+        if size % 3 == 2:
+            if game.phase != Phase.TURN or game.turn != seat:
+                return
+            undiscardable = v.undiscardable(game, seat)
+            self.todo = [d for d in range(T.NUM_KINDS)
+                         if self.hand[d] and d not in undiscardable]
+        else:
+            self.todo = [None]  # the hand's own waits
+        self.unseen = unseen_counts(view)
+        self.probe = blind_copy(game, seat, self.unseen)
+        self.todo.reverse()  # popped from the end: in tile order
+
+    @property
+    def done(self) -> bool:
+        return not self.todo
+
+    def step(self) -> None:
+        """Work out the next discard (or the hand's own waits)."""
+        d = self.todo.pop()
+        hand = self.hand
+        if d is None:
+            self.waits = _waits(self.probe, self.v, self.seat, hand, None, self.unseen)
+            return
+        hand[d] -= 1
+        waits = _waits(self.probe, self.v, self.seat, hand, d, self.unseen)
+        hand[d] += 1
+        if waits:
+            self.ready.append(DiscardHint(d, waits))
+
+    def result(self) -> Hints:
+        assert self.done
+        return Hints(discards=tuple(self.ready), waits=self.waits)
+
+
+def hints(game: HandState, v: Variant, seat: int, view: JSON) -> Hints:
+    """The 听牌 hints of ``seat`` (whose ``view`` is :meth:`Game.view` of it) now: the
+    ready discards on its turn with 3n+2 tiles, else its waits with 3n+1 (empty when not
+    ready, or when the hand is over)."""
+    work = HintWork(game, v, seat, view)
+    while not work.done:
+        work.step()
+    return work.result()
+
+
+def _waits(probe: HandState, v: Variant, seat: int, hand: list[int], discard: int | None,
+           unseen: list[int]) -> tuple[WaitHint, ...]:
+    """The waits of the 3n+1 ``hand`` once ``discard`` (if any) is out, posed on the blind
+    ``probe`` (restored afterwards)."""
+    discards = probe.discards[seat]
+    if discard is not None:
+        discards.append(discard)
+    saved = (probe.hands[seat], probe.sizes[seat], probe.turn, probe.phase, probe.turn_kind,
+             probe.last_tile, probe.after_kong, probe.passed_win[seat])
+    probe.passed_win[seat] = False
+    out = []
+    held = list(hand)  # the seat's own copies: a fifth one is no tile of the wall
+    for m in probe.melds[seat]:
+        for x in m.tiles:
+            held[x] += 1
+    try:
+        for t in range(T.NUM_KINDS):
+            if held[t] >= 4:
+                continue
+            drawn = _self_draw(probe, v, seat, hand, t)
+            taken = _on_discard(probe, v, seat, hand, t)
+            if drawn is not None or taken is not None:
+                # The discarded copy was in the hand: seen before and after.
+                out.append(WaitHint(t, unseen[t], drawn, taken))
+    finally:
+        (probe.hands[seat], probe.sizes[seat], probe.turn, probe.phase, probe.turn_kind,
+         probe.last_tile, probe.after_kong, probe.passed_win[seat]) = saved
+        if discard is not None:
+            discards.pop()
+    return tuple(out)
+
+
+def _self_draw(probe: HandState, v: Variant, seat: int, hand: list[int], t: int
+               ) -> int | None:
+    """What ``seat`` gains drawing ``t`` into ``hand`` in a plain turn, if that wins."""
+    posed = list(hand)
+    posed[t] += 1
+    probe.hands[seat], probe.sizes[seat] = posed, sum(posed)
+    probe.turn, probe.phase, probe.turn_kind = seat, Phase.TURN, TurnStart.DRAWN
+    probe.last_tile, probe.after_kong = t, False
+    if v.win_refusal(probe, seat, t, SELF_DRAW) is not None:
+        return None
+    return net(v.settle(probe.make_record([seat], SELF_DRAW, None, t)), probe.n)[seat]
+
+
+def _on_discard(probe: HandState, v: Variant, seat: int, hand: list[int], t: int
+                ) -> tuple[int, int] | None:
+    """The least and most ``seat`` gains winning on another seat's discard of ``t``."""
+    probe.hands[seat], probe.sizes[seat] = list(hand), sum(hand)
+    probe.phase, probe.turn_kind, probe.last_tile, probe.after_kong = (
+        Phase.CLAIM, TurnStart.DRAWN, t, False)
+    gains = []
+    for source in _others(probe.n, seat):
+        # As the engine does: the discard lies in its pool while the window is open, and
+        # is taken from it (into ``taken``) when the win ends the hand.
+        probe.turn = source
+        pool = probe.discards[source]
+        pool.append(t)
+        refused = v.win_refusal(probe, seat, t, DISCARD_WIN)
+        pool.pop()
+        if refused is not None:
+            continue
+        probe.taken.append(t)
+        record = probe.make_record([seat], DISCARD_WIN, source, t)
+        probe.taken.pop()
+        gains.append(net(v.settle(record), probe.n)[seat])
+    return (min(gains), max(gains)) if gains else None
+
+
+def _others(n: int, seat: int) -> Iterable[int]:
+    return ((seat + i) % n for i in range(1, n))

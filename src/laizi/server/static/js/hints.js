@@ -1,0 +1,82 @@
+// 听牌提示: what the server worked out for this seat (`hints` frames, laizi.engine.hints),
+// shown as it is. Nothing here judges a hand: which discards leave it ready, the waits,
+// the copies unseen and every payout come from the engine's own settlement.
+//
+// On your turn the ready discards are listed (and marked in the hand); choosing one here
+// shows its waits without discarding it (a tap on the hand's tile still discards). When
+// the hand is ready, its waits stay in view.
+import { html } from "htm/preact";
+import { useState } from "preact/hooks";
+import { t } from "./i18n.js";
+import { Tile, tileName } from "./tiles.js";
+
+/** @typedef {import("./protocol.js").HintsJSON} HintsJSON */
+/** @typedef {import("./protocol.js").WaitHintJSON} WaitHintJSON */
+
+/** The hints of this version only (a frame of a later version makes them stale).
+ * @param {{version: number, hints: HintsJSON} | null} got
+ * @param {number | null | undefined} version
+ * @returns {HintsJSON | null} */
+export function currentHints(got, version) {
+  return got && got.version === version ? got.hints : null;
+}
+
+/** The tiles whose discard leaves the hand ready (to mark them in the hand).
+ * @param {HintsJSON | null} hints */
+export function readyDiscards(hints) {
+  return new Set(hints ? hints.discards.map((d) => d.tile) : []);
+}
+
+const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
+
+/** @param {[number, number] | null} range */
+function onDiscard(range) {
+  if (!range) return "—";
+  return range[0] === range[1] ? signed(range[0]) : `${signed(range[0])}~${signed(range[1])}`;
+}
+
+/** One wait: the tile, its copies unseen, and what winning on it brings.
+ * @param {{w: WaitHintJSON, wild: number | null}} props */
+function Wait({ w, wild }) {
+  return html`<li class=${`hint-wait ${w.unseen ? "" : "none-left"}`} data-testid="hint-wait" data-tile=${w.tile}
+      data-unseen=${w.unseen} data-self-draw=${w.self_draw ?? ""} data-on-discard=${w.on_discard ? w.on_discard.join(",") : ""}
+      aria-label=${`${tileName(w.tile)} ${t("hint_left", { n: w.unseen })} ${t("hint_self_draw")} ${w.self_draw === null ? "—" : signed(w.self_draw)} ${t("hint_on_discard")} ${onDiscard(w.on_discard)}`}>
+    <${Tile} t=${w.tile} size="tiny" wild=${w.tile === wild} />
+    <span class="left">${t("hint_left", { n: w.unseen })}</span>
+    <span class="pay"><abbr title=${t("hint_self_draw_long")}>${t("hint_self_draw")}</abbr> ${w.self_draw === null ? "—" : signed(w.self_draw)}</span>
+    <span class="pay"><abbr title=${t("hint_on_discard_long")}>${t("hint_on_discard")}</abbr> ${onDiscard(w.on_discard)}</span>
+  </li>`;
+}
+
+/** @param {{waits: WaitHintJSON[], wild: number | null}} props */
+function Waits({ waits, wild }) {
+  const left = waits.reduce((n, w) => n + w.unseen, 0);
+  return html`<div class="hint-waits">
+    <ul>${waits.map((w) => html`<${Wait} key=${w.tile} w=${w} wild=${wild} />`)}</ul>
+    <span class="muted small" data-testid="hint-total">${t("hint_total", { n: left })}</span>
+  </div>`;
+}
+
+/** The hints panel in the dock.
+ * @param {{hints: HintsJSON | null, wild: number | null}} props */
+export function HintPanel({ hints, wild }) {
+  const [chosen, setChosen] = useState(/** @type {number | null} */ (null));
+  if (!hints) return null;
+  if (hints.discards.length) {
+    const pick = hints.discards.find((d) => d.tile === chosen) || hints.discards[0];
+    return html`<section class="hints" data-testid="hints" aria-label=${t("hints")}>
+      <div class="hint-head"><span class="hint-title">${t("hints_discard")}</span>
+        <span class="hint-discards" role="group">${hints.discards.map((d) => html`<button type="button" key=${d.tile}
+          class=${`hint-discard ${d.tile === pick.tile ? "chosen" : ""}`} data-testid="hint-discard" data-tile=${d.tile}
+          aria-pressed=${d.tile === pick.tile ? "true" : "false"} aria-label=${t("hint_if", { tile: tileName(d.tile) })}
+          onClick=${() => setChosen(d.tile)}><${Tile} t=${d.tile} size="tiny" wild=${d.tile === wild} /></button>`)}</span></div>
+      <div class="hint-for" data-testid="hint-for" data-tile=${pick.tile}>${t("hint_if", { tile: tileName(pick.tile) })}</div>
+      <${Waits} waits=${pick.waits} wild=${wild} />
+    </section>`;
+  }
+  if (!hints.waits.length) return null;
+  return html`<section class="hints ready" data-testid="hints" aria-label=${t("hints")}>
+    <div class="hint-head"><span class="hint-title">${t("hints_ready")}</span></div>
+    <${Waits} waits=${hints.waits} wild=${wild} />
+  </section>`;
+}

@@ -1,0 +1,121 @@
+"""听牌提示 on a phone: the panel shows exactly the server's ``hints`` frame (which
+tests/test_hints.py holds to the engine), choosing a ready discard shows its waits without
+discarding it, the hand marks the ready discards, and a room with hints off sends none."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
+import browser_helpers
+from browser_helpers import (
+    PHONES,
+    People,
+    close_settlement,
+    decide,
+    look,
+    new_room,
+    settlement_shown,
+    shot,
+)
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+server, chromium, browser = (  # the fixtures (see browser_helpers)
+    browser_helpers.server, browser_helpers.chromium, browser_helpers.browser)
+
+
+def _open(browser: People, room: dict[str, Any], phone: str) -> tuple[Page, list[dict[str, Any]]]:
+    """The host's page, started, and the frames its websocket receives (as they come)."""
+    pg = browser.page(PHONES[phone], who="阿明")
+    frames: list[dict[str, Any]] = []
+
+    def on_ws(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+
+    pg.on("websocket", on_ws)
+    pg.goto(room["link"])
+    pg.click("[data-testid=start]")
+    pg.wait_for_selector(".myhand")
+    return pg, frames
+
+
+def _until_hints(pg: Page, timeout: float = 240) -> None:
+    """Play (the most isolated tile, claims too) until the hints panel offers discards on
+    this person's turn; a settlement on the way is closed and the next hand readied."""
+    deadline = time.monotonic() + timeout
+    while pg.locator("[data-testid=hint-discard]").count() == 0:
+        assert time.monotonic() < deadline, "never ready on a turn"
+        if settlement_shown(pg):
+            close_settlement(pg)
+            if pg.locator("[data-testid=ready]:not([disabled])").count():
+                pg.click("[data-testid=ready]")
+            continue
+        version = pg.get_attribute(".table-page", "data-version")
+        if decide(pg, claim=True, seen=look(pg)):
+            # As a person does: see the move land before looking again (else the loop
+            # could stop on the hints of a turn whose discard is already on its way).
+            with contextlib.suppress(PlaywrightError):
+                pg.wait_for_selector(f".table-page:not([data-version='{version}'])",
+                                     timeout=5000)
+        else:
+            pg.wait_for_timeout(20)
+
+
+def _shown(pg: Page) -> dict[str, Any]:
+    return pg.eval_on_selector("[data-testid=hints]", """h => ({
+        discards: [...h.querySelectorAll('[data-testid=hint-discard]')].map(b => +b.dataset.tile),
+        chosen: +(h.querySelector('[data-testid=hint-for]') || {dataset: {tile: -1}}).dataset.tile,
+        waits: [...h.querySelectorAll('[data-testid=hint-wait]')].map(w => ({
+            tile: +w.dataset.tile, unseen: +w.dataset.unseen,
+            self_draw: w.dataset.selfDraw === '' ? null : +w.dataset.selfDraw,
+            on_discard: w.dataset.onDiscard === ''
+                ? null : w.dataset.onDiscard.split(',').map(Number)})),
+        marked: [...document.querySelectorAll('.myhand .tile.ready-discard')]
+            .map(t => +t.dataset.tile),
+    })""")
+
+
+@pytest.mark.parametrize(("variant", "phone"), [("jingzhou", "360x740"), ("golden", "390x844")])
+def test_the_hints_panel_shows_the_servers_hints(browser: People, server: str, variant: str,
+                                                 phone: str) -> None:
+    room = new_room(server, "阿明", variant, hands=8)
+    pg, frames = _open(browser, room, phone)
+    _until_hints(pg)
+    version = int(pg.get_attribute(".table-page", "data-version") or -1)
+    sent = [f for f in frames if f.get("op") == "hints" and f["version"] == version]
+    assert len(sent) == 1, [f.get("op") for f in frames[-5:]]
+    hints = sent[0]["hints"]
+    shown = _shown(pg)
+    assert shown["discards"] == [d["tile"] for d in hints["discards"]]
+    assert set(shown["marked"]) == set(shown["discards"])  # the hand marks the same tiles
+    first = hints["discards"][0]
+    assert shown["chosen"] == first["tile"] and shown["waits"] == first["waits"]
+    shot(pg, f"hints-{variant}-{phone}")
+    if len(hints["discards"]) > 1:  # choosing another shows its waits, discarding nothing
+        hand = pg.eval_on_selector_all(".myhand .tile", "ts => ts.map(t => t.dataset.tile)")
+        other = hints["discards"][-1]
+        pg.click(f"[data-testid=hint-discard][data-tile='{other['tile']}']")
+        pg.wait_for_selector(f"[data-testid=hint-for][data-tile='{other['tile']}']")
+        assert _shown(pg)["waits"] == other["waits"]
+        assert pg.eval_on_selector_all(".myhand .tile", "ts => ts.map(t => t.dataset.tile)") == hand
+    # Nothing spills sideways on the phone.
+    assert pg.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+
+
+def test_a_room_with_hints_off_sends_and_shows_none(browser: People, server: str) -> None:
+    room = new_room(server, "阿明", "jingzhou", hands=1, hints=False)
+    pg, frames = _open(browser, room, "390x844")
+    deadline = time.monotonic() + 120
+    while not settlement_shown(pg):
+        assert time.monotonic() < deadline
+        assert pg.locator("[data-testid=hints]").count() == 0
+        if not decide(pg, claim=True, seen=look(pg)):
+            pg.wait_for_timeout(20)
+    assert not [f for f in frames if f.get("op") == "hints"]
