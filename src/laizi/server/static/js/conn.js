@@ -20,7 +20,7 @@ export class Conn {
   /**
    * @param {string} code
    * @param {string} token
-   * @param {{onFrame: (f: import("./protocol.js").StateFrame) => void,
+   * @param {{onFrame: (f: import("./protocol.js").StateFrame, live: boolean) => void,
    *          onStatus: (s: string, err?: import("./protocol.js").ErrorJSON) => void}} handlers
    */
   constructor(code, token, { onFrame, onStatus }) {
@@ -35,6 +35,7 @@ export class Conn {
     this.closed = false;
     this.ws = null;
     this.timer = null;
+    this.caughtUp = false;
     this.connect();
     this._online = () => { if (!this.ws || this.ws.readyState > 1) this.retryNow(); };
     window.addEventListener("online", this._online);
@@ -53,6 +54,7 @@ export class Conn {
     this.ws = ws;
     ws.onopen = () => {
       ws.send(JSON.stringify({ op: "hello", token: this.token }));
+      this.caughtUp = false;
       this.attempt = 0;
       this.onStatus("open");
     };
@@ -62,7 +64,9 @@ export class Conn {
       try { f = JSON.parse(m.data); } catch { return; }
       if (f.op === ServerOp.STATE) {
         this.version = f.version;
-        this.onFrame(f);
+        const live = this.caughtUp;
+        this.caughtUp = true;
+        this.onFrame(f, live);
       } else if (f.op === ServerOp.ACK || f.op === ServerOp.ERROR) {
         if (f.op === ServerOp.ERROR && f.seq === null && FATAL.includes(f.error?.code)) {
           this.fatal = f.error;
