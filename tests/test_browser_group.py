@@ -55,7 +55,9 @@ server, chromium, browser = (  # the fixtures (see browser_helpers)
 # counted in ``window.tappedThrough``.
 TAP_THROUGH = """new MutationObserver((_, seen) => {
     const back = document.querySelector('.modal-back');
-    if (back && !window.tappedThrough) { window.tappedThrough = 1; back.click(); seen.disconnect(); }
+    if (back && !window.tappedThrough) {
+        window.tappedThrough = 1; back.click(); seen.disconnect();
+    }
 }).observe(document, {childList: true, subtree: true});"""
 
 
