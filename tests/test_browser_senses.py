@@ -163,6 +163,11 @@ def test_discards_claims_and_wins_are_heard_and_your_turn_buzzes(browser: People
     line = {"碰": ".ev-claim:has-text('碰')", "吃": ".ev-claim:has-text('吃')",
             "杠": "li:has-text('杠')", "胡": ".ev-end", "自摸": ".ev-end"}[call]
     pg.wait_for_selector(f".feed {line}", state="attached")
+    # … and seen: a claimed tile pulled into its meld, a winner's hand revealed.
+    moved = {"碰": "motion-claim", "吃": "motion-claim", "胡": "motion-reveal",
+             "自摸": "motion-reveal"}.get(call)
+    if moved:
+        until(pg, lambda: any(moved in c for c in senses(pg)["motion"]), f"no {moved}")
     names = {spoken_name(t) for t in range(34)}
     assert set(words) <= names | set(CALLS) | {"听"}, words  # nothing else is said
 
@@ -202,6 +207,81 @@ def test_reduced_motion_moves_nothing(browser: People, server: str) -> None:
     moved = senses(pg)
     assert moved["motion"] == [] and moved["animations"] == 0, moved
     assert moved["spoken"], "the sound still plays with reduced motion"
+
+
+# The page's websockets, kept where the test can close one.
+SOCKETS = """(() => {
+  const Native = window.WebSocket;
+  window.__ws = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); window.__ws.push(this); }
+  };
+})();"""
+
+# Discard the hand's tile `i` and cut the connection at once: the server plays the
+# discard and the bots' answers while the page is away.
+DISCARD_AND_CUT = """(i) => {
+  const tile = document.querySelectorAll('.myhand .tile')[i];
+  const page = document.querySelector('.table-page');
+  const before = {said: window.__senses.spoken.length, tones: window.__senses.tones,
+                  buzzed: window.__senses.vibrated.length,
+                  moved: window.__senses.motion.length,
+                  version: Number(page.dataset.version)};
+  tile.click();
+  window.__ws[window.__ws.length - 1].close();
+  return before;
+}"""
+
+
+def test_a_reconnection_replays_nothing_of_the_past(browser: People, server: str) -> None:
+    """The first frame after a reconnection catches up with what was missed: its events
+    fill the log but are neither heard, buzzed nor moved (a snapshot neither)."""
+    room = new_room(server, "阿玲", "jingzhou", hands=3)
+    pg = browser.page(PHONES["390x844"], who="阿玲")
+    pg.add_init_script(STUBS + SOCKETS)
+    pg.goto(room["link"])
+    pg.click("[data-testid=start]")
+    seen = to_my_turn(pg)
+    assert senses(pg)["vibrated"], "my turn buzzed"
+    before = pg.evaluate(DISCARD_AND_CUT, seen["pick"])
+    until(pg, lambda: pg.evaluate("() => window.__ws.length") == 2, "no reconnection")
+    until(pg, lambda: int(pg.get_attribute(".table-page", "data-version") or 0)
+          > before["version"] + 1, "the missed events never came")
+    pg.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    after = senses(pg)
+    assert after["spoken"][before["said"]:] == [], after  # not my discard, nor the bots'
+    assert after["tones"] == before["tones"] and len(after["vibrated"]) == before["buzzed"]
+    assert after["motion"][before["moved"]:] == [], after
+    tile = discard_one(pg, to_my_turn(pg))  # what happens next is heard again
+    until(pg, lambda: spoken_name(tile) in said(pg), "the next discard was not heard")
+
+
+# A phone without speech, WebAudio or vibration.
+WITHOUT = """(() => {
+  Object.defineProperty(window, 'speechSynthesis', {value: undefined, configurable: true});
+  window.SpeechSynthesisUtterance = undefined;
+  window.AudioContext = undefined;
+  window.webkitAudioContext = undefined;
+  delete Navigator.prototype.vibrate;
+})();"""
+
+
+def test_a_phone_without_speech_audio_or_vibration_plays_on(browser: People,
+                                                            server: str) -> None:
+    """Nothing to play with: the table goes on, with no page or console error (the
+    browser fixture fails the test on any)."""
+    room = new_room(server, "阿伟", "jingzhou", hands=3)
+    pg = browser.page(PHONES["360x740"], who="阿伟")
+    pg.add_init_script(WITHOUT)
+    pg.goto(room["link"])
+    pg.click("[data-testid=start]")
+    pg.wait_for_selector(".myhand")
+    assert pg.evaluate("() => typeof navigator.vibrate") == "undefined"
+    for _ in range(3):
+        discard_one(pg, to_my_turn(pg))
+    pg.click("[data-testid=sound-button]")
+    pg.fill("[data-testid=sound-volume]", "40")  # its sample tone: no context, silence
+    assert pg.locator(".myhand .tile").count() > 0
 
 
 # Counts each component's renders through Preact's `options.diffed` for `ms` of the

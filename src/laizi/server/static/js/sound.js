@@ -141,7 +141,8 @@ export function speak(text) {
     u.lang = voice ? voice.lang : "zh-CN";
     u.volume = p.volume;
     u.rate = 1.1;
-    synth.cancel();
+    // Chrome may drop a speak() right after a cancel() with nothing to cancel.
+    if (synth.speaking || synth.pending) synth.cancel();
     synth.speak(u);
   } catch { /* speech refused: silence */ }
 }
