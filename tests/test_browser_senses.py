@@ -8,6 +8,9 @@ console errors (browser_helpers.People):
   travels to the river (a motion class);
 * muted, the table says nothing, plays no tone and never buzzes, and the mute is
   remembered after a reload (localStorage);
+* the frame that catches up after a reconnection (events the page missed) is neither
+  heard, buzzed nor moved; a phone without speech, WebAudio or vibration plays on with
+  no error;
 * a person who asks for reduced motion gets no motion class and no CSS animation;
 * the clock ticks without re-rendering the hand (Preact's render hook counts each
   component's renders; the hand's DOM nodes stay the same ones);
