@@ -138,9 +138,11 @@ class People:
         self.errors: list[str] = []
 
     def context(self, viewport: dict[str, int] | None = None, locale: str = "zh-CN",
-                who: str = "") -> BrowserContext:
+                who: str = "", **options: Any) -> BrowserContext:
+        """A person's context; ``options`` go to Playwright's ``new_context`` (e.g.
+        ``reduced_motion="reduce"``)."""
         ctx = self._chromium.new_context(viewport=viewport or PHONES["360x740"],
-                                         locale=locale)
+                                         locale=locale, **options)
         label = who or f"context {len(self.contexts)}"
         ctx.on("weberror", lambda e: self.errors.append(f"{label}: page error: {e.error}"))
         ctx.on("console", lambda m: self._console(label, m))
@@ -153,8 +155,8 @@ class People:
             self.errors.append(f"{label}: console error: {msg.text} ({where})")
 
     def page(self, viewport: dict[str, int] | None = None, locale: str = "zh-CN",
-             who: str = "") -> Page:
-        return self.context(viewport, locale, who).new_page()
+             who: str = "", **options: Any) -> Page:
+        return self.context(viewport, locale, who, **options).new_page()
 
     def close(self) -> list[str]:
         for ctx in self.contexts:

@@ -20,7 +20,7 @@ export class Conn {
   /**
    * @param {string} code
    * @param {string} token
-   * @param {{onFrame: (f: import("./protocol.js").StateFrame) => void,
+   * @param {{onFrame: (f: import("./protocol.js").StateFrame, live: boolean) => void,
    *          onStatus: (s: string, err?: import("./protocol.js").ErrorJSON) => void,
    *          onHints?: (f: import("./protocol.js").HintsFrame) => void}} handlers
    */
@@ -37,6 +37,7 @@ export class Conn {
     this.closed = false;
     this.ws = null;
     this.timer = null;
+    this.caughtUp = false;
     this.connect();
     this._online = () => { if (!this.ws || this.ws.readyState > 1) this.retryNow(); };
     window.addEventListener("online", this._online);
@@ -55,6 +56,7 @@ export class Conn {
     this.ws = ws;
     ws.onopen = () => {
       ws.send(JSON.stringify({ op: "hello", token: this.token }));
+      this.caughtUp = false;
       this.attempt = 0;
       this.onStatus("open");
     };
@@ -64,7 +66,9 @@ export class Conn {
       try { f = JSON.parse(m.data); } catch { return; }
       if (f.op === ServerOp.STATE) {
         this.version = f.version;
-        this.onFrame(f);
+        const live = this.caughtUp;
+        this.caughtUp = true;
+        this.onFrame(f, live);
       } else if (f.op === ServerOp.HINTS) {
         if (this.onHints) this.onHints(f);
       } else if (f.op === ServerOp.ACK || f.op === ServerOp.ERROR) {

@@ -9,6 +9,7 @@ import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { t } from "./i18n.js";
 import { Tile, tileName } from "./tiles.js";
+import { useStore } from "./store.js";
 
 /** @typedef {import("./protocol.js").HintsJSON} HintsJSON */
 /** @typedef {import("./protocol.js").WaitHintJSON} WaitHintJSON */
@@ -19,6 +20,13 @@ import { Tile, tileName } from "./tiles.js";
  * @returns {HintsJSON | null} */
 export function currentHints(got, version) {
   return got && got.version === version ? got.hints : null;
+}
+
+/** This seat's hints now, from the store (null: none, or stale).
+ * @returns {HintsJSON | null} */
+export function useHints() {
+  return useStore((s) => (s.inHand && s.mySeat !== null && s.frame
+    ? currentHints(s.hintGot, s.frame.version) : null));
 }
 
 /** The tiles whose discard leaves the hand ready (to mark them in the hand).
@@ -57,9 +65,10 @@ function Waits({ waits, wild }) {
   </div>`;
 }
 
-/** The hints panel in the dock.
- * @param {{hints: HintsJSON | null, wild: number | null}} props */
-export function HintPanel({ hints, wild }) {
+/** The hints panel in the dock. */
+export function HintPanel() {
+  const hints = useHints();
+  const wild = useStore((s) => (s.frame ? s.frame.view.wildcard : null));
   const [chosen, setChosen] = useState(/** @type {number | null} */ (null));
   if (!hints) return null;
   if (hints.discards.length) {

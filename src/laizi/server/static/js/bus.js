@@ -1,0 +1,37 @@
+// The table's event bus: the store (store.js) replays each frame's events here, typed as
+// the server names them (GameEventType / TableEventType, protocol.js), and adds two of its
+// own when a prompt starts (LocalEvent). Sound, motion and haptics subscribe; components
+// do not, so the senses are added or removed without touching the table's code.
+//
+// Every listener gets (event, ctx): ctx.state is the table's state after the frame,
+// ctx.live whether the event just happened — false for a snapshot and for the backlog a
+// new connection catches up with, which no sense plays again.
+
+/** @typedef {import("./protocol.js").EventJSON} EventJSON */
+/** @typedef {{state: import("./store.js").TableState, live: boolean}} BusContext */
+/** @typedef {(ev: EventJSON | {type: string}, ctx: BusContext) => void} BusListener */
+
+// The client's own events (never a word of the protocol): a prompt starts.
+export const LocalEvent = Object.freeze({
+  MY_TURN: "local:my_turn",  // it became my turn (with something to do)
+  WINDOW: "local:window",    // a claim prompt (or 抢杠 / 天听) opened for me
+});
+
+/** @type {Set<BusListener>} */
+const listeners = new Set();
+
+export const bus = {
+  /** @param {BusListener} fn @returns {() => void} the unsubscribe */
+  on(fn) {
+    listeners.add(fn);
+    return () => { listeners.delete(fn); };
+  },
+
+  /** @param {EventJSON | {type: string}} ev @param {BusContext} ctx */
+  emit(ev, ctx) {
+    for (const fn of [...listeners]) {
+      // A sense that fails must not stop the table (nor the other senses).
+      try { fn(ev, ctx); } catch (e) { console.warn("bus listener failed", e); }
+    }
+  },
+};
