@@ -16,6 +16,7 @@ import { Modal, TopBar, copyText, useToast } from "./ui.js";
 import { actionLabel, actionVerb, displayName, errorText, eventLine, prevalentWind, queueLine, seatWind, wildMark, wildcardWord } from "./words.js";
 import { ActionType, ClientOp, ErrorCode, GameEventType, Outcome, Phase, ServerOp, TableEventType } from "./protocol.js";
 import { descriptor } from "./variants.js";
+import { Phrases } from "./phrases.js";
 
 /** @typedef {import("./protocol.js").ActionJSON} ActionJSON */
 /** @typedef {import("./protocol.js").StateFrame} StateFrame */
@@ -367,6 +368,7 @@ function Table({ code, token }) {
     <${TopBar} title=${html`<span class="title-variant" data-testid="room-variant">${variantName(variant)}</span>
       <span class="title-room">${t("room")} <span data-testid="room-code">${code}</span></span>`}>
       ${table.hands ? html`<span class="pill">${t("hand_no", { n: table.hands })}</span>` : ""}
+      <${Phrases} conn=${conn} names=${handNames} me=${myName} />
     </${TopBar}>
     <div class="banners">
       ${status !== "open" ? html`<div class="banner warn" role="status">${t(status === "reconnecting" ? "reconnecting" : "connecting")}</div>` : ""}
