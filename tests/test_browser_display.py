@@ -151,15 +151,17 @@ def test_a_quick_phrase_shows_near_its_sender_and_mute_hides_it(browser: People,
     bubble = bob.locator("[data-testid=phrase-bubble][data-who=阿明]")
     bubble.wait_for()
     assert "打得好" in bubble.inner_text()
-    seat = bob.eval_on_selector(".seat .who:text('阿明')",
-                                "e => e.closest('.seat').getBoundingClientRect().top")
+    seat = bob.eval_on_selector(".seat .who:text('阿明')", """e => {
+        const b = e.closest('.seat').getBoundingClientRect(); return [b.top, b.bottom]; }""")
     top = bubble.evaluate("e => e.getBoundingClientRect().top")
-    assert abs(top - max(seat + 4, 56)) < 2, (top, seat)  # on the sender's seat
+    assert seat[0] <= top < seat[1], (top, seat)  # on the sender's seat
+    bubble.evaluate("e => Promise.all(e.getAnimations().map(a => a.finished))")
     shot(bob, "phrase-bubble-390x844")
     bubble.wait_for(state="detached")  # gone after a few seconds
     # The sender sees their own bubble too; the picker closed after sending.
     assert ann.locator("[data-testid=phrase-picker]").count() == 0
     bob.click("[data-testid=phrases-open]")
+    shot(bob, "phrase-picker-390x844")
     bob.check("[data-testid=phrases-mute]")
     bob.click("[data-phrase=thumbs]")  # one's own, muted too
     ann.locator("[data-testid=phrase-bubble][data-who=阿华]").wait_for()

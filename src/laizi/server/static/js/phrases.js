@@ -16,14 +16,14 @@ import { displayName } from "./words.js";
 
 /** @type {Record<QuickPhraseWord, string[]>} */
 export const PHRASES = {
-  [QuickPhrase.HURRY]: ["快点吧，等得花儿都谢了", "Hurry up, please"],
+  [QuickPhrase.HURRY]: ["快点吧", "Hurry up, please"],
   [QuickPhrase.SORRY]: ["不好意思", "Sorry!"],
   [QuickPhrase.NICE]: ["打得好！", "Well played!"],
   [QuickPhrase.AGAIN]: ["再来一局", "One more hand?"],
   [QuickPhrase.THANKS]: ["谢谢", "Thanks"],
   [QuickPhrase.HELLO]: ["大家好", "Hello everyone"],
   [QuickPhrase.LUCK]: ["手气不错", "Lucky draw!"],
-  [QuickPhrase.BYE]: ["我先走了，下次再玩", "I have to go, next time!"],
+  [QuickPhrase.BYE]: ["我先走了", "I have to go"],
   [QuickPhrase.SMILE]: ["😄", "😄"],
   [QuickPhrase.LAUGH]: ["😂", "😂"],
   [QuickPhrase.CRY]: ["😭", "😭"],
@@ -61,7 +61,8 @@ function place(who, names, me) {
     || (seat >= 0 && document.querySelector(`.seat[data-seat="${seat}"]`));
   const r = el ? el.getBoundingClientRect() : null;
   const top = r ? Math.min(Math.max(r.top + 4, 56), innerHeight - 64) : 56;
-  const left = r ? Math.min(Math.max(r.left + 8, 6), innerWidth - 216) : 6;
+  // right of the seat's name (its wind, name and 庄 stay readable)
+  const left = r ? Math.min(Math.max(r.left + Math.min(150, r.width * 0.4), 6), innerWidth - 216) : 6;
   return `top:${Math.round(top)}px;left:${Math.max(6, Math.round(left))}px`;
 }
 
@@ -117,7 +118,7 @@ export function Phrases({ conn, names, me }) {
         data-testid="phrase-bubble" data-who=${b.who} style=${place(b.who, names, me)}>
       <span class="phrase-who">${b.who === me ? t("you") : displayName(b.who)}</span>
       <span class="phrase-text">${pick(PHRASES[b.id])}</span>
-      ${b.who !== me ? html`<button type="button" class="x" aria-label=${`${pick(WORDS.mute_one)} ${displayName(b.who)}`}
-        title=${pick(WORDS.mute_one)} onClick=${() => muteOne(b.who)}>🔇</button>` : ""}
+      ${b.who !== me ? html`<button type="button" class="small phrase-mute" aria-label=${`${pick(WORDS.mute_one)} ${displayName(b.who)}`}
+        onClick=${() => muteOne(b.who)}>${pick(WORDS.mute_one)}</button>` : ""}
     </div>`)}`;
 }
