@@ -7,7 +7,7 @@
 // asked of each variant come from its descriptor (variants.js), never from its id.
 import { html } from "htm/preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { getLang, pick, reasonText, t, variantName } from "./i18n.js";
+import { getLang, pick, reasonText, t, variantName, zh } from "./i18n.js";
 import { api } from "./api.js";
 import { changedOptions, OptionsForm } from "./options.js";
 import { LedgerTable, Settlement } from "./settle.js";
@@ -386,7 +386,7 @@ function Facts({ d, hand, names, setFact }) {
         return html`<label key=${x.key} for=${id}>${label}<input id=${id} name=${x.key} type="number" min="0" max=${x.maximum} value=${f[x.key]} onInput=${number(x)} /></label>`;
       case "wind":
         return html`<label key=${x.key} for=${id}>${label}<select id=${id} name=${x.key} value=${f[x.key]} onChange=${(e) => setFact(x.key, e.currentTarget.value)}>
-          ${d.winds.map((w) => html`<option value=${w}>${w}</option>`)}</select></label>`;
+          ${d.winds.map((w) => html`<option value=${w}>${zh(w)}</option>`)}</select></label>`;
       default:
         return html`<label key=${x.key} for=${id}>${label}<select id=${id} name=${x.key} value=${f[x.key] || ""} onChange=${(e) => setFact(x.key, e.currentTarget.value || null)}>
           <option value="">${t("none")}</option>${x.choices.map(([c, w]) => html`<option value=${c}>${pick(w)}</option>`)}</select></label>`;
