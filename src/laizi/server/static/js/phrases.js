@@ -57,10 +57,11 @@ function loadMute() {
 // under the top bar; kept inside the screen.
 function place(who, names, me) {
   const seat = names ? names.indexOf(who) : -1;
-  const el = (who === me && document.querySelector("[data-testid=dock]"))
-    || (seat >= 0 && document.querySelector(`.seat[data-seat="${seat}"]`));
+  const dock = who === me ? document.querySelector("[data-testid=dock]") : null;
+  const el = dock || (seat >= 0 && document.querySelector(`.seat[data-seat="${seat}"]`));
   const r = el ? el.getBoundingClientRect() : null;
-  const top = r ? Math.min(Math.max(r.top + 4, 56), innerHeight - 64) : 56;
+  // one's own just above the dock, never over the hand one is about to tap
+  const top = r ? Math.min(Math.max(r.top + (dock ? -48 : 4), 56), innerHeight - 64) : 56;
   // right of the seat's name (its wind, name and 庄 stay readable)
   const left = r ? Math.min(Math.max(r.left + Math.min(150, r.width * 0.4), 6), innerWidth - 216) : 6;
   return `top:${Math.round(top)}px;left:${Math.max(6, Math.round(left))}px`;
