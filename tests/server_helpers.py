@@ -599,6 +599,8 @@ class Client:
         self.acked: list[tuple[int, dict[str, Any], int]] = []
         """(seq, action, version answered) of every acknowledged action."""
         self.errors: list[dict[str, Any]] = []
+        self.phrases: list[dict[str, Any]] = []
+        """Every quick phrase received (``phrase`` frames: no answer, no state)."""
         self.seq = 0
         self._new = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
@@ -643,6 +645,9 @@ class Client:
                     self.over = self.over or over
                     self.frames.append(frame)
                     self.latest = frame
+                elif frame["op"] == "phrase":
+                    assert set(frame) == {"op", "who", "id"}, frame
+                    self.phrases.append(frame)
                 else:
                     assert frame["op"] in ("ack", "error"), frame
                     self.answers.put_nowait(frame)

@@ -3,10 +3,13 @@ by its id; the room sends it to everybody in it, players and spectators, as a ``
 frame (no log line, no state frame); an unknown id is refused ``malformed`` and a person
 over their rate ``rate_limited``, and then nobody is sent anything.
 
-In process, on the fake clock (tests/test_room_parts.py builds the room)."""
+In process, on the fake clock (tests/test_room_parts.py builds the room), and once over a
+real hall's websockets (``laizi serve``, tests/server_helpers.py)."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,7 +17,15 @@ import pytest
 from laizi.server.room_dispatch import PHRASE_BURST, PHRASE_EVERY
 from laizi.server.room_messages import Phrase, Refused, parse_message
 from laizi.vocab import QuickPhrase
+from server_helpers import Client, Server, create_room, join, sqlite_hall
 from test_room_parts import Frames, World, make_room, run
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    # The hall's own limit on phrases, not the tests' generous message limits, applies.
+    with sqlite_hall(tmp_path_factory, "phrases") as server:
+        yield server
 
 
 def phrases(frames: Frames) -> list[dict[str, Any]]:
@@ -112,3 +123,36 @@ def test_a_phrase_sent_again_with_its_seq_is_not_broadcast_twice() -> None:
         assert len(phrases(host)) == 1
 
     run(go)
+
+
+def test_over_the_websocket_a_spectator_gets_it_and_a_flood_is_refused(hall: Server) -> None:
+    """A real hall: the spectator and the other player get the host's phrase as a frame of
+    its own (no answer, no state); the fourth at once is ``rate_limited`` and sent to
+    nobody; a state frame is unchanged by any of it."""
+    async def go() -> None:
+        room = create_room(hall, "ann", variant="jingzhou", clock=None)
+        bob = join(hall, room["code"], "bob")
+        sam = join(hall, room["code"], "sam", "spectator")
+        clients = [Client(hall, room["code"], room["token"], "ann"),
+                   Client(hall, room["code"], bob["token"], "bob"),
+                   Client(hall, room["code"], sam["token"], "sam", spectator=True)]
+        for c in clients:
+            await c.connect()
+        ann, bob_c, sam_c = clients
+        versions = [c.version for c in clients]
+        answers = [await ann.request("phrase", id=pid)
+                   for pid in ("hello", "nice", "thumbs", "again")]
+        assert [a["op"] for a in answers] == ["ack", "ack", "ack", "error"]
+        assert answers[3]["error"]["code"] == "rate_limited"
+        assert (await sam_c.request("phrase", id="flower"))["op"] == "ack"
+        unknown = await bob_c.request("phrase", id="<b>hi</b>")
+        assert unknown["op"] == "error" and unknown["error"]["code"] == "malformed"
+        for c in clients:
+            await c.wait(lambda c=c: len(c.phrases) == 4)
+            assert [(f["who"], f["id"]) for f in c.phrases] == [
+                ("ann", "hello"), ("ann", "nice"), ("ann", "thumbs"), ("sam", "flower")]
+        assert [c.version for c in clients] == versions
+        for c in clients:
+            await c.close()
+
+    asyncio.run(go())
