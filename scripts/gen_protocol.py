@@ -29,7 +29,7 @@ OUT = ROOT / "src" / "laizi" / "server" / "static" / "js" / "protocol.js"
 ENUMS: tuple[type[StrEnum], ...] = (
     vocab.Phase, vocab.TurnStart, vocab.ActionType, vocab.MeldKind, vocab.WinHow,
     vocab.Outcome, vocab.HandEnd, vocab.GameEventType, vocab.TableEventType, vocab.ClientOp,
-    vocab.ServerOp, ErrorCode)
+    vocab.ServerOp, vocab.QuickPhrase, ErrorCode)
 
 # The frames, as the hall writes them (server/rooms.py, table/table.py, engine views):
 # (name, what it is, [(field, JS type, optional)]). Vocabulary fields name the unions
@@ -122,10 +122,13 @@ FRAMES: tuple[tuple[str, str, tuple[Field, ...]], ...] = (
     ("ErrorFrame", "`error`: a message was refused; nothing changed.", (
         ("op", "\"error\"", False), ("seq", "number | null", True),
         ("error", "ErrorJSON", False))),
+    ("PhraseFrame", "`phrase`: somebody in the room sent a quick phrase (not a game action).", (
+        ("op", "\"phrase\"", False), ("who", "string", False),
+        ("id", "QuickPhraseWord", False))),
 )
 UNIONS = (
     ("ServerFrame", "Whatever the hall sends a websocket.",
-     "StateFrame | HintsFrame | AckFrame | ErrorFrame"),
+     "StateFrame | HintsFrame | AckFrame | ErrorFrame | PhraseFrame"),
     ("Answer", "The answer to a client message.", "AckFrame | ErrorFrame"),
 )
 

@@ -600,6 +600,8 @@ class Client:
         """(seq, action, version answered) of every acknowledged action."""
         self.errors: list[dict[str, Any]] = []
         self.hints: list[dict[str, Any]] = []
+        self.phrases: list[dict[str, Any]] = []
+        """Every quick phrase received (``phrase`` frames: no answer, no state)."""
         self.seq = 0
         self._new = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
@@ -651,6 +653,9 @@ class Client:
                     assert self.latest is not None and frame["version"] == self.version, frame
                     assert frame["hints"]["discards"] or frame["hints"]["waits"], frame
                     self.hints.append(frame)
+                elif frame["op"] == "phrase":
+                    assert set(frame) == {"op", "who", "id"}, frame
+                    self.phrases.append(frame)
                 else:
                     assert frame["op"] in ("ack", "error"), frame
                     self.answers.put_nowait(frame)

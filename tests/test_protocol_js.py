@@ -56,7 +56,7 @@ def test_the_script_runs_on_its_own() -> None:
 @pytest.mark.parametrize("enum", [vocab.Phase, vocab.TurnStart, vocab.ActionType,
                                   vocab.MeldKind, vocab.WinHow, vocab.HandEnd,
                                   vocab.GameEventType, vocab.TableEventType, vocab.ClientOp,
-                                  vocab.ServerOp, ErrorCode])
+                                  vocab.ServerOp, vocab.QuickPhrase, ErrorCode])
 def test_every_word_is_a_frozen_constant_and_in_its_union(enum: type) -> None:
     text = PROTOCOL.read_text(encoding="utf-8")
     block = re.search(rf"export const {enum.__name__} = Object\.freeze\(\{{\n(.*?)\n\}}\);",

@@ -22,6 +22,7 @@ __all__ = [
     "MeldKind",
     "Outcome",
     "Phase",
+    "QuickPhrase",
     "ServerOp",
     "TableEventType",
     "TurnStart",
@@ -148,6 +149,7 @@ class ClientOp(StrEnum):
     READY = "ready"  # ready for the next hand (准备)
     PING = "ping"  # keep-alive
     SIT = "sit"  # a waiting person takes a free seat
+    PHRASE = "phrase"  # a quick phrase or emoji to the room (快捷语), by its id
 
 
 class ServerOp(StrEnum):
@@ -157,3 +159,24 @@ class ServerOp(StrEnum):
     HINTS = "hints"  # a seat's 听牌 hints for the version of its last state frame
     ACK = "ack"  # a client message was applied (carries its ``seq``)
     ERROR = "error"  # a client message was refused (carries a code, laizi.errors)
+    PHRASE = "phrase"  # somebody's quick phrase, to everybody in the room (not in any log)
+
+
+class QuickPhrase(StrEnum):
+    """The table's fixed quick phrases and emoji (快捷语 / 表情): a person sends one by its
+    id, never free text; the browser holds their words (static/js/phrases.js)."""
+
+    HURRY = "hurry"  # 快点吧
+    SORRY = "sorry"  # 不好意思
+    NICE = "nice"  # 打得好
+    AGAIN = "again"  # 再来一局
+    THANKS = "thanks"  # 谢谢
+    HELLO = "hello"  # 大家好
+    LUCK = "luck"  # 手气不错
+    BYE = "bye"  # 我先走了
+    SMILE = "smile"  # 😄
+    LAUGH = "laugh"  # 😂
+    CRY = "cry"  # 😭
+    ANGRY = "angry"  # 😠
+    THUMBS = "thumbs"  # 👍
+    FLOWER = "flower"  # 🌹

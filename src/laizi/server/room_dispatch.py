@@ -11,6 +11,7 @@ from typing import TypedDict
 
 from laizi.engine.actions import Action
 from laizi.errors import ErrorCode, LaiziError, MalformedActionError, TableError
+from laizi.server.ratelimit import TokenBucket
 from laizi.server.room_connection import Member
 from laizi.server.room_messages import (
     Act,
@@ -23,6 +24,7 @@ from laizi.server.room_messages import (
     Envelope,
     Horse,
     Pause,
+    Phrase,
     Ping,
     Ready,
     Refused,
@@ -35,11 +37,16 @@ from laizi.server.room_state import RoomState
 from laizi.table.table import Entry
 from laizi.vocab import ClientOp, ServerOp, TableEventType
 
-__all__ = ["ENTROPY_PER_HAND", "RoomDispatch"]
+__all__ = ["ENTROPY_PER_HAND", "PHRASE_BURST", "PHRASE_EVERY", "RoomDispatch"]
 
 ENTROPY_PER_HAND = 4
 """The most entropy strings one person adds between two hands (before the first hand, or
 after a hand's end): one more is refused ``rate_limited`` (docs/deals.md)."""
+
+PHRASE_EVERY = 3.0
+"""Seconds per quick phrase a person may send, sustained (快捷语: a table, not a chat)."""
+PHRASE_BURST = 3.0
+"""Quick phrases a person may send at once before :data:`PHRASE_EVERY` applies."""
 
 _HAND_BOUNDS = (TableEventType.HAND, TableEventType.HAND_END, TableEventType.TABLE)
 
@@ -119,6 +126,9 @@ class RoomDispatch(RoomState):
                 raise error
             case Ping():
                 return {"pong": True}
+            case Phrase(id=phrase):
+                self._phrase(member, phrase)
+                return None
             case Act(action=action, version=version):
                 return await self._act(member, action, version)
             case Start() | Pause() | Resume() | End():
@@ -135,6 +145,22 @@ class RoomDispatch(RoomState):
             self.broadcast()  # the room changed for everybody; advance shows nothing
             # during a hand
         return None
+
+    def _phrase(self, member: Member, phrase: str) -> None:
+        """Send a quick phrase to everybody in the room, players and spectators (not a game
+        action: no log, no state frame), unless its person is over their rate
+        (``rate_limited``, nothing sent)."""
+        bucket = self.phrase_buckets.get(member.name)
+        if bucket is None:
+            bucket = self.phrase_buckets[member.name] = TokenBucket(
+                1 / PHRASE_EVERY, PHRASE_BURST, self.clock.monotonic)
+        if not bucket.take():
+            raise TableError(f"at most one quick phrase every {PHRASE_EVERY:g} s "
+                             f"(bursts of {PHRASE_BURST:g})", code=ErrorCode.RATE_LIMITED)
+        frame = {"op": ServerOp.PHRASE, "who": member.name, "id": phrase}
+        for m in self.members.values():
+            for conn in m.connections:
+                conn.put(frame)
 
     async def _host_command(self, message: Start | Pause | Resume | End) -> bool:
         """The host's ``start``, ``pause``, ``resume``, ``end``; whether the room moves

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from typing import ClassVar, NotRequired, TypedDict
 
 from laizi.errors import ErrorCode, ErrorJSON, MalformedActionError
-from laizi.vocab import ClientOp, ServerOp
+from laizi.vocab import ClientOp, QuickPhrase, ServerOp
 
 __all__ = ["MAX_MESSAGE", "Act", "Answer", "Back", "ClientMessage", "Dismiss", "End",
-           "Entropy", "Envelope", "Horse", "Pause", "Ping", "Ready", "Refused", "Resume",
+           "Entropy", "Envelope", "Horse", "Pause", "Phrase", "Ping", "Ready", "Refused", "Resume",
            "Sit", "Start", "parse_client_text", "parse_message", "refusal"]
 
 MAX_MESSAGE = 16 * 1024
@@ -126,14 +126,23 @@ class Sit:
     op: ClassVar[ClientOp] = ClientOp.SIT
 
 
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """A quick phrase or emoji to everybody in the room (快捷语), one of
+    :class:`~laizi.vocab.QuickPhrase` (checked here: no free text ever reaches a room)."""
+
+    op: ClassVar[ClientOp] = ClientOp.PHRASE
+    id: QuickPhrase = QuickPhrase.HELLO
+
+
 ClientMessage = (Act | Start | Pause | Resume | End | Dismiss | Back | Horse | Entropy
-                 | Ready | Ping | Sit)
+                 | Ready | Ping | Sit | Phrase)
 
 _FIELDS: dict[ClientOp, tuple[str, ...]] = {
     ClientOp.ACT: ("action", "version"), ClientOp.START: (), ClientOp.PAUSE: (),
     ClientOp.RESUME: (), ClientOp.END: (), ClientOp.DISMISS: ("agree",),
     ClientOp.BACK: (), ClientOp.HORSE: ("buy",), ClientOp.ENTROPY: ("value",),
-    ClientOp.READY: (), ClientOp.PING: (), ClientOp.SIT: (),
+    ClientOp.READY: (), ClientOp.PING: (), ClientOp.SIT: (), ClientOp.PHRASE: ("id",),
 }
 """Each op's own fields (``op`` and ``seq`` are every message's)."""
 
@@ -184,6 +193,8 @@ def _build(op: ClientOp, msg: dict[str, object]) -> ClientMessage:
             return Ping()
         case ClientOp.SIT:
             return Sit()
+        case ClientOp.PHRASE:
+            return Phrase(QuickPhrase(str(msg.get("id"))))
 
 
 def _message(op: object, msg: dict[str, object]) -> ClientMessage | Refused:
@@ -194,7 +205,17 @@ def _message(op: object, msg: dict[str, object]) -> ClientMessage | Refused:
     if extra:
         return Refused(op, MalformedActionError(
             f"unknown field(s) {', '.join(extra)} for {op!r}"))
+    if op == ClientOp.PHRASE and not _is_phrase(msg.get("id")):
+        return Refused(op, MalformedActionError(
+            f"unknown phrase id {msg.get('id')!r}; ids: {', '.join(QuickPhrase)}"))
     return _build(ClientOp(op), msg)
+
+
+_PHRASES = frozenset(p.value for p in QuickPhrase)
+
+
+def _is_phrase(value: object) -> bool:
+    return isinstance(value, str) and value in _PHRASES
 
 
 def parse_message(msg: object) -> Envelope:

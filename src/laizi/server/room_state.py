@@ -13,6 +13,7 @@ from typing import TypedDict
 from laizi.core.jsondata import JSON
 from laizi.engine.actions import Action
 from laizi.errors import ErrorCode, TableError
+from laizi.server.ratelimit import TokenBucket
 from laizi.server.room_clock import Clock
 from laizi.server.room_connection import Connection, Member
 from laizi.server.room_ports import RoomPorts
@@ -100,6 +101,8 @@ class RoomState:
         self.gone = False
         """Stopped here (the server stops, or another process owns the room now)."""
         self._status = "playing" if self.started else "open"
+        self.phrase_buckets: dict[str, TokenBucket] = {}
+        """Each person's quick phrases (快捷语) left (:mod:`room_dispatch`)."""
 
     # ------------------------------------------------------------------ who is here
 

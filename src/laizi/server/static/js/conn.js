@@ -12,6 +12,9 @@ import { ErrorCode, ServerOp } from "./protocol.js";
 /** @typedef {import("./protocol.js").ServerFrame} ServerFrame */
 /** @typedef {import("./protocol.js").Answer} Answer */
 
+// A room's messages that are no answer and no state: quick phrases (phrases.js listens).
+export const roomMessages = new EventTarget();
+
 // Errors after which the connection does not come back by itself.
 /** @type {string[]} */
 const FATAL = [ErrorCode.UNKNOWN_ROOM, ErrorCode.UNKNOWN_TOKEN, ErrorCode.FORBIDDEN_ORIGIN];
@@ -77,6 +80,8 @@ export class Conn {
         }
         const w = this.waiting.get(f.seq);
         if (w) { this.waiting.delete(f.seq); w(f); }
+      } else if (f.op === ServerOp.PHRASE) {
+        roomMessages.dispatchEvent(new CustomEvent(f.op, { detail: f }));
       }
     };
     ws.onclose = (e) => {

@@ -1,29 +1,60 @@
-// Chinese (simplified, the default when the browser asks for zh) and English.
+// Chinese (simplified, the default when the browser asks for zh), Traditional Chinese
+// (zh-Hant, for Taiwan: the simplified texts converted at render through hant.js, which
+// scripts/gen_hant.py generates) and English.
 // t(key, params) looks a string up; "{name}" in it is replaced by params.name.
+import { CHARS, PHRASES } from "./hant.js";
 
 const KEY = "laizi.lang";
-let lang = (() => {
+/** @typedef {"zh" | "zh-Hant" | "en"} Choice */
+/** The languages a person may choose, in the order the switch offers them. */
+export const CHOICES = /** @type {Choice[]} */ (["zh", "zh-Hant", "en"]);
+const HTML_LANG = { zh: "zh-CN", "zh-Hant": "zh-Hant-TW", en: "en" };
+/** @type {Choice} */
+let choice = (() => {
   const saved = localStorage.getItem(KEY);
-  if (saved === "zh" || saved === "en") return saved;
-  const asked = (navigator.languages && navigator.languages[0]) || navigator.language || "";
-  return asked.toLowerCase().startsWith("zh") ? "zh" : "en";
+  if (saved === "zh" || saved === "zh-Hant" || saved === "en") return saved;
+  const asked = ((navigator.languages && navigator.languages[0]) || navigator.language || "").toLowerCase();
+  if (/^zh-(tw|hk|mo|hant)/.test(asked)) return "zh-Hant";
+  return asked.startsWith("zh") ? "zh" : "en";
 })();
+// The language texts are looked up in: "zh" for both scripts (the server's texts and
+// every [zh, en] pair are simplified; traditional is a conversion of them).
+let lang = choice === "en" ? "en" : "zh";
 const listeners = new Set();
 
-export function getLang() { return lang; }
+/** @returns {"zh" | "en"} */
+export function getLang() { return /** @type {"zh" | "en"} */ (lang); }
+/** The person's choice: zh, zh-Hant or en. */
+export function getChoice() { return choice; }
+/** @param {string} l */
 export function setLang(l) {
-  lang = l;
-  localStorage.setItem(KEY, l);
-  document.documentElement.lang = l === "zh" ? "zh-CN" : "en";
-  for (const f of listeners) f(l);
+  choice = l === "zh-Hant" || l === "en" ? l : "zh";
+  lang = choice === "en" ? "en" : "zh";
+  localStorage.setItem(KEY, choice);
+  document.documentElement.lang = HTML_LANG[choice];
+  for (const f of listeners) f(lang);
 }
 export function onLang(f) { listeners.add(f); return () => listeners.delete(f); }
-document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+document.documentElement.lang = HTML_LANG[choice];
+
+// Simplified → traditional: the longest phrase of hant.js at each place, else the character.
+const HANT_RE = new RegExp(
+  [...Object.keys(PHRASES).sort((a, b) => b.length - a.length), "[\\u3400-\\u9fff]"].join("|"), "gu");
+/** @param {string} s */
+export function toHant(s) { return s.replace(HANT_RE, (m) => PHRASES[m] || CHARS[m] || m); }
+/** A Chinese text (simplified) as the person reads it: converted when they chose 繁體. */
+/** @param {string} s */
+export function zh(s) { return choice === "zh-Hant" && typeof s === "string" ? toHant(s) : s; }
+/** The text of a [zh, en] pair in the person's language. */
+/** @param {readonly any[]} pair */
+export function pick(pair) { return lang === "zh" ? zh(pair[0]) : pair[1]; }
 
 const S = {
   // general
   app: ["laizi 麻将", "laizi mahjong"],
-  lang_switch: ["English", "中文"],
+  lang_switch: ["语言 · Language", "Language · 语言"],
+  display_large: ["大字模式", "Large tiles"],
+  display_btn: ["大字", "A+"],
   loading: ["加载中…", "Loading…"],
   error: ["出错了", "Something went wrong"],
   close: ["关闭", "Close"],
@@ -296,26 +327,28 @@ const S = {
 export function t(key, params) {
   const entry = S[key];
   if (entry === undefined) return key;
-  let s = entry[lang === "zh" ? 0 : 1];
+  let s = lang === "zh" ? hantOf(entry[0]) : entry[1];
   if (params && typeof s === "string") {
     s = s.replace(/\{(\w+)\}/g, (m, k) => (params[k] === undefined ? m : String(params[k])));
   }
   return s;
 }
 export function has(key) { return key in S; }
+// An entry's Chinese, converted (an entry may be a list of words: the winds).
+function hantOf(v) { return Array.isArray(v) ? v.map(zh) : zh(v); }
 
 // A settlement reason or a refusal (its JSON form carries both texts, and its parts: the
 // text cut where it names a seat). seatName(n), when given, writes the person of seat n.
 export function reasonText(r, seatName) {
   const parts = r.parts && r.parts[lang];
   if (seatName && Array.isArray(parts)) {
-    return parts.map((p) => (typeof p === "string" ? p : seatName(p.seat))).join("");
+    return parts.map((p) => (typeof p === "string" ? zh(p) : seatName(p.seat))).join("");
   }
   const text = (lang === "zh" ? r.zh : r.en) || r.zh || r.code;
   // A text without its parts names seats by their 0-based number (0号位 / seat 0): the
   // person is written there (or, without seatName, the seat counted from 1), never it.
   const name = seatName || ((s) => t("seat_n", { n: s + 1 }));
-  return String(text).replace(/(\d+)号位|\bseat (\d+)/g, (_, zh, en) => name(Number(zh ?? en)));
+  return zh(String(text)).replace(/(\d+)[号號]位|\bseat (\d+)/g, (_, z, en) => name(Number(z ?? en)));
 }
 
 // Variant names: the server's name is Chinese; English here.
@@ -334,7 +367,7 @@ const VARIANTS_ZH = {
   taiwan: "台湾十六张",
 };
 export function variantName(id, zhName) {
-  return lang === "zh" ? (VARIANTS_ZH[id] || zhName || id) : (VARIANTS_EN[id] || id);
+  return lang === "zh" ? zh(VARIANTS_ZH[id] || zhName || id) : (VARIANTS_EN[id] || id);
 }
 
 // Option labels (house rules); an option without one shows its key.
@@ -354,5 +387,5 @@ const OPTIONS = {
 };
 export function optionLabel(key) {
   const o = OPTIONS[key];
-  return o ? o[lang === "zh" ? 0 : 1] : key;
+  return o ? pick(o) : key;
 }

@@ -2,7 +2,7 @@
 // give each option's type). Lists and tables of overrides (晃晃 horses, which the room
 // sets; Taiwan's 台 overrides) are left to their defaults.
 import { html } from "htm/preact";
-import { optionLabel, t } from "./i18n.js";
+import { optionLabel, pick, t } from "./i18n.js";
 
 const CHOICES = {
   priority: [["nearest", ["下家优先 (截胡)", "nearest after the discarder"]], ["dealer", ["从庄家数起", "first from the dealer"]]],
@@ -25,7 +25,7 @@ export function OptionsForm({ variant, value, onChange, lang }) {
       if (CHOICES[k]) {
         return html`<label key=${k} for=${id}>${optionLabel(k)}
           <select id=${id} name=${k} value=${v} onChange=${(e) => set(k, e.currentTarget.value)}>
-            ${CHOICES[k].map(([c, words]) => html`<option value=${c}>${words[lang === "zh" ? 0 : 1]}</option>`)}
+            ${CHOICES[k].map(([c, words]) => html`<option value=${c}>${pick(words)}</option>`)}
           </select></label>`;
       }
       if (typeof d === "number") {

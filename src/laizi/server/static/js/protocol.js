@@ -103,7 +103,7 @@ export const TableEventType = Object.freeze({
   CLOSE: "close",
 });
 
-/** @typedef {"act" | "start" | "pause" | "resume" | "end" | "dismiss" | "back" | "horse" | "entropy" | "ready" | "ping" | "sit"} ClientOpWord */
+/** @typedef {"act" | "start" | "pause" | "resume" | "end" | "dismiss" | "back" | "horse" | "entropy" | "ready" | "ping" | "sit" | "phrase"} ClientOpWord */
 /** What a browser (or ``laizi connect``) sends the hall over its websocket. */
 export const ClientOp = Object.freeze({
   ACT: "act",
@@ -118,15 +118,36 @@ export const ClientOp = Object.freeze({
   READY: "ready",
   PING: "ping",
   SIT: "sit",
+  PHRASE: "phrase",
 });
 
-/** @typedef {"state" | "hints" | "ack" | "error"} ServerOpWord */
+/** @typedef {"state" | "hints" | "ack" | "error" | "phrase"} ServerOpWord */
 /** What the hall sends a websocket. */
 export const ServerOp = Object.freeze({
   STATE: "state",
   HINTS: "hints",
   ACK: "ack",
   ERROR: "error",
+  PHRASE: "phrase",
+});
+
+/** @typedef {"hurry" | "sorry" | "nice" | "again" | "thanks" | "hello" | "luck" | "bye" | "smile" | "laugh" | "cry" | "angry" | "thumbs" | "flower"} QuickPhraseWord */
+/** The table's fixed quick phrases and emoji (快捷语 / 表情): a person sends one by its id, never free text; the browser holds their words (static/js/phrases.js). */
+export const QuickPhrase = Object.freeze({
+  HURRY: "hurry",
+  SORRY: "sorry",
+  NICE: "nice",
+  AGAIN: "again",
+  THANKS: "thanks",
+  HELLO: "hello",
+  LUCK: "luck",
+  BYE: "bye",
+  SMILE: "smile",
+  LAUGH: "laugh",
+  CRY: "cry",
+  ANGRY: "angry",
+  THUMBS: "thumbs",
+  FLOWER: "flower",
 });
 
 /** @typedef {"malformed" | "unknown_type" | "no_such_seat" | "not_your_turn" | "no_decision" | "already_answered" | "illegal" | "hand_over" | "stale_version" | "no_hand" | "hand_in_progress" | "table_over" | "table_rule" | "bad_log" | "rules_version" | "not_your_seat" | "not_host" | "paused" | "unknown_room" | "unknown_token" | "storage" | "bad_option" | "too_large" | "rate_limited" | "forbidden_origin" | "not_json" | "banned" | "not_admin"} ErrorCodeWord */
@@ -357,6 +378,14 @@ export const ErrorCode = Object.freeze({
  * @property {ErrorJSON} error
  */
 
-/** Whatever the hall sends a websocket. @typedef {StateFrame | HintsFrame | AckFrame | ErrorFrame} ServerFrame */
+/**
+ * `phrase`: somebody in the room sent a quick phrase (not a game action).
+ * @typedef {object} PhraseFrame
+ * @property {"phrase"} op
+ * @property {string} who
+ * @property {QuickPhraseWord} id
+ */
+
+/** Whatever the hall sends a websocket. @typedef {StateFrame | HintsFrame | AckFrame | ErrorFrame | PhraseFrame} ServerFrame */
 
 /** The answer to a client message. @typedef {AckFrame | ErrorFrame} Answer */

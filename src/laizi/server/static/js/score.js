@@ -7,7 +7,7 @@
 // asked of each variant come from its descriptor (variants.js), never from its id.
 import { html } from "htm/preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { getLang, reasonText, t, variantName } from "./i18n.js";
+import { getLang, pick, reasonText, t, variantName, zh } from "./i18n.js";
 import { api } from "./api.js";
 import { changedOptions, OptionsForm } from "./options.js";
 import { LedgerTable, Settlement } from "./settle.js";
@@ -370,13 +370,12 @@ function KeeperForm({ session, setSession, onNew, info, d }) {
 function Facts({ d, hand, names, setFact }) {
   const f = hand.facts;
   const win = hand.outcome === Outcome.WIN;
-  const zh = getLang() === "zh" ? 0 : 1;
   const asked = d.facts.filter((x) => (x.when !== "win" || win) && (!x.how.length || x.how.includes(hand.how)));
   if (!asked.length) return null;
   const number = (x) => (e) => setFact(x.key, Math.max(0, parseInt(e.currentTarget.value || "0", 10) || 0));
   /** @param {Fact} x */
   const field = (x) => {
-    const label = x.label[zh];
+    const label = pick(x.label);
     const id = `f-${x.key}`;
     switch (x.form) {
       case "bool":
@@ -387,10 +386,10 @@ function Facts({ d, hand, names, setFact }) {
         return html`<label key=${x.key} for=${id}>${label}<input id=${id} name=${x.key} type="number" min="0" max=${x.maximum} value=${f[x.key]} onInput=${number(x)} /></label>`;
       case "wind":
         return html`<label key=${x.key} for=${id}>${label}<select id=${id} name=${x.key} value=${f[x.key]} onChange=${(e) => setFact(x.key, e.currentTarget.value)}>
-          ${d.winds.map((w) => html`<option value=${w}>${w}</option>`)}</select></label>`;
+          ${d.winds.map((w) => html`<option value=${w}>${zh(w)}</option>`)}</select></label>`;
       default:
         return html`<label key=${x.key} for=${id}>${label}<select id=${id} name=${x.key} value=${f[x.key] || ""} onChange=${(e) => setFact(x.key, e.currentTarget.value || null)}>
-          <option value="">${t("none")}</option>${x.choices.map(([c, w]) => html`<option value=${c}>${w[zh]}</option>`)}</select></label>`;
+          <option value="">${t("none")}</option>${x.choices.map(([c, w]) => html`<option value=${c}>${pick(w)}</option>`)}</select></label>`;
     }
   };
   const inline = asked.filter((x) => x.form !== "bool" && x.form !== "seat");

@@ -31,6 +31,7 @@ import { SettlementHolder, peopleOf } from "./holder.js";
 import { startSound } from "./sound.js";
 import { SoundControl } from "./soundctl.js";
 import { startMotion } from "./motion.js";
+import { Phrases } from "./phrases.js";
 
 /** @typedef {import("./protocol.js").ActionJSON} ActionJSON */
 
@@ -172,6 +173,7 @@ function Table({ code, token }) {
   const me = useStore((s) => s.me);
   const mySeat = useStore((s) => s.mySeat);
   const inHand = useStore((s) => s.inHand);
+  const handNames = useStore((s) => s.handNames);
   const [tab, setTab] = useState("log");
   const board = useBoard();
   useEffect(() => {
@@ -201,6 +203,7 @@ function Table({ code, token }) {
       <span class="title-room">${t("room")} <span data-testid="room-code">${code}</span></span>`}>
       ${table.hands ? html`<span class="pill">${t("hand_no", { n: table.hands })}</span>` : ""}
       <${SoundControl} />
+      <${Phrases} send=${(op, fields) => (ctl.conn ? ctl.conn.send(op, fields) : Promise.resolve(null))} names=${handNames} me=${myName} />
     </${TopBar}>
     <${Banners} code=${code} send=${ctl.send} />
     <div class="table-layout">

@@ -1,7 +1,7 @@
 // Tiles: ids 0-33 (万 筒 条, 东南西北 白发中) and flowers 34-41 (春夏秋冬 梅兰竹菊), as in
 // laizi.tiles; MPSZ notation; the <Tile> picture with its name for screen readers.
 import { html } from "htm/preact";
-import { getLang } from "./i18n.js";
+import { getLang, zh } from "./i18n.js";
 
 const NUM = "一二三四五六七八九";
 const SUIT_ZH = ["万", "筒", "条"];
@@ -34,14 +34,14 @@ export function nameEn(t) {
 }
 
 export function tileName(t) {
-  if (t === null || t === undefined) return getLang() === "zh" ? "暗牌" : "hidden tile";
-  return getLang() === "zh" ? nameZh(t) : `${nameEn(t)} (${nameZh(t)})`;
+  if (t === null || t === undefined) return getLang() === "zh" ? zh("暗牌") : "hidden tile";
+  return getLang() === "zh" ? zh(nameZh(t)) : `${nameEn(t)} (${zh(nameZh(t))})`;
 }
 
 // A short name: 五筒 / 5p (for lists of tiles in English).
 export function shortName(t) {
   if (t === null || t === undefined) return "?";
-  return getLang() === "zh" ? nameZh(t) : mpsz(t);
+  return getLang() === "zh" ? zh(nameZh(t)) : mpsz(t);
 }
 
 export function isFlower(t) { return t >= 34; }

@@ -1,19 +1,35 @@
-// Pieces every page shares: the top bar with the language switch, a toast.
+// Pieces every page shares: the top bar with the language and display switches, a toast.
 import { html } from "htm/preact";
-import { useRef, useState } from "preact/hooks";
-import { getLang, setLang, t } from "./i18n.js";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { CHOICES, getChoice, setLang, t } from "./i18n.js";
+import { getDisplay, onDisplay, setDisplay } from "./display.js";
+
+// Each language named in itself: the switch shows the one in use; a tap moves to the next.
+const LANG_LABEL = { zh: ["简", "简体中文"], "zh-Hant": ["繁", "繁體中文"], en: ["EN", "English"] };
 
 export function LangSwitch() {
-  return html`<button type="button" class="lang" data-testid="lang"
-    onClick=${() => setLang(getLang() === "zh" ? "en" : "zh")}
-    aria-label=${getLang() === "zh" ? "Switch to English" : "切换到中文"}>${t("lang_switch")}</button>`;
+  const now = getChoice();
+  const next = CHOICES[(CHOICES.indexOf(now) + 1) % CHOICES.length];
+  return html`<button type="button" class="lang" data-testid="lang" data-lang=${now}
+    onClick=${() => setLang(next)} title=${t("lang_switch")}
+    aria-label=${`${LANG_LABEL[now][1]} → ${LANG_LABEL[next][1]}`}>${LANG_LABEL[now][0]}</button>`;
+}
+
+// 大字模式 on or off (remembered on the device).
+export function DisplaySwitch() {
+  const [, setTick] = useState(0);
+  useEffect(() => onDisplay(() => setTick((x) => x + 1)), []);
+  const large = getDisplay() === "large";
+  return html`<button type="button" class=${`lang display ${large ? "on" : ""}`} data-testid="display"
+    aria-pressed=${large ? "true" : "false"} title=${t("display_large")} aria-label=${t("display_large")}
+    onClick=${() => setDisplay(large ? "normal" : "large")}>${t("display_btn")}</button>`;
 }
 
 export function TopBar({ title, children }) {
   return html`<header class="topbar">
     <a class="home" href="/" title=${t("back_lobby")}><img src="/static/tiles/7z.svg" alt="" /> <span>${t("app")}</span></a>
     <h1>${title}</h1>
-    <div class="topbar-right">${children}<${LangSwitch} /></div>
+    <div class="topbar-right">${children}<${DisplaySwitch} /><${LangSwitch} /></div>
   </header>`;
 }
 

@@ -1,6 +1,6 @@
 // How the client names actions, melds, seats and events (the terminal's wording,
 // laizi.ui.terminal, in Chinese or English).
-import { t, getLang } from "./i18n.js";
+import { t, getLang, pick, zh } from "./i18n.js";
 import { formatTiles, shortName, tileName, RED } from "./tiles.js";
 import { ActionType, GameEventType, Outcome, Phase, TableEventType } from "./protocol.js";
 import { descriptor } from "./variants.js";
@@ -10,16 +10,16 @@ import { descriptor } from "./variants.js";
 /** @param {string} variant */
 export function indicatorWord(variant) {
   const w = descriptor(variant)?.wildcard;
-  return w ? w.indicator[getLang() === "zh" ? 0 : 1] : t("indicator");
+  return w ? pick(w.indicator) : t("indicator");
 }
 /** @param {string} variant */
 export function wildcardWord(variant) {
   const w = descriptor(variant)?.wildcard;
-  return w ? w.word[getLang() === "zh" ? 0 : 1] : t("wildcard");
+  return w ? pick(w.word) : t("wildcard");
 }
 /** @param {string} variant */
 export function wildMark(variant) {
-  return descriptor(variant)?.wildcard?.mark ?? "赖";
+  return zh(descriptor(variant)?.wildcard?.mark ?? "赖");
 }
 
 const WIND_INDEX = { E: 0, S: 1, W: 2, N: 3 };
@@ -98,7 +98,7 @@ export function seatName(seat, names) {
 export function displayName(name) {
   if (name === null || name === undefined || name === "") return "—";
   if (typeof name !== "string") return String(name);
-  if (name.startsWith("🤖 ")) return getLang() === "zh" ? `电脑${name.slice(3)}` : `Bot ${name.slice(3)}`;
+  if (name.startsWith("🤖 ")) return getLang() === "zh" ? zh(`电脑${name.slice(3)}`) : `Bot ${name.slice(3)}`;
   return name;
 }
 
