@@ -46,6 +46,7 @@ from laizi.server.asgi import (
     WS_CONNECT,
     WS_SEND,
 )
+from laizi.server.assets import index_html
 from laizi.server.http import STATIC
 from laizi.vocab import ServerOp
 
@@ -106,13 +107,17 @@ def allowed_from_env(value: str | None = None) -> list[str]:
     return [normalize_origin(v) for v in raw.split(",") if v.strip()]
 
 
-def inline_script_hashes(page: Path = INDEX) -> list[str]:
-    """``'sha256-…'`` of each inline ``<script>`` of ``page`` (index.html's import map):
-    the only inline script the CSP allows."""
-    try:
-        text = page.read_text(encoding="utf-8")
-    except OSError:
-        return []
+def inline_script_hashes(page: Path | None = None) -> list[str]:
+    """``'sha256-…'`` of each inline ``<script>`` of ``page`` (default: index.html as
+    served, its import map versioned, :func:`laizi.server.assets.index_html`): the only
+    inline script the CSP allows."""
+    if page is None:
+        text = index_html()
+    else:
+        try:
+            text = page.read_text(encoding="utf-8")
+        except OSError:
+            return []
     out = []
     for body in _SCRIPT.findall(text):
         digest = hashlib.sha256(body.encode("utf-8")).digest()

@@ -16,6 +16,7 @@ import { Modal, TopBar, copyText, useToast } from "./ui.js";
 import { actionLabel, actionVerb, displayName, errorText, eventLine, prevalentWind, queueLine, seatWind, wildMark, wildcardWord } from "./words.js";
 import { ActionType, ClientOp, ErrorCode, GameEventType, Outcome, Phase, ServerOp, TableEventType } from "./protocol.js";
 import { descriptor } from "./variants.js";
+import { AppSettings, useTurnNotice, useWakeLock } from "./device.js";
 
 /** @typedef {import("./protocol.js").ActionJSON} ActionJSON */
 /** @typedef {import("./protocol.js").StateFrame} StateFrame */
@@ -203,6 +204,8 @@ function Table({ code, token }) {
   const myTurn = inHand && phase === Phase.TURN && view.turn === mySeat && legal.length > 0;
   const windowOpen = inHand && WINDOWS.includes(phase) && legal.length > 0;
   useTicking(endAt.current !== null && legal.length > 0);
+  useWakeLock(!!(room && room.in_hand && !room.over));
+  useTurnNotice({ turn: !!(myTurn || windowOpen), started: room ? room.started : null, code });
   const left = secondsLeft(endAt.current, room && room.settings.clock);
 
   // The hand as shown: concealed (the drawn tile apart, at the end).
@@ -558,6 +561,7 @@ function RoomPanel({ code, token, room, table, me, myName, host, seated, send })
     ${player && myName && !seated && !table.waiting.includes(myName) && !room.over ? html`<section>
       <button type="button" onClick=${() => send(ClientOp.SIT)}>${t("sit")}</button></section>` : ""}
     ${seated ? html`<section><p class="muted small">${t("keys_hint")}</p></section>` : ""}
+    <${AppSettings} />
     ${host && !room.over ? html`<section class="host"><h3>${t("host_controls")}</h3><div class="row buttons">
       ${!room.started ? html`<button type="button" class="primary" onClick=${() => send(ClientOp.START)}>${t("start")}</button>` : ""}
       ${room.started && !room.paused ? html`<button type="button" onClick=${() => send(ClientOp.PAUSE)}>${t("pause")}</button>` : ""}
