@@ -18,7 +18,7 @@ answer carries (docs/hall.md, "Browser safety").
   {"code": "not_json", …}}`` unread: a page of another site cannot send that header
   without asking first (a CORS preflight, which the hall never grants).
 * **Headers** on every HTTP answer (pages, files, API): :func:`csp` (scripts and styles
-  from the hall only, the import map of ``index.html`` by its hash), ``X-Content-Type-
+  from the hall only, the import map of ``index.html`` as served by its hash), ``X-Content-Type-
   Options: nosniff``, ``Referrer-Policy: no-referrer`` (a room link's seat token never
   leaves in a ``Referer``), ``X-Frame-Options: DENY``.
 """
