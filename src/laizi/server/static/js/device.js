@@ -14,7 +14,10 @@ const NOTIFY = "notify";  // the person's opt-in, remembered on the device (api.
  * the score-keeper offline. Not while offline (the registration would only fail). */
 export function registerWorker() {
   if (!("serviceWorker" in navigator) || navigator.onLine === false) return;
-  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
+  const go = () => { navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {}); };
+  // after the page has loaded: its precaching never competes with the first render
+  if (document.readyState === "complete") go();
+  else window.addEventListener("load", go, { once: true });
 }
 
 // ------------------------------------------------------------------ the screen awake
@@ -122,8 +125,7 @@ export function AppSettings() {
     setTick((x) => x + 1);
   }
   async function install() {
-    prompt.prompt();
-    await prompt.userChoice.catch(() => null);
+    try { await prompt.prompt(); await prompt.userChoice; } catch { /* already used, or dismissed */ }
     installPrompt = null;
     setTick((x) => x + 1);
   }

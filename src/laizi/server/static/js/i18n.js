@@ -246,6 +246,7 @@ const S = {
   f_heavenly: ["天听", "天听 heavenly"],
   f_earthly: ["地听", "地听 earthly"],
   sk_offline: ["离线：这一局先记下，联网后再结算", "Offline: this hand is kept and settled when back online"],
+  sk_offline_start: ["离线时不能开始新的记分（需要联网一次）", "A new session needs the network (once)"],
   sk_queue: ["先记下（联网后结算）", "Keep it (settle when online)"],
   sk_pending: ["待结算", "Pending"],
   sk_pending_win: ["{name} 胡", "{name} won"],

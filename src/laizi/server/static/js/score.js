@@ -8,7 +8,7 @@
 import { html } from "htm/preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { getLang, reasonText, t, variantName } from "./i18n.js";
-import { api } from "./api.js";
+import { api, ApiError } from "./api.js";
 import { changedOptions, OptionsForm } from "./options.js";
 import { LedgerTable, Settlement } from "./settle.js";
 import { formatTiles, mpsz, Tile, tileName } from "./tiles.js";
@@ -17,7 +17,7 @@ import { useVariants } from "./lobby.js";
 import { displayName, errorText, meldWord, seatName, seatWind, wildcardWord } from "./words.js";
 import { MeldKind, Outcome, WinHow } from "./protocol.js";
 import { descriptor } from "./variants.js";
-import { dropPending, keep, pendingHands, queueHand, savedGet, sendPending, useOnline } from "./offline.js";
+import { dropPending, isOffline, keep, pendingHands, queueHand, savedGet, sendPending, useOnline } from "./offline.js";
 
 const KEY = "laizi.score.session";
 
@@ -97,6 +97,7 @@ function Setup({ onStarted }) {
   const shown = Array.from({ length: n }, (_, i) => names[i] ?? "");
   async function start(e) {
     e.preventDefault();
+    if (isOffline()) { show(t("sk_offline_start")); return; }
     const filled = shown.map((x, i) => x.trim() || `${seatWind(i, 0, n, true)}`);
     try {
       const s = await api("/api/score/sessions", { method: "POST", body: { variant, options: changedOptions(v, options), names: filled } });
@@ -168,10 +169,13 @@ function KeeperForm({ session, setSession, onNew, info, d }) {
   const online = useOnline();
   const [, setPendingTick] = useState(0);
   const pending = pendingHands(session.id);
-  useEffect(() => {
-    if (!online || !pendingHands(session.id).length) return;
+  // Sent when the network is back, on load, and when the hall answers again (a phone "online"
+  // on a Wi-Fi that reached nothing never says `online`).
+  const flush = () => {
+    if (!pendingHands(session.id).length) return;
     sendPending(session.id).then((s) => { if (s) setSession(s); setPendingTick((x) => x + 1); });
-  }, [online]);
+  };
+  useEffect(() => { if (online) flush(); }, [online]);
 
   useEffect(() => {
     if (hand.indicator === null || !info.indicator) { setWild(null); return; }
@@ -190,11 +194,16 @@ function KeeperForm({ session, setSession, onNew, info, d }) {
       askHand(session, hand)
         .then((r) => {
           if (mine !== asked.current) return;
+          flush();
           if (r.missing.length) setPreview({ missing: r.missing.map(missingText) });
           else if (r.ok) setPreview({ ok: r.settlement, rec: r.record });
           else setPreview({ error: refusalText({ message: r.error.message, detail: r.error }, names), code: r.error.code });
         })
-        .catch((e) => { if (mine === asked.current) setPreview({ error: refusalText(e, names), code: e.code }); });
+        .catch((e) => {
+          if (mine !== asked.current) return;
+          if (e instanceof ApiError) setPreview({ error: refusalText(e, names), code: e.code });
+          else setPreview({ offline: true });  // the hall out of reach: as offline
+        });
     }, 250);
     return () => clearTimeout(timer.current);
   }, [JSON.stringify(hand), online]);
@@ -264,7 +273,7 @@ function KeeperForm({ session, setSession, onNew, info, d }) {
   // Store the hand as the server builds it from the form as it is now, and start the
   // next one from the server's next dealer and facts.
   async function record() {
-    if (!online) {
+    if (!online || (preview && preview.offline)) {
       queueHand(session, hand);
       setHand(freshHand(n, hand.dealer, defaultFacts(d)));
       setTarget({ kind: "concealed" });
