@@ -1,8 +1,9 @@
 """The hall as a phone app, in chromium at phone sizes (issue 40, item 5; docs/hall.md,
 "A phone that behaves like an app"), every page watched for page and console errors:
 
-* the manifest linked from the page parses with the fields an installable app needs, and
-  its icons load at their sizes; the page's URLs carry the asset version, a versioned URL
+* the manifest linked from the page parses with the fields an installable app needs, its
+  icons load at their sizes, and chromium finds nothing against installing it (but the
+  test's incognito context); the page's URLs carry the asset version, a versioned URL
   is kept for a year (immutable), an older version's redirects to this one;
 * the service worker registers at the root, controls the page after a reload, and its
   cache is this version's;
@@ -109,6 +110,12 @@ def test_the_app_is_installable_and_its_urls_carry_the_version(browser: People, 
         assert f"{icon['w']}x{icon['h']}" == want, icon
     assert sizes[("any", "any")]["type"] == "image/svg+xml"
     assert sizes[("any", "any")]["w"] > 0
+    # Chromium's own verdict: the manifest parses without an error and nothing keeps the
+    # app from being installed but the test's incognito context.
+    cdp = pg.context.new_cdp_session(pg)
+    assert cdp.send("Page.getAppManifest")["errors"] == []
+    refusals = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert {e["errorId"] for e in refusals} <= {"in-incognito"}, refusals
     # /manifest.webmanifest leads to the same file
     alias = httpx.get(f"{server}/manifest.webmanifest", follow_redirects=True)
     assert alias.status_code == 200 and alias.json() == m
