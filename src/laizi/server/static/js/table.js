@@ -561,7 +561,6 @@ function RoomPanel({ code, token, room, table, me, myName, host, seated, send })
     ${player && myName && !seated && !table.waiting.includes(myName) && !room.over ? html`<section>
       <button type="button" onClick=${() => send(ClientOp.SIT)}>${t("sit")}</button></section>` : ""}
     ${seated ? html`<section><p class="muted small">${t("keys_hint")}</p></section>` : ""}
-    <${AppSettings} />
     ${host && !room.over ? html`<section class="host"><h3>${t("host_controls")}</h3><div class="row buttons">
       ${!room.started ? html`<button type="button" class="primary" onClick=${() => send(ClientOp.START)}>${t("start")}</button>` : ""}
       ${room.started && !room.paused ? html`<button type="button" onClick=${() => send(ClientOp.PAUSE)}>${t("pause")}</button>` : ""}
@@ -569,5 +568,6 @@ function RoomPanel({ code, token, room, table, me, myName, host, seated, send })
       <button type="button" class="danger" onClick=${() => { if (confirm(t("end_confirm"))) send(ClientOp.END); }}>${t("end_match")}</button>
     </div></section>` : ""}
     ${seated && room.started && !room.over && !room.vote ? html`<section><button type="button" onClick=${() => send(ClientOp.DISMISS, { agree: true })}>${t("dismiss")}</button></section>` : ""}
+    <${AppSettings} />
   </div>`;
 }
