@@ -7,8 +7,9 @@
   is kept for a year (immutable), an older version's redirects to this one;
 * the service worker registers at the root, controls the page after a reload, and its
   cache is this version's;
-* the score-keeper reloads offline, keeps a hand entered offline as pending, and sends it
-  when the network is back (the server has it in the session's ledger);
+* the score-keeper reloads offline, keeps the hands entered offline as pending, and sends
+  them when the network is back (the server has the complete one in the session's
+  ledger; the incomplete one stays, saying why, until removed);
 * the screen wake lock is asked for while a hand is under way, again when the page is
   visible again, released when the hand is over, and a refusal logs nothing;
 * with notices turned on (a button, never asked on load), a hidden page gets "the match is
@@ -210,12 +211,23 @@ def test_the_score_keeper_works_offline_and_sends_its_hands_when_back(
     pending.wait_for()
     assert "待结算" in pending.inner_text() and "南家 胡" in pending.inner_text()
     assert pg.locator("[data-testid=sk-concealed]").count() == 0  # a fresh hand's form
+    # A second hand, kept before it is complete (西家 wins, no tile entered).
+    pg.check("input[name=winner] >> nth=2")
+    pg.click("[data-testid=sk-queue]")
+    until_sync(lambda: pending.count() == 2, "two pending hands", 10)
     shot(pg, f"score-offline-pending-{phone}", "[data-testid=sk-ledger]")
     stored = httpx.get(f"{server}/api/score/sessions/{session}").json()
     assert stored["hands"] == []  # nothing reached the hall yet
 
-    context.set_offline(False)  # `online`: the pending hand is sent
+    context.set_offline(False)  # `online`: the pending hands are sent, in order
     pg.wait_for_selector("[data-testid=sk-ledger] tfoot")
+    # The incomplete one stays, saying why, until it is removed.
+    refused = pg.locator("[data-testid=sk-pending-hand] .invalid")
+    refused.wait_for()
+    shot(pg, f"score-pending-refused-{phone}", "[data-testid=sk-ledger]")
+    assert "没能入账" in refused.inner_text() and pending.count() == 1
+    assert "西家 胡" in pending.inner_text()
+    pending.locator("button.x").click()
     pg.wait_for_selector("[data-testid=sk-pending]", state="detached")
     stored = httpx.get(f"{server}/api/score/sessions/{session}").json()
     assert len(stored["hands"]) == 1
