@@ -64,6 +64,9 @@ def test_the_package_builds_pure_without_a_compiler(tmp_path: Path,
     names, out = _wheel(tmp_path, env)
     assert "laizi/engine/game.py" in names and "laizi/buildinfo.py" in names
     assert "laizi/server/static/index.html" in names
+    # the installed app's icons and manifest (docs/hall.md, "A phone that behaves like an app")
+    assert "laizi/server/static/icons/icon-512.png" in names
+    assert "laizi/server/static/manifest.webmanifest" in names
     assert not [n for n in names if n.endswith((".so", ".pyd"))]
     if env["LAIZI_COMPILE"]:
         assert "no working C compiler" in out

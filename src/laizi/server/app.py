@@ -17,7 +17,8 @@
 =====================================  =================================================
 
 ``/``, ``/r/{code}``, ``/replay/{code}`` and ``/score`` serve the browser client
-(``static/index.html``; docs/hall.md, "The client pages"); the client's own endpoints
+(``static/index.html``; docs/hall.md, "The client pages"), with its files, service worker
+and manifest (:mod:`laizi.server.assets`); the client's own endpoints
 (settlements, replays, the score-keeper) are in :mod:`laizi.server.records` and
 :mod:`laizi.server.scorekeeper`.
 
@@ -42,18 +43,17 @@ from typing import TypedDict, cast
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
-from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from laizi.errors import ErrorCode, LaiziError, TableError
-from laizi.server import admin, lan, metrics, records, scorekeeper, variants_api
+from laizi.server import admin, assets, lan, metrics, records, scorekeeper, variants_api
 from laizi.server.asgi import WS_DISCONNECT
 from laizi.server.cluster import Cluster
 from laizi.server.hall import BotPool, Hall
 from laizi.server.headers import HELLO, BrowserSafety, allowed_from_env
-from laizi.server.http import STATIC, json_object
+from laizi.server.http import json_object
 from laizi.server.limits import CLOSE_NO_TOKEN, BodyLimit, SocketCap, hello_timeout
 from laizi.server.ratelimit import GuessLimit, RateLimited, RateLimits, rates_from_env
 from laizi.server.rooms import MAX_MESSAGE, Connection, Room, RoomSettings, parse_client_text
@@ -364,13 +364,6 @@ async def qr(request: Request) -> Response:
                     headers={"Cache-Control": "private, max-age=3600"})
 
 
-async def index(request: Request) -> Response:
-    page = STATIC / "index.html"
-    if page.exists():
-        return FileResponse(page)
-    return PlainTextResponse("laizi hall: see docs/hall.md")
-
-
 # ---------------------------------------------------------------------- websockets
 
 
@@ -455,10 +448,6 @@ async def play(ws: WebSocket) -> None:
 def _routes() -> list[BaseRoute]:
     """Every route of the hall."""
     routes: list[BaseRoute] = [
-        Route("/", index),
-        Route("/r/{code}", index),
-        Route("/score", index),
-        Route("/replay/{code}", index),
         Route("/healthz", healthz),
         Route("/readyz", readyz),
         Route("/metrics", metrics_page),
@@ -474,9 +463,9 @@ def _routes() -> list[BaseRoute]:
         WebSocketRoute("/ws/{code}", play),
         *records.routes(),  # the client's settlements and replays
         *scorekeeper.routes(),  # the score-keeper of a physical table
+        # the pages, /sw.js, the manifest, /static (versioned and not): assets.py
+        *assets.routes(),
     ]
-    if STATIC.exists():
-        routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
     return routes
 
 

@@ -18,7 +18,7 @@ answer carries (docs/hall.md, "Browser safety").
   {"code": "not_json", …}}`` unread: a page of another site cannot send that header
   without asking first (a CORS preflight, which the hall never grants).
 * **Headers** on every HTTP answer (pages, files, API): :func:`csp` (scripts and styles
-  from the hall only, the import map of ``index.html`` by its hash), ``X-Content-Type-
+  from the hall only, the import map of ``index.html`` as served by its hash), ``X-Content-Type-
   Options: nosniff``, ``Referrer-Policy: no-referrer`` (a room link's seat token never
   leaves in a ``Referer``), ``X-Frame-Options: DENY``.
 """
@@ -46,6 +46,7 @@ from laizi.server.asgi import (
     WS_CONNECT,
     WS_SEND,
 )
+from laizi.server.assets import index_html
 from laizi.server.http import STATIC
 from laizi.vocab import ServerOp
 
@@ -106,13 +107,17 @@ def allowed_from_env(value: str | None = None) -> list[str]:
     return [normalize_origin(v) for v in raw.split(",") if v.strip()]
 
 
-def inline_script_hashes(page: Path = INDEX) -> list[str]:
-    """``'sha256-…'`` of each inline ``<script>`` of ``page`` (index.html's import map):
-    the only inline script the CSP allows."""
-    try:
-        text = page.read_text(encoding="utf-8")
-    except OSError:
-        return []
+def inline_script_hashes(page: Path | None = None) -> list[str]:
+    """``'sha256-…'`` of each inline ``<script>`` of ``page`` (default: index.html as
+    served, its import map versioned, :func:`laizi.server.assets.index_html`): the only
+    inline script the CSP allows."""
+    if page is None:
+        text = index_html()
+    else:
+        try:
+            text = page.read_text(encoding="utf-8")
+        except OSError:
+            return []
     out = []
     for body in _SCRIPT.findall(text):
         digest = hashlib.sha256(body.encode("utf-8")).digest()

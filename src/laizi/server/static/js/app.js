@@ -10,8 +10,10 @@ import { TablePage } from "./table.js";
 import { ReplayPage } from "./replay.js";
 import { ScorePage } from "./score.js";
 import { loadVariants, onVariants } from "./variants.js";
+import { registerWorker } from "./device.js";
 
 loadVariants();  // the variants' descriptors, which every page reads
+registerWorker();  // the app's files cached, the score-keeper offline (device.js)
 
 function App() {
   const [, setTick] = useState(0);

@@ -8,6 +8,7 @@ import { changedOptions, OptionsForm } from "./options.js";
 import { TopBar, useToast } from "./ui.js";
 import { displayName, errorText } from "./words.js";
 import { loadVariants } from "./variants.js";
+import { AppSettings } from "./device.js";
 
 /** @typedef {import("./variants.js").VariantInfo} VariantInfo */
 
@@ -182,6 +183,7 @@ export function Lobby() {
         <h2><a href="/score">${t("score_keeper")}</a></h2>
         <p class="muted">${t("score_keeper_hint")}</p>
       </section>
+      <div class="card"><${AppSettings} /></div>
     </main>
     ${toast}
   </div>`;

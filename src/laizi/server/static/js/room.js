@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { copyText } from "./ui.js";
 import { displayName } from "./words.js";
 import { ClientOp } from "./protocol.js";
+import { AppSettings } from "./device.js";
 import { descriptor } from "./variants.js";
 
 // Where friends open this hall (GET /api/share): the LAN address when this page was
@@ -102,5 +103,6 @@ export function RoomPanel({ code, token, room, table, me, myName, host, seated, 
       <button type="button" class="danger" onClick=${() => { if (confirm(t("end_confirm"))) send(ClientOp.END); }}>${t("end_match")}</button>
     </div></section>` : ""}
     ${seated && room.started && !room.over && !room.vote ? html`<section><button type="button" onClick=${() => send(ClientOp.DISMISS, { agree: true })}>${t("dismiss")}</button></section>` : ""}
+    <${AppSettings} />
   </div>`;
 }

@@ -8,7 +8,7 @@
 import { html } from "htm/preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { getLang, pick, reasonText, t, variantName, zh } from "./i18n.js";
-import { api } from "./api.js";
+import { api, ApiError } from "./api.js";
 import { changedOptions, OptionsForm } from "./options.js";
 import { LedgerTable, Settlement } from "./settle.js";
 import { formatTiles, mpsz, Tile, tileName } from "./tiles.js";
@@ -17,6 +17,7 @@ import { useVariants } from "./lobby.js";
 import { displayName, errorText, meldWord, seatName, seatWind, wildcardWord } from "./words.js";
 import { MeldKind, Outcome, WinHow } from "./protocol.js";
 import { descriptor } from "./variants.js";
+import { dropPending, isOffline, keep, pendingHands, queueHand, savedGet, sendPending, useOnline } from "./offline.js";
 
 const KEY = "laizi.score.session";
 
@@ -96,6 +97,7 @@ function Setup({ onStarted }) {
   const shown = Array.from({ length: n }, (_, i) => names[i] ?? "");
   async function start(e) {
     e.preventDefault();
+    if (isOffline()) { show(t("sk_offline_start")); return; }
     const filled = shown.map((x, i) => x.trim() || `${seatWind(i, 0, n, true)}`);
     try {
       const s = await api("/api/score/sessions", { method: "POST", body: { variant, options: changedOptions(v, options), names: filled } });
@@ -144,7 +146,7 @@ function SeatChooser({ names, value, onChange, exclude, name, allowNone }) {
 function Keeper(props) {
   const [info, setInfo] = useState(null);
   const variants = useVariants();
-  useEffect(() => { api(`/api/score/variants/${props.session.variant}`).then(setInfo).catch(() => {}); }, [props.session.variant]);
+  useEffect(() => { savedGet(`/api/score/variants/${props.session.variant}`).then(setInfo).catch(() => {}); }, [props.session.variant]);
   const d = variants && descriptor(props.session.variant);
   if (!info || !d) return html`<p class="loading">${t("loading")}</p>`;
   return html`<${KeeperForm} ...${props} info=${info} d=${d} />`;
@@ -163,10 +165,21 @@ function KeeperForm({ session, setSession, onNew, info, d }) {
   const names = session.names;
   const up = (patch) => setHand((h) => ({ ...h, ...patch }));
   const setFact = (k, val) => setHand((h) => ({ ...h, facts: { ...h.facts, [k]: val } }));
+  // Offline (offline.js): a hand is kept on the device, pending, and sent when back online.
+  const online = useOnline();
+  const [, setPendingTick] = useState(0);
+  const pending = pendingHands(session.id);
+  // Sent when the network is back, on load, and when the hall answers again (a phone "online"
+  // on a Wi-Fi that reached nothing never says `online`).
+  const flush = () => {
+    if (!pendingHands(session.id).length) return;
+    sendPending(session.id).then((s) => { if (s) setSession(s); setPendingTick((x) => x + 1); });
+  };
+  useEffect(() => { if (online) flush(); }, [online]);
 
   useEffect(() => {
     if (hand.indicator === null || !info.indicator) { setWild(null); return; }
-    api(`/api/score/wildcard?variant=${v}&indicator=${mpsz(hand.indicator)}`).then((r) => setWild(r.wildcard)).catch(() => setWild(null));
+    savedGet(`/api/score/wildcard?variant=${v}&indicator=${mpsz(hand.indicator)}`).then((r) => setWild(r.wildcard)).catch(() => setWild(null));
   }, [hand.indicator, v]);
 
   // Settle at once: every change of the hand asks the server what it makes (debounced).
@@ -177,17 +190,23 @@ function KeeperForm({ session, setSession, onNew, info, d }) {
     clearTimeout(timer.current);
     const mine = ++asked.current;
     timer.current = setTimeout(() => {
+      if (!online) { setPreview({ offline: true }); return; }
       askHand(session, hand)
         .then((r) => {
           if (mine !== asked.current) return;
+          flush();
           if (r.missing.length) setPreview({ missing: r.missing.map(missingText) });
           else if (r.ok) setPreview({ ok: r.settlement, rec: r.record });
           else setPreview({ error: refusalText({ message: r.error.message, detail: r.error }, names), code: r.error.code });
         })
-        .catch((e) => { if (mine === asked.current) setPreview({ error: refusalText(e, names), code: e.code }); });
+        .catch((e) => {
+          if (mine !== asked.current) return;
+          if (e instanceof ApiError) setPreview({ error: refusalText(e, names), code: e.code });
+          else setPreview({ offline: true });  // the hall out of reach: as offline
+        });
     }, 250);
     return () => clearTimeout(timer.current);
-  }, [JSON.stringify(hand)]);
+  }, [JSON.stringify(hand), online]);
 
   const used = useMemo(() => {
     const c = {};
@@ -254,6 +273,13 @@ function KeeperForm({ session, setSession, onNew, info, d }) {
   // Store the hand as the server builds it from the form as it is now, and start the
   // next one from the server's next dealer and facts.
   async function record() {
+    if (!online || (preview && preview.offline)) {
+      queueHand(session, hand);
+      setHand(freshHand(n, hand.dealer, defaultFacts(d)));
+      setTarget({ kind: "concealed" });
+      window.scrollTo({ top: 0, behavior: "smooth" });
+      return;
+    }
     try {
       const made = await askHand(session, hand);
       if (made.missing.length) { show(t("sk_incomplete", { what: made.missing.map(missingText).join("、") })); return; }
@@ -345,6 +371,8 @@ function KeeperForm({ session, setSession, onNew, info, d }) {
       <h2>${t("sk_settle_now")}</h2>
       ${preview && preview.missing ? html`<p class="muted" data-testid="sk-missing">${t("sk_incomplete", { what: preview.missing.join("、") })}</p>` : ""}
       ${preview && preview.error ? html`<p class="invalid" role="alert" data-testid="sk-invalid">${t("sk_invalid", { msg: preview.error })}</p>` : ""}
+      ${preview && preview.offline ? html`<p class="muted" data-testid="sk-offline">${t("sk_offline")}</p>
+        <button type="button" class="primary" data-testid="sk-queue" onClick=${record}>${t("sk_queue")}</button>` : ""}
       ${preview && preview.ok ? html`<${Settlement} end=${{ ...preview.ok, record: { ...preview.ok.record } }} names=${names} />
         <button type="button" class="primary" data-testid="sk-record" onClick=${record}>${t("sk_record")}</button>` : ""}
       <button type="button" class="small" onClick=${() => { setHand(freshHand(n, hand.dealer, defaultFacts(d))); setTarget({ kind: "concealed" }); }}>${t("sk_clear")}</button>
@@ -352,7 +380,13 @@ function KeeperForm({ session, setSession, onNew, info, d }) {
 
     <section class="card" data-testid="sk-ledger">
       <h2>${t("ledger")}</h2>
-      ${session.hands.length ? html`<${LedgerTable} people=${names} rows=${rows} totals=${totals} />` : html`<p class="muted">${t("sk_ledger_empty")}</p>`}
+      ${session.hands.length ? html`<${LedgerTable} people=${names} rows=${rows} totals=${totals} />` : pending.length ? "" : html`<p class="muted">${t("sk_ledger_empty")}</p>`}
+      ${pending.length ? html`<div class="pending" data-testid="sk-pending"><p class="muted small">${t("sk_pending_note")}</p>
+        <ol start=${session.hands.length + 1}>${pending.map((p) => html`<li key=${p.id} data-testid="sk-pending-hand"><span class="tag">${t("sk_pending")}</span>
+          ${p.form.outcome === Outcome.WIN && names[p.form.winner] !== undefined ? ` ${t("sk_pending_win", { name: names[p.form.winner] })}` : ` ${t("sk_draw")}`}
+          ${p.problem ? html` <span class="invalid">${t("sk_pending_refused", { msg: p.problem.missing ? p.problem.missing.map(missingText).join("、") : refusalText({ message: p.problem.error.message, detail: p.problem.error }, names) })}</span>` : ""}
+          <button type="button" class="x" aria-label=${t("sk_remove")} onClick=${() => { dropPending(p.id); setPendingTick((x) => x + 1); }}>×</button></li>`)}
+      </ol></div>` : ""}
       <div class="row buttons">
         ${session.hands.length ? html`<button type="button" onClick=${undo}>${t("sk_undo")}</button>` : ""}
         <a class="button" href=${`/api/score/sessions/${session.id}/export`} download>${t("sk_export")}</a>
@@ -404,9 +438,11 @@ export function ScorePage() {
   useEffect(() => {
     const id = new URLSearchParams(location.search).get("s") || localStorage.getItem(KEY);
     if (!id) { setLoading(false); return; }
-    api(`/api/score/sessions/${encodeURIComponent(id)}`).then((s) => { setSession(s); setLoading(false); })
-      .catch(() => { localStorage.removeItem(KEY); setLoading(false); });
+    savedGet(`/api/score/sessions/${encodeURIComponent(id)}`).then((s) => { setSession(s); setLoading(false); })
+      .catch((e) => { if (e.status === 404) localStorage.removeItem(KEY); setLoading(false); });
   }, []);
+  // The ledger as last seen, for a reload offline (offline.js).
+  useEffect(() => { if (session) keep(`/api/score/sessions/${encodeURIComponent(session.id)}`, session); }, [session]);
   useEffect(() => { document.title = t("sk_title"); });
   function started(s) {
     localStorage.setItem(KEY, s.id);

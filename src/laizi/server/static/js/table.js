@@ -32,6 +32,7 @@ import { startSound } from "./sound.js";
 import { SoundControl } from "./soundctl.js";
 import { startMotion } from "./motion.js";
 import { Phrases } from "./phrases.js";
+import { useTurnNotice, useWakeLock } from "./device.js";
 
 /** @typedef {import("./protocol.js").ActionJSON} ActionJSON */
 
@@ -174,6 +175,11 @@ function Table({ code, token }) {
   const mySeat = useStore((s) => s.mySeat);
   const inHand = useStore((s) => s.inHand);
   const handNames = useStore((s) => s.handNames);
+  const myTurn = useStore((s) => s.myTurn);
+  const windowOpen = useStore((s) => s.windowOpen);
+  const roomNow = frame ? frame.room : null;
+  useWakeLock(!!(roomNow && roomNow.in_hand && !roomNow.over));
+  useTurnNotice({ turn: myTurn || windowOpen, started: roomNow ? roomNow.started : null, code });
   const [tab, setTab] = useState("log");
   const board = useBoard();
   useEffect(() => {

@@ -2,7 +2,7 @@
 // descriptor (`describe`: the wildcard's mark and words, winds, action and meld labels,
 // horses, the score-keeper's facts and next-dealer rule), so no page branches on a
 // variant's id. Loaded once; pages re-render when it arrives (onVariants).
-import { api } from "./api.js";
+import { savedGet } from "./offline.js";
 
 /**
  * @typedef {object} Fact
@@ -46,8 +46,8 @@ const listeners = new Set();
 
 /** Every variant, in the lobby's order (fetched once). @returns {Promise<VariantInfo[]>} */
 export function loadVariants() {
-  if (!loading) {
-    loading = api("/api/variants").then((/** @type {VariantInfo[]} */ vs) => {
+  if (!loading) {  // kept on the device by savedGet: the score-keeper offline
+    loading = savedGet("/api/variants").then((/** @type {VariantInfo[]} */ vs) => {
       const sorted = [...vs].sort((a, b) => a.describe.order - b.describe.order);
       known = new Map(sorted.map((v) => [v.id, v]));
       for (const f of listeners) f();
