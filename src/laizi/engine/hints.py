@@ -8,7 +8,8 @@ hand of 3n+1 (a claim window, another seat's turn) it lists the hand's waits now
 
 Everything comes from the engine: a tile is a wait when the variant's
 :meth:`~laizi.engine.variant.Variant.win_refusal` accepts the win (wildcards, 258 pairs,
-minimums, 过水 included), and a win's worth is the variant's own
+minimums, 过水 included; a tile its cheap :meth:`~laizi.engine.variant.Variant.may_win`
+rules out is not asked), and a win's worth is the variant's own
 :meth:`~laizi.engine.variant.Variant.settle` of the record the engine would write
 (:meth:`~laizi.engine.state.HandState.make_record`). Nothing is worked out a second time.
 
@@ -184,8 +185,14 @@ def _waits(probe: HandState, v: Variant, seat: int, hand: list[int], discard: in
         for x in m.tiles:
             held[x] += 1
     try:
+        posed = list(hand)
         for t in range(T.NUM_KINDS):
             if held[t] >= 4:
+                continue
+            posed[t] += 1
+            possible = v.may_win(probe, seat, posed)  # most tiles fail this cheap check
+            posed[t] -= 1
+            if not possible:
                 continue
             drawn = _self_draw(probe, v, seat, hand, t)
             taken = _on_discard(probe, v, seat, hand, t)

@@ -146,6 +146,14 @@ class Variant(ABC):
         a discard or a robbed kong it is not. The engine has already applied 过水; the
         variant judges the hand (shape, minimums, anything else)."""
 
+    def may_win(self, game: HandState, seat: int, counts: Sequence[int]) -> bool:
+        """A cheap necessary condition for a win: could ``counts`` (the seat's concealed
+        tiles with the winning tile, 3n+2) win at all, by any route? ``False`` only where
+        :meth:`win_refusal` would refuse every way of winning with them; the 听牌 hints
+        (:mod:`laizi.engine.hints`) skip such tiles without asking. The default, ``True``,
+        makes them ask :meth:`win_refusal` of every tile."""
+        return True
+
     # ------------------------------------------------------------------ variant actions
     # Generic hooks for rules the shared turn/claim loop does not know (Taiwan: 天听/地听
     # declarations that lock a hand, 花胡 and 七抢一). Every default leaves play unchanged.

@@ -244,6 +244,11 @@ class GBVariant(Variant):
             return sorted(seats, key=lambda s: (s - game.dealer) % game.n)
         return list(seats)
 
+    def may_win(self, game: HandState, seat: int, counts: Sequence[int]) -> bool:
+        # MCR's shapes, every golden tile wild (what win_refusal's waits and is_win ask).
+        plain, wilds = _golden_out(counts, game.wildcard)
+        return is_win(plain, wilds, MCR_RULES)
+
     def win_refusal(self, game: HandState, seat: int, tile: int, how: str) -> str | None:
         if how == DISCARD_WIN and tile == game.wildcard:
             return "a golden tile thrown away is dead: nobody wins on it"

@@ -141,10 +141,7 @@ class HuanghuangVariant(Variant):
             counts[tile] += 1
         else:
             counts = hand
-        # Cheap common path: the shape with every laizi wild (the widest reading).
-        soft = counts.copy()
-        soft[laizi] = 0
-        if not is_win(soft, counts[laizi], ANY_SHAPE):
+        if not self.may_win(game, seat, counts):
             return "not a winning hand"
         try:
             evaluate(T.from_counts(counts), _scoring_melds(game.melds[seat]), laizi,
@@ -152,6 +149,14 @@ class HuanghuangVariant(Variant):
         except NotAWin as exc:
             return str(exc)
         return None
+
+    def may_win(self, game: HandState, seat: int, counts: Sequence[int]) -> bool:
+        # Cheap common path: the shape with every laizi wild (the widest reading).
+        laizi = game.wildcard
+        assert laizi is not None
+        soft = list(counts)
+        soft[laizi] = 0
+        return is_win(soft, counts[laizi], ANY_SHAPE)
 
     def record_extra(
         self, game: HandState, winners: Sequence[int], how: str | None, source: int | None

@@ -134,6 +134,10 @@ class Jingzhou(Variant):
             return "not a winning hand"
         return self._judge_now(game, seat, counts, tile, how)
 
+    def may_win(self, game: HandState, seat: int, counts: Sequence[int]) -> bool:
+        # What win_refusal asks first, for both routes: no 中 held, a shape could_win.
+        return not counts[RED] and could_win(counts, game.melds[seat], game.wildcard)
+
     def _judge_now(
         self, game: HandState, seat: int, counts: list[int], tile: int, how: str
     ) -> str | None:

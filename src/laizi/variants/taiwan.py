@@ -317,6 +317,9 @@ class Taiwan(Variant):
         assert game.last_tile is not None
         game.end_win([seat], SELF_DRAW, None, game.last_tile)
 
+    def may_win(self, game: HandState, seat: int, counts: Sequence[int]) -> bool:
+        return complete(list(counts), self._eight(game, seat))
+
     def win_refusal(self, game: HandState, seat: int, tile: int, how: str) -> str | None:
         eight = self._eight(game, seat)
         if (complete(game.hands[seat], eight) if how == SELF_DRAW
