@@ -85,7 +85,9 @@ def _shown(pg: Page) -> dict[str, Any]:
 @pytest.mark.parametrize(("variant", "phone"), [("jingzhou", "360x740"), ("golden", "390x844")])
 def test_the_hints_panel_shows_the_servers_hints(browser: People, server: str, variant: str,
                                                  phone: str) -> None:
-    room = new_room(server, "阿明", variant, hands=8)
+    # The bots pause on their turns as in a real room (bot_delay), so a hand that waits
+    # has its hints worked out before the next move.
+    room = new_room(server, "阿明", variant, hands=8, bot_delay=0.2)
     pg, frames = _open(browser, room, phone)
     _until_hints(pg)
     version = int(pg.get_attribute(".table-page", "data-version") or -1)
@@ -94,7 +96,7 @@ def test_the_hints_panel_shows_the_servers_hints(browser: People, server: str, v
     hints = sent[0]["hints"]
     shown = _shown(pg)
     assert shown["discards"] == [d["tile"] for d in hints["discards"]]
-    assert set(shown["marked"]) == set(shown["discards"])  # the hand marks the same tiles
+    assert set(shown["marked"]) == set(shown["discards"]), pg.inner_html(".myhand")[:1500]
     first = hints["discards"][0]
     assert shown["chosen"] == first["tile"] and shown["waits"] == first["waits"]
     shot(pg, f"hints-{variant}-{phone}")
@@ -107,6 +109,14 @@ def test_the_hints_panel_shows_the_servers_hints(browser: People, server: str, v
         assert pg.eval_on_selector_all(".myhand .tile", "ts => ts.map(t => t.dataset.tile)") == hand
     # Nothing spills sideways on the phone.
     assert pg.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+    # Discarding a ready tile leaves the hand ready: its waits stay in view (the server's
+    # hints of the new hand: the same tiles the discard's hint named).
+    chosen = hints["discards"][-1]
+    pg.click(f".myhand .tile.ready-discard[data-tile='{chosen['tile']}']")
+    pg.wait_for_selector("[data-testid=hints].ready")
+    waits = [w["tile"] for w in _shown(pg)["waits"]]
+    assert waits == [w["tile"] for w in chosen["waits"]]
+    shot(pg, f"hints-ready-{variant}-{phone}")
 
 
 def test_a_room_with_hints_off_sends_and_shows_none(browser: People, server: str) -> None:

@@ -14,19 +14,26 @@ import { useStore } from "./store.js";
 /** @typedef {import("./protocol.js").HintsJSON} HintsJSON */
 /** @typedef {import("./protocol.js").WaitHintJSON} WaitHintJSON */
 
-/** The hints of this version only (a frame of a later version makes them stale).
- * @param {{version: number, hints: HintsJSON} | null} got
- * @param {number | null | undefined} version
+/** The hints to show now: those of this version; while the hand waits (not your turn),
+ * the last waits too as long as your concealed tiles are the ones they were worked out
+ * for (the next `hints` frame may come a moment after each move: the waits do not
+ * flicker; their unseen counts are as of that frame).
+ * @param {{version: number, hints: HintsJSON, hand: number[] | null} | null} got
+ * @param {import("./protocol.js").StateFrame | null} frame
+ * @param {boolean} myTurn
  * @returns {HintsJSON | null} */
-export function currentHints(got, version) {
-  return got && got.version === version ? got.hints : null;
+export function currentHints(got, frame, myTurn) {
+  if (!got || !frame) return null;
+  if (got.version === frame.version) return got.hints;
+  const same = got.hand !== null && got.hand.length === frame.view.hand.length
+    && got.hand.every((x, i) => x === frame.view.hand[i]);
+  return !myTurn && got.hints.waits.length && same ? got.hints : null;
 }
 
 /** This seat's hints now, from the store (null: none, or stale).
  * @returns {HintsJSON | null} */
 export function useHints() {
-  return useStore((s) => (s.inHand && s.mySeat !== null && s.frame
-    ? currentHints(s.hintGot, s.frame.version) : null));
+  return useStore((s) => (s.inHand && s.mySeat !== null ? currentHints(s.hintGot, s.frame, s.myTurn) : null));
 }
 
 /** The tiles whose discard leaves the hand ready (to mark them in the hand).
@@ -68,10 +75,12 @@ function Waits({ waits, wild }) {
 /** The hints panel in the dock. */
 export function HintPanel() {
   const hints = useHints();
+  const myTurn = useStore((s) => s.myTurn);
   const wild = useStore((s) => (s.frame ? s.frame.view.wildcard : null));
   const [chosen, setChosen] = useState(/** @type {number | null} */ (null));
   if (!hints) return null;
   if (hints.discards.length) {
+    if (!myTurn) return null;  // as the hand marks them: on your turn
     const pick = hints.discards.find((d) => d.tile === chosen) || hints.discards[0];
     return html`<section class="hints" data-testid="hints" aria-label=${t("hints")}>
       <div class="hint-head"><span class="hint-title">${t("hints_discard")}</span>

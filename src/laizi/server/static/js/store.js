@@ -42,8 +42,8 @@ const FEED_MAX = 300;
  * @property {{tiles: number[], drawnAt: number}} myTiles  the hand as shown (drawn tile last)
  * @property {string | null} myName
  * @property {Array<string | null>} handNames  who sat where in the hand on the board
- * @property {{version: number, hints: import("./protocol.js").HintsJSON} | null} hintGot
- *           the last `hints` frame (听牌提示, hints.js: stale once a later frame comes)
+ * @property {{version: number, hints: import("./protocol.js").HintsJSON, hand: number[] | null} | null} hintGot
+ *           the last `hints` frame and the hand it was for (听牌提示, hints.js)
  */
 
 /** @returns {TableState} */

@@ -105,7 +105,10 @@ function useTable(code, token, show) {
         store.fold(f, live);
         if (endsHand(f)) loadRecords();
       },
-      onHints: (f) => store.set({ hintGot: { version: f.version, hints: f.hints } }),
+      onHints: (f) => {
+        const now = store.getState().frame;
+        store.set({ hintGot: { version: f.version, hints: f.hints, hand: now && now.version === f.version ? now.view.hand : null } });
+      },
       onStatus: (s, err) => store.set(s === "gone" ? { status: s, gone: err || { code: ErrorCode.UNKNOWN_TOKEN } } : { status: s }),
     });
     ctl.conn = c;
