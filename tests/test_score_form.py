@@ -162,6 +162,9 @@ def test_taiwan_keeps_its_wind_and_counts_the_dealer_streak() -> None:
     {"variant": "jingzhou", "form": {**form(3), "melds": [[{"kind": "pung", "tile": 1}], [], []]}},
     {"variant": "jingzhou", "form": {**form(3), "facts": []}},
     {"variant": 7, "form": form(3)},
+    # A number that is no tile where a tile is named (hypothesis found -1 crashing 晃晃).
+    {"variant": "huanghuang", "form": {**form(4), "indicator": -1}},
+    {"variant": "jingzhou", "form": {**form(3), "win_tile": 42}},
 ])
 def test_a_form_the_page_never_sends_is_400(body: dict[str, Any]) -> None:
     answer = post("/api/score/hand", body)

@@ -62,6 +62,15 @@ def _maybe_int(data: dict[str, object], key: str) -> int | None:
     return None if data.get(key) is None else _int(data, key)
 
 
+def _maybe_tile(data: dict[str, object], key: str) -> int | None:
+    """A tile id (0-41) or nothing: a tile the form names is checked where it is read, so
+    no later step sees a number that is no tile."""
+    t = _maybe_int(data, key)
+    if t is not None and not 0 <= t < T.NUM_TILE_IDS:
+        raise FormError(f"{key}: a tile id 0-{T.NUM_TILE_IDS - 1}, got {t}")
+    return t
+
+
 def _tiles(value: object, key: str) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(
             isinstance(t, int) and not isinstance(t, bool) and 0 <= t < T.NUM_TILE_IDS
@@ -146,11 +155,11 @@ class HandForm:
         return cls(
             dealer=dealer, outcome=str(outcome), winner=winner,
             how=WinHow(str(how)), source=source,
-            after_kong=data.get("after_kong") is True, indicator=_maybe_int(data, "indicator"),
+            after_kong=data.get("after_kong") is True, indicator=_maybe_tile(data, "indicator"),
             melds=tuple(melds),
             flowers=tuple(_tiles(f, "flowers") for f in _per_seat(data, "flowers", seats)),
             concealed=_tiles(data.get("concealed", []), "concealed"),
-            win_tile=_maybe_int(data, "win_tile"), facts=dict(facts))
+            win_tile=_maybe_tile(data, "win_tile"), facts=dict(facts))
 
 
 def meld_tiles(kind: str, tile: int | None, wild: int | None) -> list[int]:
