@@ -290,7 +290,7 @@ def test_a_phone_without_speech_audio_or_vibration_plays_on(browser: People,
 # Counts each component's renders through Preact's `options.diffed` for `ms` of the
 # page's own clock, and whether the hand's DOM nodes stayed the same ones.
 COUNT_RENDERS = """async (ms) => {
-  const { options } = await import('/static/vendor/preact/preact.module.js');
+  const { options } = await import('preact');  // the page's own Preact (its import map)
   const counts = {};
   const before = options.diffed;
   options.diffed = (vnode) => {
