@@ -25,7 +25,7 @@ import { useStore } from "./store.js";
 export function currentHints(got, frame, myTurn) {
   if (!got || !frame) return null;
   if (got.version === frame.version) return got.hints;
-  const same = got.hand !== null && got.hand.length === frame.view.hand.length
+  const same = Array.isArray(got.hand) && got.hand.length === frame.view.hand.length
     && got.hand.every((x, i) => x === frame.view.hand[i]);
   return !myTurn && got.hints.waits.length && same ? got.hints : null;
 }
