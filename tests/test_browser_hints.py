@@ -31,9 +31,13 @@ server, chromium, browser = (  # the fixtures (see browser_helpers)
     browser_helpers.server, browser_helpers.chromium, browser_helpers.browser)
 
 
-def _open(browser: People, room: dict[str, Any], phone: str) -> tuple[Page, list[dict[str, Any]]]:
-    """The host's page, started, and the frames its websocket receives (as they come)."""
+def _open(browser: People, room: dict[str, Any], phone: str, large: bool = False
+          ) -> tuple[Page, list[dict[str, Any]]]:
+    """The host's page (``large``: in 大字模式), started, and the frames its websocket
+    receives (as they come)."""
     pg = browser.page(PHONES[phone], who="阿明")
+    if large:
+        pg.add_init_script("localStorage.setItem('laizi.display', 'large')")
     frames: list[dict[str, Any]] = []
 
     def on_ws(ws: Any) -> None:
@@ -82,14 +86,17 @@ def _shown(pg: Page) -> dict[str, Any]:
     })""")
 
 
-@pytest.mark.parametrize(("variant", "phone"), [("jingzhou", "360x740"), ("golden", "390x844")])
+@pytest.mark.parametrize(("variant", "phone", "large"), [
+    ("jingzhou", "360x740", False), ("golden", "390x844", False),
+    ("golden", "360x740", True)])  # 大字模式 on the narrower phone
 def test_the_hints_panel_shows_the_servers_hints(browser: People, server: str, variant: str,
-                                                 phone: str) -> None:
+                                                 phone: str, large: bool) -> None:
     # The bots pause on their turns as in a real room (bot_delay), so a hand that waits
     # has its hints worked out before the next move.
     room = new_room(server, "阿明", variant, hands=8, bot_delay=0.2)
-    pg, frames = _open(browser, room, phone)
+    pg, frames = _open(browser, room, phone, large)
     _until_hints(pg)
+    look_as = f"{variant}-{phone}{'-large' if large else ''}"
     version = int(pg.get_attribute(".table-page", "data-version") or -1)
     sent = [f for f in frames if f.get("op") == "hints" and f["version"] == version]
     assert len(sent) == 1, [f.get("op") for f in frames[-5:]]
@@ -99,7 +106,7 @@ def test_the_hints_panel_shows_the_servers_hints(browser: People, server: str, v
     assert set(shown["marked"]) == set(shown["discards"]), pg.inner_html(".myhand")[:1500]
     first = hints["discards"][0]
     assert shown["chosen"] == first["tile"] and shown["waits"] == first["waits"]
-    shot(pg, f"hints-{variant}-{phone}")
+    shot(pg, f"hints-{look_as}")
     if len(hints["discards"]) > 1:  # choosing another shows its waits, discarding nothing
         hand = pg.eval_on_selector_all(".myhand .tile", "ts => ts.map(t => t.dataset.tile)")
         other = hints["discards"][-1]
@@ -116,7 +123,7 @@ def test_the_hints_panel_shows_the_servers_hints(browser: People, server: str, v
     pg.wait_for_selector("[data-testid=hints].ready")
     waits = [w["tile"] for w in _shown(pg)["waits"]]
     assert waits == [w["tile"] for w in chosen["waits"]]
-    shot(pg, f"hints-ready-{variant}-{phone}")
+    shot(pg, f"hints-ready-{look_as}")
 
 
 def test_a_room_with_hints_off_sends_and_shows_none(browser: People, server: str) -> None:
