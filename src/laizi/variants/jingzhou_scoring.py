@@ -75,23 +75,42 @@ class Outcome:
         return [Payment(self.payer, self.winner, self.total, tuple(reasons))]
 
 
+def _meld_counts(melds: Sequence[Meld]) -> tuple[int, int, int, int, int]:
+    """(开口 melds, 红中杠, 明杠, 赖子杠, 暗杠) of a seat, in one pass: settling a hand
+    reads them for every seat, and the 听牌 hints settle many posed hands a turn."""
+    opened = red = kong = laizi = concealed = 0
+    for m in melds:
+        kind = m.kind
+        if kind in OPEN_KINDS:
+            opened += 1
+        if kind == RED_KONG:
+            red += 1
+        elif kind in (KONG, ADDED_KONG):
+            kong += 1
+        elif kind == LAIZI_KONG:
+            laizi += 1
+        elif kind == CONCEALED_KONG:
+            concealed += 1
+    return opened, red, kong, laizi, concealed
+
+
 def doublings(
     melds: Sequence[Meld], *, kou_kou_fan: bool, hard: bool = False
 ) -> list[tuple[str, int]]:
     """A seat's own doublings from its melds (and 硬胡 for the winner): (label, exponent)."""
+    return _doublings_of(_meld_counts(melds), kou_kou_fan=kou_kou_fan, hard=hard)
+
+
+def _doublings_of(counted: tuple[int, int, int, int, int], *, kou_kou_fan: bool,
+                  hard: bool) -> list[tuple[str, int]]:
+    n_open, red, kong, laizi, concealed = counted
     out: list[tuple[str, int]] = []
-    n_open = sum(1 for m in melds if m.kind in OPEN_KINDS)
     if n_open:
         out.append((f"口口翻 开口 ×{n_open}", n_open) if kou_kou_fan else ("开口", 1))
     if hard:
         out.append(("硬胡", 1))
-    counts = {
-        "红中杠": (sum(1 for m in melds if m.kind == RED_KONG), 1),
-        "明杠": (sum(1 for m in melds if m.kind in (KONG, ADDED_KONG)), 1),
-        "赖子杠": (sum(1 for m in melds if m.kind == LAIZI_KONG), 2),
-        "暗杠": (sum(1 for m in melds if m.kind == CONCEALED_KONG), 2),
-    }
-    for label, (k, each) in counts.items():
+    for label, k, each in (("红中杠", red, 1), ("明杠", kong, 1), ("赖子杠", laizi, 2),
+                           ("暗杠", concealed, 2)):
         if k:
             out.append((label if k == 1 else f"{label} ×{k}", k * each))
     return out
@@ -102,15 +121,14 @@ def _doublings_reason(seat: int, winner: bool, melds: Sequence[Meld], *, kou_kou
                       self_drawn: bool = False) -> tuple[Reason, int]:
     """A seat's ``doublings`` reason and its exponent (the same sum as :func:`doublings`
     plus 庄家, 点炮 and 自摸)."""
-    exp = sum(e for _, e in doublings(melds, kou_kou_fan=kou_kou_fan, hard=hard))
+    counted = _meld_counts(melds)
+    exp = sum(e for _, e in _doublings_of(counted, kou_kou_fan=kou_kou_fan, hard=hard))
     exp += dealer + dealt_in + self_drawn
+    opened, red, kong, laizi, concealed = counted
     reason = Reason.of(
         "doublings", seat=seat, winner=winner,
-        opened=sum(1 for m in melds if m.kind in OPEN_KINDS), per_meld=kou_kou_fan, hard=hard,
-        red_dragon_kongs=sum(1 for m in melds if m.kind == RED_KONG),
-        kongs=sum(1 for m in melds if m.kind in (KONG, ADDED_KONG)),
-        laizi_kongs=sum(1 for m in melds if m.kind == LAIZI_KONG),
-        concealed_kongs=sum(1 for m in melds if m.kind == CONCEALED_KONG),
+        opened=opened, per_meld=kou_kou_fan, hard=hard,
+        red_dragon_kongs=red, kongs=kong, laizi_kongs=laizi, concealed_kongs=concealed,
         dealer=dealer, dealt_in=dealt_in, self_drawn=self_drawn)
     return reason, exp
 
