@@ -209,8 +209,7 @@ function Table({ code, token }) {
   const acting = shown !== null && records.some((r) => r.number === shown) && docked && frame.legal.length > 0;
   return html`<div class=${`page table-page ${acting ? "acting" : ""}`} data-phase=${view.phase} data-version=${frame.version}>
     <${TopBar} title=${html`<span class="title-variant" data-testid="room-variant">${variantName(variant)}</span>
-      <span class="title-room">${t("room")} <span data-testid="room-code">${code}</span></span>`}>
-      ${table.hands ? html`<span class="pill">${t("hand_no", { n: table.hands })}</span>` : ""}
+      <span class="title-room">${t("room")} <span data-testid="room-code">${code}</span>${table.hands ? html` · <span data-testid="hand-number">${t("hand_no", { n: table.hands })}</span>` : ""}</span>`}>
       <${SoundControl} />
       <${Phrases} send=${(op, fields) => (ctl.conn ? ctl.conn.send(op, fields) : Promise.resolve(null))} names=${handNames} me=${myName} />
     </${TopBar}>
