@@ -25,7 +25,8 @@ and manifest (:mod:`laizi.server.assets`); the client's own endpoints
 Every refusal is ``{"error": {"code", "message", "seat", "phase"}}`` with an HTTP status
 (400 a bad request, 404 unknown, 409 not now, 413 a body over the limit:
 :mod:`laizi.server.limits`; 403 a page of another site, 415 a body that is not JSON:
-:mod:`laizi.server.headers`).
+:mod:`laizi.server.headers`; 403 ``kicked`` / ``room_locked``: the host's powers,
+:mod:`laizi.server.room_host`).
 """
 
 from __future__ import annotations
