@@ -7,6 +7,7 @@ that survive a restart."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -33,7 +34,7 @@ from server_helpers import (
     sqlite_url,
     wait_for_info,
 )
-from test_room_parts import Frames, World, make_room, run, until
+from test_room_parts import Frames, ListStore, World, make_room, run, until
 
 
 class Closing(Frames):
@@ -170,6 +171,34 @@ def test_a_kick_during_a_hand_hands_the_seat_to_a_bot_until_the_hand_ends() -> N
         assert his.closed == [CLOSE_KICKED] and not w.reports.errors
         # The fake clock never moved: had bob's 20 s clock been left running, his seat
         # would have waited for it, and the hand would never have ended.
+        replays(room)
+        await room.stop()
+
+    run(go)
+
+
+def test_in_huanghuang_the_front_of_the_waiting_list_takes_the_kicked_seat() -> None:
+    """晃晃: four people seated and one waiting; the host kicks a seated one between hands:
+    the waiting person sits down (no bot), as when a person leaves; the log replays."""
+    async def go() -> None:
+        w = await make_room()
+        secret = deals.new_secret()
+        table = Table("huanghuang", {}, ["ann", *[f"{BOT_PREFIX}{i}" for i in (1, 2, 3)]],
+                      secret=secret)
+        store = ListStore(deals.secret_hex(secret))
+        store.lines = [canonical(e) for e in table.log]
+        ports = dataclasses.replace(w.room.ports, store=store)
+        room = Room(ports, "515151", w.room.settings, table, deals.secret_hex(secret), "")
+        async with room.lock:
+            ann = await room.add_member("ann", "player")
+            room.host = ann.token
+            for name in ("bo", "cy", "di", "ed"):
+                await room.add_member(name, "player")
+        assert room.table.seats == ("ann", "bo", "cy", "di") and room.table.waiting == ("ed",)
+        assert code_of(await ask(room, ann, "kick", 1, person="cy")) == "ack"
+        assert room.table.seats == ("ann", "bo", "ed", "di") and room.table.waiting == ()
+        assert room.table.log[-1] == {"type": "leave", "person": "cy"}
+        assert store.lines == [canonical(e) for e in room.table.log]
         replays(room)
         await room.stop()
 
