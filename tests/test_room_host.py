@@ -205,6 +205,29 @@ def test_in_huanghuang_the_front_of_the_waiting_list_takes_the_kicked_seat() -> 
     run(go)
 
 
+def test_a_dismiss_vote_waiting_only_for_the_kicked_person_passes() -> None:
+    """Everybody else at the table agreed to dismiss (解散); the one left is kicked: the
+    vote is complete and the room ends."""
+    async def go() -> None:
+        w = await make_room()
+        room = w.room
+        bob, _, _ = await with_bob(w)
+        async with room.lock:
+            cat = await room.add_member("cat", "player")
+        room.auto.update({"ann", "bob", "cat"})  # the hand plays by itself
+        assert code_of(await ask(room, w.host, "start", 1)) == "ack"
+        await until(lambda: room.table.in_hand)
+        assert code_of(await ask(room, w.host, "dismiss", 2)) == "ack"
+        assert code_of(await ask(room, bob, "dismiss", 3)) == "ack"
+        assert not room.closed
+        assert code_of(await ask(room, w.host, "kick", 4, person="cat")) == "ack"
+        assert room.closed and room.info()["over"]
+        assert cat.token in room.kicked
+        await room.stop()
+
+    run(go)
+
+
 def test_a_spectator_can_be_kicked() -> None:
     async def go() -> None:
         w = await make_room()

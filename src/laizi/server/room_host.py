@@ -102,13 +102,16 @@ class RoomHost(RoomState):
         self.auto.discard(name)
         self.ready.discard(name)
         if self.vote is not None:
-            self.vote.pop(name, None)
+            self.vote.pop(name, None)  # a dismiss vote waits no more for their answer
         grace = self._graces.pop(name, None)
         if grace is not None:
             grace.cancel()
         task = asyncio.create_task(self._send_off(list(member.connections), role))
         _send_offs.add(task)
         task.add_done_callback(_send_offs.discard)
+        seated = self.persons_seated()
+        if self.vote is not None and seated and all(self.vote.get(p) for p in seated):
+            await self._close()  # everybody left at the table had agreed to dismiss
 
     async def _send_off(self, conns: list[Connection], role: str) -> None:
         """Tell a kicked person's connections why, then close them (outside the room's
