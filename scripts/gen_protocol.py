@@ -97,7 +97,8 @@ FRAMES: tuple[tuple[str, str, tuple[Field, ...]], ...] = (
         ("in_hand", "boolean", False), ("auto", "string[]", False),
         ("online", "string[]", False), ("spectators", "string[]", False),
         ("vote", "{agree: string[], against: string[], seconds: number} | null", False),
-        ("ready", "string[]", False), ("idle", "boolean", False))),
+        ("ready", "string[]", False), ("idle", "boolean", False),
+        ("locked", "boolean", False))),
     ("StateFrame", "`state`: the person's view, legal actions and new events.", (
         ("op", "\"state\"", False), ("version", "number", False),
         ("snapshot", "boolean", False), ("events", "EventJSON[]", False),

@@ -80,6 +80,13 @@ class ErrorCode(StrEnum):
     page; HTTP 403); nothing was applied."""
     NOT_ADMIN = "not_admin"
     """The hall: an admin request without the admin token (HTTP 401)."""
+    KICKED = "kicked"
+    """The hall: the host removed this person from the room (踢出): their seat token is
+    refused (HTTP 403; a websocket closed with 4410) and their name may not join it
+    again."""
+    ROOM_LOCKED = "room_locked"
+    """The hall: the host locked the room (锁定房间): no new player or spectator may join
+    (HTTP 403); its members are not affected."""
 
 
 class ErrorJSON(TypedDict):

@@ -150,6 +150,9 @@ class ClientOp(StrEnum):
     PING = "ping"  # keep-alive
     SIT = "sit"  # a waiting person takes a free seat
     PHRASE = "phrase"  # a quick phrase or emoji to the room (快捷语), by its id
+    KICK = "kick"  # the host removes a person (踢出): a bot plays their seat
+    HOST = "host"  # the host hands the host role (房主) to another player
+    LOCK = "lock"  # the host locks (or unlocks) the room to newcomers (锁定房间)
 
 
 class ServerOp(StrEnum):

@@ -177,6 +177,8 @@ RECONNECT_FOR = 60.0
 """Seconds ``laizi connect`` keeps trying to open a lost connection again."""
 GONE = 4404
 """The hall's close code for an unknown room or token: never worth another try."""
+KICKED = 4410
+"""The hall's close code for a person the host removed (踢出): never worth another try."""
 
 
 class _Socket(Protocol):
@@ -419,11 +421,14 @@ def _take(link: _Link, console: Console) -> tuple[list[StateFrame], bool] | int:
         if is_error(f):
             console.print(f"[red]refused: {f['error']['message']}[/red]")
             void = True
-            if f["error"].get("code") in ("unknown_room", "unknown_token"):
+            if f["error"].get("code") in ("unknown_room", "unknown_token", "kicked"):
                 return 1
     if closed:
         if closed[-1][1] == GONE:
             console.print("the room is gone")
+            return 1
+        if closed[-1][1] == KICKED:
+            console.print("the host removed you from the room")
             return 1
         console.print("the connection was lost; connecting again…")
         if not link.reopen():

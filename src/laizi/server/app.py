@@ -25,7 +25,8 @@ and manifest (:mod:`laizi.server.assets`); the client's own endpoints
 Every refusal is ``{"error": {"code", "message", "seat", "phase"}}`` with an HTTP status
 (400 a bad request, 404 unknown, 409 not now, 413 a body over the limit:
 :mod:`laizi.server.limits`; 403 a page of another site, 415 a body that is not JSON:
-:mod:`laizi.server.headers`).
+:mod:`laizi.server.headers`; 403 ``kicked`` / ``room_locked``: the host's powers,
+:mod:`laizi.server.room_host`).
 """
 
 from __future__ import annotations
@@ -58,10 +59,10 @@ from laizi.server.limits import CLOSE_NO_TOKEN, BodyLimit, SocketCap, hello_time
 from laizi.server.ratelimit import GuessLimit, RateLimited, RateLimits, rates_from_env
 from laizi.server.rooms import MAX_MESSAGE, Connection, Room, RoomSettings, parse_client_text
 from laizi.server.serving import (
-    CLOSE_UNKNOWN,
     SERVICE_RESTART,
     Incoming,
     error_frame,
+    refusal_close,
     serve_messages,
 )
 from laizi.server.storage import Store
@@ -73,7 +74,8 @@ _STATUS = {ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.UNKNOWN_TOKEN: 404,
            ErrorCode.TABLE_OVER: 409, ErrorCode.HAND_IN_PROGRESS: 409,
            ErrorCode.NOT_HOST: 403, ErrorCode.STORAGE: 503, ErrorCode.TOO_LARGE: 413,
            ErrorCode.RATE_LIMITED: 429, ErrorCode.FORBIDDEN_ORIGIN: 403,
-           ErrorCode.NOT_JSON: 415, ErrorCode.BANNED: 403, ErrorCode.NOT_ADMIN: 401}
+           ErrorCode.NOT_JSON: 415, ErrorCode.BANNED: 403, ErrorCode.NOT_ADMIN: 401,
+           ErrorCode.KICKED: 403, ErrorCode.ROOM_LOCKED: 403}
 ALL_ADDRESSES = (None, "0.0.0.0", "::", "")
 """``listen_host`` values that listen on every address (LAN addresses included)."""
 
@@ -419,9 +421,7 @@ async def play(ws: WebSocket) -> None:
             member = where.member(token)
     except LaiziError as exc:
         await ws.send_json(error_frame(exc))
-        await ws.close(code=CLOSE_UNKNOWN if exc.code in (ErrorCode.UNKNOWN_ROOM,
-                                                          ErrorCode.UNKNOWN_TOKEN)
-                       else SERVICE_RESTART)
+        await ws.close(code=refusal_close(exc))
         return
     if not isinstance(where, Room):
         assert hall.cluster is not None

@@ -33,6 +33,7 @@ from laizi.server.leases import (
 )
 from laizi.server.rooms import Connection, Member, Room
 from laizi.server.serving import (
+    CLOSE_KICKED,
     CLOSE_UNKNOWN,
     SERVICE_RESTART,
     Incoming,
@@ -228,7 +229,8 @@ class Forwarding:
             member = room.member(opening.token)
         except LaiziError as exc:
             self._publish(channel, f"{Wire.FRAME} {cid}\n" + dumps(error_frame(exc)))
-            self._publish(channel, f"{Wire.EXIT} {cid} {CLOSE_UNKNOWN}")
+            close_code = CLOSE_KICKED if exc.code == ErrorCode.KICKED else CLOSE_UNKNOWN
+            self._publish(channel, f"{Wire.EXIT} {cid} {close_code}")
             return False
 
         def deliver(frame: str) -> None:

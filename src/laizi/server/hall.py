@@ -355,15 +355,21 @@ class Hall:
         data = dict(stored.settings)
         host = str(data.pop("host", ""))
         paused = bool(data.pop("paused", False))
+        locked = bool(data.pop("locked", False))
+        kicked = data.pop("kicked", {})
         settings = RoomSettings.from_json(data)
         table = Table.from_log(stored.lines, secret=deals.parse_secret(stored.secret))
         room = Room(self._ports(), code, settings, table, stored.secret, host)
         room.paused = paused
+        room.locked = locked
+        if isinstance(kicked, dict):
+            room.kicked = {str(k): str(v) for k, v in kicked.items()}
         room.closed = table.closed
         room._status = stored.status
         room.started = room.started or stored.status in ("playing", "over")
         for token, name, role in stored.members:
-            room.members[token] = Member(token, name, role)
+            if token not in room.kicked:
+                room.members[token] = Member(token, name, role)
         return room
 
     async def load(self, code: str, stored: StoredRoom | None = None) -> Room:

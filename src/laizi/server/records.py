@@ -249,7 +249,7 @@ hand number."""
 def _error(exc: LaiziError) -> JSONResponse:
     status = {ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.UNKNOWN_TOKEN: 404,
               ErrorCode.NO_HAND: 404, ErrorCode.TABLE_OVER: 409,
-              ErrorCode.HAND_IN_PROGRESS: 409}.get(exc.code, 400)
+              ErrorCode.HAND_IN_PROGRESS: 409, ErrorCode.KICKED: 403}.get(exc.code, 400)
     return JSONResponse({"error": dict(exc.to_json())}, status_code=status)
 
 

@@ -22,7 +22,11 @@ from laizi.server.room_messages import (
     End,
     Entropy,
     Envelope,
+    HandOver,
     Horse,
+    HostMessage,
+    Kick,
+    Lock,
     Pause,
     Phrase,
     Ping,
@@ -118,6 +122,8 @@ class RoomDispatch(RoomState):
         if self.gone:
             raise LaiziError("the room has moved to another server process; reconnect",
                              code=ErrorCode.STORAGE)
+        if member.token not in self.members:  # kicked (its socket is being closed)
+            self.member(member.token)
         if self.closed and envelope.op != ClientOp.PING:
             raise TableError("the room is over", code=ErrorCode.TABLE_OVER)
         message = envelope.message
@@ -131,17 +137,18 @@ class RoomDispatch(RoomState):
                 return None
             case Act(action=action, version=version):
                 return await self._act(member, action, version)
-            case Start() | Pause() | Resume() | End():
+            case Start() | Pause() | Resume() | End() | Kick() | HandOver() | Lock():
                 if member.token != self.host:
                     raise TableError(f"only the host may {message.op}",
                                      code=ErrorCode.NOT_HOST)
-                if not await self._host_command(message):
+                if not await self._host_command(member, message):
                     return None
             case _:
                 if not await self._person_command(member, message):
                     return None
         await self.advance()
-        if self.table.in_hand and isinstance(message, Back | Dismiss | Ready | Resume):
+        if self.table.in_hand and isinstance(message, Back | Dismiss | Ready | Resume | Kick
+                                             | HandOver | Lock):
             self.broadcast()  # the room changed for everybody; advance shows nothing
             # during a hand
         return None
@@ -162,10 +169,12 @@ class RoomDispatch(RoomState):
             for conn in m.connections:
                 conn.put(frame)
 
-    async def _host_command(self, message: Start | Pause | Resume | End) -> bool:
-        """The host's ``start``, ``pause``, ``resume``, ``end``; whether the room moves
-        on after it (not once it is over)."""
+    async def _host_command(self, host: Member, message: HostMessage) -> bool:
+        """The host's ``start``, ``pause``, ``resume``, ``end``, ``kick``, ``host``,
+        ``lock``; whether the room moves on after it (not once it is over)."""
         match message:
+            case Kick() | HandOver() | Lock():
+                await self._host_power(host, message)
             case Start():
                 if self.started:
                     raise TableError("the match has already started",

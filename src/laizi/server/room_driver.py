@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 
 from laizi.engine.actions import Action
-from laizi.server.room_settings import BOT_PREFIX
 from laizi.server.room_state import RoomState, TaskKey
 from laizi.table.decisions import BotError, Decision, asked, resolve
 from laizi.vocab import Phase
@@ -61,7 +60,7 @@ class RoomDriver(RoomState):
         if t.over:
             await self._close()
             return
-        if self._seat_waiting_players():
+        if self._reseat():
             await self._store()
         if self.waits_for_people():
             if self._next_hand is not None:
@@ -98,9 +97,10 @@ class RoomDriver(RoomState):
                 continue
             if held is not None:
                 held[1].cancel()
-            if person.startswith(BOT_PREFIX) or person in self.auto or decision.forced:
-                # A bot, 托管, or a seat with nothing to answer but pass (answered by the
-                # server, held like a bot's answer to the window's minimum length).
+            if self.played_by_bot(person) or decision.forced:
+                # A bot, 托管, a kicked person's seat, or a seat with nothing to answer but
+                # pass (answered by the server, held like a bot's answer to the window's
+                # minimum length).
                 task = asyncio.create_task(self._bot_move(seat, key))
                 self._deadlines.pop(seat, None)
             elif self.settings.clock is not None:

@@ -24,7 +24,14 @@ class RoomMembers(RoomState):
 
     async def add_member(self, name: str, role: str) -> Member:
         """A new member (under the lock): a player takes a bot's seat or waits (晃晃), or
-        watches when the table is full."""
+        watches when the table is full. Refused in a locked room, and to a name the host
+        kicked (:mod:`room_host`)."""
+        if name in self.kicked.values():
+            raise TableError(f"the host removed {name!r} from this room",
+                             code=ErrorCode.KICKED)
+        if self.locked:
+            raise TableError("the host has locked this room: nobody new may join",
+                             code=ErrorCode.ROOM_LOCKED)
         if any(m.name == name for m in self.members.values()):
             raise TableError(f"{name!r} is already in the room")
         token = secrets.token_urlsafe(18)

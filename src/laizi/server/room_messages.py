@@ -19,8 +19,9 @@ from laizi.errors import ErrorCode, ErrorJSON, MalformedActionError
 from laizi.vocab import ClientOp, QuickPhrase, ServerOp
 
 __all__ = ["MAX_MESSAGE", "Act", "Answer", "Back", "ClientMessage", "Dismiss", "End",
-           "Entropy", "Envelope", "Horse", "Pause", "Phrase", "Ping", "Ready", "Refused", "Resume",
-           "Sit", "Start", "parse_client_text", "parse_message", "refusal"]
+           "Entropy", "Envelope", "HandOver", "Horse", "HostMessage", "Kick", "Lock", "Pause",
+           "Phrase", "Ping", "Ready", "Refused", "Resume", "Sit", "Start", "parse_client_text",
+           "parse_message", "refusal"]
 
 MAX_MESSAGE = 16 * 1024
 """The largest websocket message a client may send (characters; a longer one within the
@@ -135,14 +136,43 @@ class Phrase:
     id: QuickPhrase = QuickPhrase.HELLO
 
 
+@dataclass(frozen=True, slots=True)
+class Kick:
+    """The host removes a member (踢出), by name: a bot plays their seat from now on, and
+    their token and name are refused by this room for good."""
+
+    op: ClassVar[ClientOp] = ClientOp.KICK
+    person: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandOver:
+    """The host hands the host role (转让房主) to another player, by name."""
+
+    op: ClassVar[ClientOp] = ClientOp.HOST
+    person: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class Lock:
+    """The host locks the room to newcomers (锁定房间), or unlocks it."""
+
+    op: ClassVar[ClientOp] = ClientOp.LOCK
+    locked: object = None
+
+
+HostMessage = Start | Pause | Resume | End | Kick | HandOver | Lock
+"""What only the host may send (``not_host`` for anybody else)."""
+
 ClientMessage = (Act | Start | Pause | Resume | End | Dismiss | Back | Horse | Entropy
-                 | Ready | Ping | Sit | Phrase)
+                 | Ready | Ping | Sit | Phrase | Kick | HandOver | Lock)
 
 _FIELDS: dict[ClientOp, tuple[str, ...]] = {
     ClientOp.ACT: ("action", "version"), ClientOp.START: (), ClientOp.PAUSE: (),
     ClientOp.RESUME: (), ClientOp.END: (), ClientOp.DISMISS: ("agree",),
     ClientOp.BACK: (), ClientOp.HORSE: ("buy",), ClientOp.ENTROPY: ("value",),
     ClientOp.READY: (), ClientOp.PING: (), ClientOp.SIT: (), ClientOp.PHRASE: ("id",),
+    ClientOp.KICK: ("person",), ClientOp.HOST: ("person",), ClientOp.LOCK: ("locked",),
 }
 """Each op's own fields (``op`` and ``seq`` are every message's)."""
 
@@ -195,6 +225,12 @@ def _build(op: ClientOp, msg: dict[str, object]) -> ClientMessage:
             return Sit()
         case ClientOp.PHRASE:
             return Phrase(QuickPhrase(str(msg.get("id"))))
+        case ClientOp.KICK:
+            return Kick(msg.get("person"))
+        case ClientOp.HOST:
+            return HandOver(msg.get("person"))
+        case ClientOp.LOCK:
+            return Lock(msg.get("locked"))
 
 
 def _message(op: object, msg: dict[str, object]) -> ClientMessage | Refused:

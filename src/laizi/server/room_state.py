@@ -16,6 +16,7 @@ from laizi.errors import ErrorCode, TableError
 from laizi.server.ratelimit import TokenBucket
 from laizi.server.room_clock import Clock
 from laizi.server.room_connection import Connection, Member
+from laizi.server.room_messages import HandOver, Kick, Lock
 from laizi.server.room_ports import RoomPorts
 from laizi.server.room_settings import BOT_PREFIX, RoomSettings
 from laizi.table.decisions import pass_only
@@ -57,6 +58,7 @@ class RoomInfo(TypedDict):
     vote: Vote | None
     ready: list[str]
     idle: bool
+    locked: bool
 
 
 class RoomState:
@@ -103,12 +105,20 @@ class RoomState:
         self._status = "playing" if self.started else "open"
         self.phrase_buckets: dict[str, TokenBucket] = {}
         """Each person's quick phrases (快捷语) left (:mod:`room_dispatch`)."""
+        self.locked = False
+        """The host locked the room (锁定房间): nobody new may join (:mod:`room_host`)."""
+        self.kicked: dict[str, str] = {}
+        """The people the host removed (踢出), token → name: their token and their name
+        are refused by this room for good (:mod:`room_host`)."""
 
     # ------------------------------------------------------------------ who is here
 
     def member(self, token: str) -> Member:
         m = self.members.get(token)
         if m is None:
+            if token in self.kicked:
+                raise TableError(f"the host removed you from room {self.code}",
+                                 code=ErrorCode.KICKED)
             raise TableError("unknown seat token", code=ErrorCode.UNKNOWN_TOKEN)
         return m
 
@@ -116,7 +126,16 @@ class RoomState:
         return next((m for m in self.members.values() if m.name == name), None)
 
     def persons_seated(self) -> list[str]:
-        return [p for p in self.table.seats if p is not None and not p.startswith(BOT_PREFIX)]
+        """The people at the table's seats (not a kicked person whose seat a bot plays
+        until the hand ends)."""
+        gone = set(self.kicked.values())
+        return [p for p in self.table.seats
+                if p is not None and not p.startswith(BOT_PREFIX) and p not in gone]
+
+    def played_by_bot(self, person: str) -> bool:
+        """Whether a bot plays ``person``'s seat: a bot's, 托管, or a kicked person's."""
+        return (person.startswith(BOT_PREFIX) or person in self.auto
+                or person in self.kicked.values())
 
     def people_present(self) -> bool:
         return bool(self.persons_seated())
@@ -138,12 +157,13 @@ class RoomState:
     def info(self) -> RoomInfo:
         """The room as everybody may see it."""
         t = self.table
+        bot_played = self.auto | (set(self.kicked.values()) & set(t.seats))
         return {
             "code": self.code, "settings": self._settings_json,
             "host": self.members[self.host].name if self.host in self.members else None,
             "seats": list(t.seats), "waiting": list(t.waiting), "ledger": t.standing,
             "hands": t.number, "started": self.started, "paused": self.paused,
-            "over": self.closed, "in_hand": t.in_hand, "auto": sorted(self.auto),
+            "over": self.closed, "in_hand": t.in_hand, "auto": sorted(bot_played),
             "online": sorted(m.name for m in self.members.values() if m.connections),
             "spectators": sorted(m.name for m in self.members.values()
                                  if m.role == "spectator"),
@@ -153,6 +173,7 @@ class RoomState:
                 "seconds": max(0.0, round(self.vote_until - self.clock.monotonic(), 1))},
             "ready": sorted(self.ready),
             "idle": self.waits_for_people(),
+            "locked": self.locked,
         }
 
     # ------------------------------------------------------------------ the parts' jobs
@@ -206,6 +227,15 @@ class RoomState:
 
     def _seat_waiting_players(self) -> bool:
         """Seat the players who joined during a hand (:mod:`room_members`)."""
+        raise NotImplementedError
+
+    async def _host_power(self, host: Member, message: Kick | HandOver | Lock) -> None:
+        """A host's ``kick``, ``host`` or ``lock`` (:mod:`room_host`)."""
+        raise NotImplementedError
+
+    def _reseat(self) -> bool:
+        """Between hands: kicked people leave the table, waiting players sit, bots fill
+        the seats left empty (:mod:`room_host`)."""
         raise NotImplementedError
 
     async def _dismiss(self, member: Member, agree: object) -> None:

@@ -46,7 +46,8 @@ class RoomStorage(RoomState):
         self.stored = len(t.log)
 
     def _stored_settings(self) -> dict[str, object]:
-        return {**self.settings.to_json(), "host": self.host, "paused": self.paused}
+        return {**self.settings.to_json(), "host": self.host, "paused": self.paused,
+                "locked": self.locked, "kicked": dict(self.kicked)}
 
     async def _reload(self) -> None:
         stored = await self.ports.store.room(self.code)

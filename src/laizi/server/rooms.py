@@ -18,7 +18,8 @@ A room is made of parts with one job each, on one shared state
 - :mod:`~laizi.server.room_storage`: storage sync;
 - :mod:`~laizi.server.room_driver`: bots, clocks and the next hand (docs/protocol.md's
   claim windows, the bot-failure rule);
-- :mod:`~laizi.server.room_members`: membership, the dismiss vote, the room's end.
+- :mod:`~laizi.server.room_members`: membership, the dismiss vote, the room's end;
+- :mod:`~laizi.server.room_host`: the host's powers over people (kick, hand over, lock).
 
 It is given narrow ports (:mod:`~laizi.server.room_ports`: store, bots, reporter, clock)
 and never sees the hall.
@@ -31,6 +32,7 @@ from laizi.server.room_connection import Connection, Member, dumps
 from laizi.server.room_dispatch import RoomDispatch
 from laizi.server.room_driver import BotError, RoomDriver
 from laizi.server.room_frames import RoomFrames
+from laizi.server.room_host import CLOSE_KICKED, RoomHost
 from laizi.server.room_members import RoomMembers
 from laizi.server.room_messages import MAX_MESSAGE, parse_client_text
 from laizi.server.room_ports import RoomPorts
@@ -38,10 +40,10 @@ from laizi.server.room_settings import BOT_PREFIX, RoomSettings
 from laizi.server.room_state import pass_only
 from laizi.server.room_storage import RoomStorage
 
-__all__ = ["BOT_PREFIX", "MAX_MESSAGE", "AsyncioClock", "BotError", "Clock", "Connection",
-           "FakeClock", "Member", "Room", "RoomPorts", "RoomSettings", "dumps",
+__all__ = ["BOT_PREFIX", "CLOSE_KICKED", "MAX_MESSAGE", "AsyncioClock", "BotError", "Clock",
+           "Connection", "FakeClock", "Member", "Room", "RoomPorts", "RoomSettings", "dumps",
            "parse_client_text", "pass_only"]
 
 
-class Room(RoomDispatch, RoomDriver, RoomMembers, RoomStorage, RoomFrames):
+class Room(RoomDispatch, RoomHost, RoomDriver, RoomMembers, RoomStorage, RoomFrames):
     """One room of the hall: its parts together (each part's job is in its module)."""

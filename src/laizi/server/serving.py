@@ -10,10 +10,11 @@ from collections.abc import Awaitable, Callable
 from laizi.errors import ErrorCode, LaiziError
 from laizi.server import metrics
 from laizi.server.ratelimit import TokenBucket, message_rate_from_env
-from laizi.server.rooms import Connection, Member, Room, parse_client_text
+from laizi.server.rooms import CLOSE_KICKED, Connection, Member, Room, parse_client_text
 from laizi.vocab import ServerOp
 
-__all__ = ["CLOSE_UNKNOWN", "SERVICE_RESTART", "Incoming", "error_frame", "serve_messages"]
+__all__ = ["CLOSE_KICKED", "CLOSE_UNKNOWN", "SERVICE_RESTART", "Incoming", "error_frame",
+           "refusal_close", "serve_messages"]
 
 CLOSE_UNKNOWN = 4404
 """The websocket close code of an unknown room or token (final: the client stops)."""
@@ -24,6 +25,16 @@ hall cannot serve it now)."""
 Incoming = str | dict[str, object] | None
 """What a websocket gave: a message's text, the error frame that answers a message that
 could not be read (too large, not text), or ``None``: the client has gone."""
+
+
+def refusal_close(exc: LaiziError) -> int:
+    """The close code of a websocket refused on connecting: final for an unknown room or
+    token (4404) and a person the host removed (4410), else 1012 (come back later)."""
+    if exc.code == ErrorCode.KICKED:
+        return CLOSE_KICKED
+    if exc.code in (ErrorCode.UNKNOWN_ROOM, ErrorCode.UNKNOWN_TOKEN):
+        return CLOSE_UNKNOWN
+    return SERVICE_RESTART
 
 
 def error_frame(exc: LaiziError) -> dict[str, object]:

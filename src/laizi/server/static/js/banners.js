@@ -37,7 +37,8 @@ export function Banners({ code, send }) {
   const mySeat = useStore((s) => s.mySeat);
   const table = frame.view.table;
   const room = frame.room;
-  const host = me ? me.host : false;
+  // The room's frames say who the host is now (the role can be handed over).
+  const host = !!myName && room.host === myName;
   const spectator = me ? me.role === "spectator" : mySeat === null;
   const waitingMe = myName && table.waiting.includes(myName) && !room.over;
   const autoMe = myName && room.auto.includes(myName);

@@ -17,7 +17,10 @@ export const roomMessages = new EventTarget();
 
 // Errors after which the connection does not come back by itself.
 /** @type {string[]} */
-const FATAL = [ErrorCode.UNKNOWN_ROOM, ErrorCode.UNKNOWN_TOKEN, ErrorCode.FORBIDDEN_ORIGIN];
+const FATAL = [ErrorCode.UNKNOWN_ROOM, ErrorCode.UNKNOWN_TOKEN, ErrorCode.FORBIDDEN_ORIGIN, ErrorCode.KICKED];
+// Close codes after which it does not either: an unknown room or token, a page of another
+// site, a person the host removed (踢出).
+const FINAL_CLOSE = [4404, 4403, 4410];
 
 export class Conn {
   /**
@@ -89,7 +92,7 @@ export class Conn {
       for (const [, w] of this.waiting) w({ op: ServerOp.ERROR, seq: null, error: { code: "disconnected", message: "disconnected" } });
       this.waiting.clear();
       if (this.closed) return;
-      if (e.code === 4404 || e.code === 4403 || this.fatal) {
+      if (FINAL_CLOSE.includes(e.code) || this.fatal) {
         this.onStatus("gone", this.fatal);
         return;
       }

@@ -131,6 +131,16 @@ const S = {
   offline: ["离线", "offline"],
   auto_short: ["托管", "auto"],
   host_controls: ["房主", "Host"],
+  kick: ["踢出", "Kick"],
+  kick_confirm: ["把 {name} 踢出房间？电脑接手 TA 的座位，TA 不能再回到这个房间。", "Remove {name} from the room? A bot takes their seat, and they cannot come back to this room."],
+  make_host: ["转让房主", "Make host"],
+  make_host_confirm: ["把房主转让给 {name}？你将不再是房主。", "Make {name} the host? You will no longer be the host."],
+  lock_room: ["锁定房间", "Lock the room"],
+  lock_hint: ["锁定后新的人不能加入或旁观，房间里的人不受影响", "Once locked, nobody new may join or watch; the people in the room are not affected"],
+  locked: ["已锁定", "Locked"],
+  members: ["房间里的人", "People in the room"],
+  kicked_title: ["你已被移出房间", "You were removed from the room"],
+  kicked_page: ["房主把你移出了这个房间，电脑接手了你的座位。你不能再回到这个房间。", "The host removed you from this room, and a bot took your seat. You cannot come back to this room."],
   start: ["开始", "Start"],
   pause: ["暂停", "Pause"],
   resume: ["继续", "Resume"],
@@ -339,6 +349,8 @@ const S = {
   err_not_json: ["请求格式不对（须为 JSON）", "The request must be JSON"],
   err_banned: ["牌馆管理员已禁止这个名字或地址", "The hall's operator has banned this name or address"],
   err_not_admin: ["需要管理员口令", "The admin token is needed"],
+  err_kicked: ["房主已把你移出这个房间", "The host removed you from this room"],
+  err_room_locked: ["房主已锁定这个房间，新的人不能加入", "The host has locked this room: nobody new may join"],
 };
 
 export function t(key, params) {

@@ -103,7 +103,7 @@ export const TableEventType = Object.freeze({
   CLOSE: "close",
 });
 
-/** @typedef {"act" | "start" | "pause" | "resume" | "end" | "dismiss" | "back" | "horse" | "entropy" | "ready" | "ping" | "sit" | "phrase"} ClientOpWord */
+/** @typedef {"act" | "start" | "pause" | "resume" | "end" | "dismiss" | "back" | "horse" | "entropy" | "ready" | "ping" | "sit" | "phrase" | "kick" | "host" | "lock"} ClientOpWord */
 /** What a browser (or ``laizi connect``) sends the hall over its websocket. */
 export const ClientOp = Object.freeze({
   ACT: "act",
@@ -119,6 +119,9 @@ export const ClientOp = Object.freeze({
   PING: "ping",
   SIT: "sit",
   PHRASE: "phrase",
+  KICK: "kick",
+  HOST: "host",
+  LOCK: "lock",
 });
 
 /** @typedef {"state" | "hints" | "ack" | "error" | "phrase"} ServerOpWord */
@@ -150,7 +153,7 @@ export const QuickPhrase = Object.freeze({
   FLOWER: "flower",
 });
 
-/** @typedef {"malformed" | "unknown_type" | "no_such_seat" | "not_your_turn" | "no_decision" | "already_answered" | "illegal" | "hand_over" | "stale_version" | "no_hand" | "hand_in_progress" | "table_over" | "table_rule" | "bad_log" | "rules_version" | "not_your_seat" | "not_host" | "paused" | "unknown_room" | "unknown_token" | "storage" | "bad_option" | "too_large" | "rate_limited" | "forbidden_origin" | "not_json" | "banned" | "not_admin"} ErrorCodeWord */
+/** @typedef {"malformed" | "unknown_type" | "no_such_seat" | "not_your_turn" | "no_decision" | "already_answered" | "illegal" | "hand_over" | "stale_version" | "no_hand" | "hand_in_progress" | "table_over" | "table_rule" | "bad_log" | "rules_version" | "not_your_seat" | "not_host" | "paused" | "unknown_room" | "unknown_token" | "storage" | "bad_option" | "too_large" | "rate_limited" | "forbidden_origin" | "not_json" | "banned" | "not_admin" | "kicked" | "room_locked"} ErrorCodeWord */
 /** Why something was refused (stable strings: clients switch on them). */
 export const ErrorCode = Object.freeze({
   MALFORMED: "malformed",
@@ -181,6 +184,8 @@ export const ErrorCode = Object.freeze({
   NOT_JSON: "not_json",
   BANNED: "banned",
   NOT_ADMIN: "not_admin",
+  KICKED: "kicked",
+  ROOM_LOCKED: "room_locked",
 });
 
 /**
@@ -322,6 +327,7 @@ export const ErrorCode = Object.freeze({
  * @property {{agree: string[], against: string[], seconds: number} | null} vote
  * @property {string[]} ready
  * @property {boolean} idle
+ * @property {boolean} locked
  */
 
 /**

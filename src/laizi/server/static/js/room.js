@@ -68,6 +68,29 @@ export function WaitingRoom({ table, room, code }) {
   </div>`;
 }
 
+// The host's powers over people (docs/hall.md, "Host powers"): lock the room to newcomers,
+// and for each other person in it, kick them (a bot takes their seat) or, for a player,
+// hand them the host role. Each asks first: neither can be taken back.
+function HostPeople({ room, table, myName, send }) {
+  /** @param {string | null} p */
+  const person = (p) => !!p && !p.startsWith("🤖") && p !== myName;
+  const players = [...table.seats.filter(person), ...table.waiting.filter(person)];
+  const people = [...players.map((name) => ({ name, player: true })),
+    ...room.spectators.filter(person).map((name) => ({ name, player: false }))];
+  const ask = (key, name, op) => { if (confirm(t(key, { name: displayName(name) }))) send(op, { person: name }); };
+  return html`<div class="hostpeople">
+    <label class="check"><input type="checkbox" data-testid="lock" checked=${!!room.locked}
+      onChange=${(e) => send(ClientOp.LOCK, { locked: e.currentTarget.checked })} /> ${t("lock_room")}</label>
+    <p class="muted small">${t("lock_hint")}</p>
+    ${people.length ? html`<h4>${t("members")}</h4><ul class="memberlist">${people.map((m) => html`<li key=${m.name} data-testid="member" data-name=${m.name}>
+      <span class="who">${displayName(m.name)}${m.player ? "" : html` <span class="tag">${t("spectators")}</span>`}</span>
+      <span class="row buttons">
+        ${m.player ? html`<button type="button" data-testid="make-host" onClick=${() => ask("make_host_confirm", m.name, ClientOp.HOST)}>${t("make_host")}</button>` : ""}
+        <button type="button" class="danger" data-testid="kick" onClick=${() => ask("kick_confirm", m.name, ClientOp.KICK)}>${t("kick")}</button>
+      </span></li>`)}</ul>` : ""}
+  </div>`;
+}
+
 export function RoomPanel({ code, token, room, table, me, myName, host, seated, send }) {
   const [copied, setCopied] = useState(false);
   const info = useShareInfo();
@@ -82,7 +105,7 @@ export function RoomPanel({ code, token, room, table, me, myName, host, seated, 
       <div class="copyrow"><input readonly value=${mine} aria-label=${t("my_link")} onFocus=${(e) => e.currentTarget.select()} />
         <button type="button" onClick=${copyMine}>${copied ? t("copied") : t("copy")}</button></div>
     </section>
-    <section><h3>${t("room")} ${code}</h3>
+    <section><h3>${t("room")} ${code}${room.locked ? html` <span class="tag locked" data-testid="locked-tag">🔒 ${t("locked")}</span>` : ""}</h3>
       <ol class="seatlist">${table.seats.map((p, i) => html`<li key=${i}>${displayName(p)}
         ${p === room.host ? html` <span class="tag">${t("host_controls")}</span>` : ""}
         ${room.auto.includes(p) ? html` <span class="tag auto">${t("auto_short")}</span>` : ""}
@@ -101,7 +124,7 @@ export function RoomPanel({ code, token, room, table, me, myName, host, seated, 
       ${room.started && !room.paused ? html`<button type="button" onClick=${() => send(ClientOp.PAUSE)}>${t("pause")}</button>` : ""}
       ${room.paused ? html`<button type="button" onClick=${() => send(ClientOp.RESUME)}>${t("resume")}</button>` : ""}
       <button type="button" class="danger" onClick=${() => { if (confirm(t("end_confirm"))) send(ClientOp.END); }}>${t("end_match")}</button>
-    </div></section>` : ""}
+    </div><${HostPeople} room=${room} table=${table} myName=${myName} send=${send} /></section>` : ""}
     ${seated && room.started && !room.over && !room.vote ? html`<section><button type="button" onClick=${() => send(ClientOp.DISMISS, { agree: true })}>${t("dismiss")}</button></section>` : ""}
     <${AppSettings} />
   </div>`;

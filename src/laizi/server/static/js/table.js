@@ -12,7 +12,7 @@
 import { html } from "htm/preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { t, variantName } from "./i18n.js";
-import { api, myRooms, rememberRoom, getName, setName } from "./api.js";
+import { api, forgetRoom, myRooms, rememberRoom, getName, setName } from "./api.js";
 import { Conn } from "./conn.js";
 import { Board } from "./board.js";
 import { LedgerTable } from "./settle.js";
@@ -56,6 +56,7 @@ function JoinHere({ code, onJoined }) {
   const [info, setInfo] = useState(null);
   const [toast, show] = useToast();
   useEffect(() => { api(`/api/rooms/${encodeURIComponent(code)}`).then(setInfo).catch((e) => show(errorText(e))); }, [code]);
+  const locked = !!(info && info.locked);  // the host locked the room: nobody new joins
   async function go(role) {
     if (!name.trim()) { show(t("name_needed")); return; }
     try {
@@ -70,10 +71,11 @@ function JoinHere({ code, onJoined }) {
     <main class="cards"><section class="card">
       <h2>${t("join_this")}</h2>
       ${info ? html`<p>${variantName(info.settings.variant)} · ${info.seats.map(displayName).join(" · ")}</p>` : ""}
+      ${locked ? html`<p class="note-warn" role="status" data-testid="join-locked">🔒 ${t("err_room_locked")}</p>` : ""}
       <label for="player-name">${t("your_name")}<input id="player-name" name="player-name" maxlength="24" value=${name} onInput=${(e) => setN(e.currentTarget.value)} /></label>
       <div class="row buttons">
-        <button class="primary" type="button" onClick=${() => go("player")}>${t("as_player")}</button>
-        <button type="button" onClick=${() => go("spectator")}>${t("as_spectator")}</button>
+        <button class="primary" type="button" disabled=${locked} onClick=${() => go("player")}>${t("as_player")}</button>
+        <button type="button" disabled=${locked} onClick=${() => go("spectator")}>${t("as_spectator")}</button>
       </div>
     </section></main>${toast}
   </div>`;
@@ -109,7 +111,11 @@ function useTable(code, token, show) {
         const now = store.getState().frame;
         store.set({ hintGot: { version: f.version, hints: f.hints, hand: now && now.version === f.version ? now.view.hand : null } });
       },
-      onStatus: (s, err) => store.set(s === "gone" ? { status: s, gone: err || { code: ErrorCode.UNKNOWN_TOKEN } } : { status: s }),
+      onStatus: (s, err) => {
+        // Removed by the host: this browser's seat token for the room is dead for good.
+        if (s === "gone" && err && err.code === ErrorCode.KICKED) forgetRoom(code);
+        store.set(s === "gone" ? { status: s, gone: err || { code: ErrorCode.UNKNOWN_TOKEN } } : { status: s });
+      },
     });
     ctl.conn = c;
     return () => { c.close(); senses.forEach((off) => off()); };
@@ -191,7 +197,9 @@ function Table({ code, token }) {
 
   if (gone) {
     return html`<div class="page"><${TopBar} title=${`${t("room")} ${code}`} />
-      <main class="cards"><section class="card"><p>${t("gone", { msg: errorText(gone) })}</p><a href="/">${t("back_lobby")}</a></section></main></div>`;
+      <main class="cards"><section class="card" data-testid="gone">${gone.code === ErrorCode.KICKED
+        ? html`<h2>${t("kicked_title")}</h2><p data-testid="kicked">${t("kicked_page")}</p>`
+        : html`<p>${t("gone", { msg: errorText(gone) })}</p>`}<a href="/">${t("back_lobby")}</a></section></main></div>`;
   }
   if (!frame) {
     return html`<div class="page"><${TopBar} title=${`${t("room")} ${code}`}><${SoundControl} /></${TopBar}><p class="loading">${t(status === "reconnecting" ? "reconnecting" : "connecting")}</p></div>`;
@@ -230,7 +238,7 @@ function Table({ code, token }) {
         ${tab === "log" ? html`<${Feed} />` : ""}
         ${tab === "ledger" ? html`<${LedgerTable} people=${peopleOf(frame)} rows=${ledgerRows} totals=${room.ledger} onRow=${(r) => store.set({ shown: r.number })} />` : ""}
         ${tab === "room" ? html`<${RoomPanel} code=${code} token=${token} room=${room} table=${table} me=${me} myName=${myName}
-            host=${me ? me.host : false} seated=${seated} send=${ctl.send} />` : ""}
+            host=${!!myName && room.host === myName} seated=${seated} send=${ctl.send} />` : ""}
       </aside>
     </div>
     <${SettlementHolder} code=${code} send=${ctl.send} acting=${acting} />
