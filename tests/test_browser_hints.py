@@ -72,8 +72,23 @@ def _until_hints(pg: Page, timeout: float = 240) -> None:
             pg.wait_for_timeout(20)
 
 
+def _steady(pg: Page) -> tuple[int, dict[str, Any]]:
+    """The page's version and its hints panel, read while the version stays the same (one
+    move can come as two frames, e.g. a flower and its replacement draw; the panel waits
+    for the hints of the last)."""
+    for _ in range(20):
+        pg.wait_for_selector("[data-testid=hint-discard]")
+        before = pg.get_attribute(".table-page", "data-version")
+        shown = _shown(pg)
+        if pg.get_attribute(".table-page", "data-version") == before and shown["discards"]:
+            return int(before or -1), shown
+    raise AssertionError("the page never held still")
+
+
 def _shown(pg: Page) -> dict[str, Any]:
-    return pg.eval_on_selector("[data-testid=hints]", """h => ({
+    return pg.evaluate("""() => { const h = document.querySelector('[data-testid=hints]');
+      if (!h) return {discards: [], chosen: -1, waits: [], marked: []};
+      return {
         discards: [...h.querySelectorAll('[data-testid=hint-discard]')].map(b => +b.dataset.tile),
         chosen: +(h.querySelector('[data-testid=hint-for]') || {dataset: {tile: -1}}).dataset.tile,
         waits: [...h.querySelectorAll('[data-testid=hint-wait]')].map(w => ({
@@ -83,7 +98,7 @@ def _shown(pg: Page) -> dict[str, Any]:
                 ? null : w.dataset.onDiscard.split(',').map(Number)})),
         marked: [...document.querySelectorAll('.myhand .tile.ready-discard')]
             .map(t => +t.dataset.tile),
-    })""")
+    }}""")
 
 
 @pytest.mark.parametrize(("variant", "phone", "large"), [
@@ -97,11 +112,10 @@ def test_the_hints_panel_shows_the_servers_hints(browser: People, server: str, v
     pg, frames = _open(browser, room, phone, large)
     _until_hints(pg)
     look_as = f"{variant}-{phone}{'-large' if large else ''}"
-    version = int(pg.get_attribute(".table-page", "data-version") or -1)
+    version, shown = _steady(pg)
     sent = [f for f in frames if f.get("op") == "hints" and f["version"] == version]
     assert len(sent) == 1, [f.get("op") for f in frames[-5:]]
     hints = sent[0]["hints"]
-    shown = _shown(pg)
     assert shown["discards"] == [d["tile"] for d in hints["discards"]]
     assert set(shown["marked"]) == set(shown["discards"]), pg.inner_html(".myhand")[:1500]
     first = hints["discards"][0]
