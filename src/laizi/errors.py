@@ -80,6 +80,9 @@ class ErrorCode(StrEnum):
     page; HTTP 403); nothing was applied."""
     NOT_ADMIN = "not_admin"
     """The hall: an admin request without the admin token (HTTP 401)."""
+    UNKNOWN_PERSON = "unknown_person"
+    """The hall: an identity credential (``X-Laizi-Person``), a recovery code or a
+    device link that is not one the hall gave, or no longer valid (HTTP 401)."""
 
 
 class ErrorJSON(TypedDict):
