@@ -370,3 +370,26 @@ def test_migration_0004_upgrades_a_0003_hall_with_rooms(tmp_path: Path,
         made = _person(hall)
         assert hall.get("/api/me/history", headers=_as(made)).json()["rooms"] == []
         assert _create(hall, "阿明", _as(made)).status_code == 201
+
+
+def test_the_migrations_make_the_models_tables(db: str) -> None:
+    """After the migrations the schema is the models' (nothing for Alembic to add)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from laizi.server import admin, scorekeeper  # noqa: F401  (their tables join Base)
+    from laizi.server.storage import Base
+
+    async def go() -> list[Any]:
+        store = Store(db)
+        await store.setup()
+        try:
+            async with store.engine.connect() as conn:
+                return list(await conn.run_sync(
+                    lambda sync: compare_metadata(MigrationContext.configure(sync),
+                                                  Base.metadata)))
+        finally:
+            await store.close()
+
+    diffs = asyncio.run(go())
+    assert not diffs, diffs
