@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import browser_helpers
-from browser_helpers import PHONES, People, shot
+from browser_helpers import FAST, PHONES, People, play_until, settlement_shown, shot
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -22,6 +22,22 @@ def _history_shows(pg: Page, code: str) -> None:
     pg.wait_for_selector(f"[data-testid=my-history] li[data-room='{code}']")
 
 
+def _play_one_hand(pg: Page, server: str) -> str:
+    """A one-hand room of this page's person (its credential from the page's storage),
+    played to its end on the page; its code."""
+    import httpx
+
+    person = pg.evaluate("localStorage.getItem('laizi.person')")
+    r = httpx.post(f"{server}/api/rooms", headers={"X-Laizi-Person": person}, json={
+        "name": "阿明", "settings": {"variant": "jingzhou", **FAST, "hands": 1}})
+    assert r.status_code == 201, r.text
+    pg.goto(server + r.json()["link"] if r.json()["link"].startswith("/") else r.json()["link"])
+    pg.click("[data-testid=start]")
+    pg.wait_for_selector(".myhand")
+    play_until(pg, lambda: settlement_shown(pg))
+    return str(r.json()["code"])
+
+
 def test_a_recovery_code_and_a_device_link_bring_the_identity_to_other_phones(
         browser: People, server: str) -> None:
     a = browser.page(PHONES["360x740"], who="phone A")
@@ -31,8 +47,13 @@ def test_a_recovery_code_and_a_device_link_bring_the_identity_to_other_phones(
     a.click("[data-testid=create-form] button[type=submit]")
     a.wait_for_selector(".table-page")
     code = a.url.split("/r/")[1].split("?")[0]
+    played = _play_one_hand(a, server)
     a.goto(f"{server}/")
     _history_shows(a, code)
+    a.wait_for_selector(f"[data-testid=my-history] li[data-room='{played}']")
+    stats = a.inner_text("[data-testid=history-stats] tbody")
+    assert "荆州" in stats and "\t1\t" in stats, stats  # one hand of 荆州 counted
+    shot(a, "identity-history-360x740", "[data-testid=my-history]")
     a.click("[data-testid=show-code]")
     shown = a.inner_text("[data-testid=recovery-code]").strip()
     assert [len(g) for g in shown.split("-")] == [5, 5, 5, 5], shown
