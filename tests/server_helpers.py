@@ -125,6 +125,7 @@ def unique(prefix: str) -> str:
 
 GENEROUS_LIMITS = {"LAIZI_RATE_CREATE": "100000/minute", "LAIZI_RATE_JOIN": "100000/minute",
                    "LAIZI_RATE_GUESS": "100000/minute", "LAIZI_RATE_MESSAGES": "10000/10000",
+                   "LAIZI_RATE_IDENTITY": "100000/minute",
                    "LAIZI_WS_PER_ADDRESS": "100000"}
 """Limits the tests' servers get unless a test sets its own (``Server(env=...)``)."""
 
@@ -255,17 +256,39 @@ def running(db_url: str, log_dir: Path) -> Iterator[Server]:
         server.kill()
 
 
-def create_room(server: Server, name: str, **settings: Any) -> dict[str, Any]:
+PERSON = "X-Laizi-Person"
+"""The header of a person's credential (laizi.server.people)."""
+
+
+def new_person(server: Server, name: str) -> str:
+    """A new identity's credential (``POST /api/me``), for :data:`PERSON`."""
+    r = HTTP.post(f"{server.http}/api/me", json={"name": name}, timeout=10)
+    assert r.status_code == 201, r.text
+    return str(r.json()["credential"])
+
+
+def my_history(server: Server, credential: str) -> list[dict[str, Any]]:
+    """The rooms of a person's 战绩 (``GET /api/me/history``)."""
+    r = HTTP.get(f"{server.http}/api/me/history", headers={PERSON: credential}, timeout=10)
+    assert r.status_code == 200, r.text
+    rooms: list[dict[str, Any]] = r.json()["rooms"]
+    return rooms
+
+
+def create_room(server: Server, name: str, *, person: str | None = None,
+                **settings: Any) -> dict[str, Any]:
+    """A room made by ``name`` (as the person of credential ``person``, else a guest)."""
     r = HTTP.post(f"{server.http}/api/rooms", json={"name": name, "settings": settings},
-                   timeout=10)
+                  headers={PERSON: person} if person else None, timeout=10)
     assert r.status_code == 201, r.text
     data: dict[str, Any] = r.json()
     return data
 
 
-def join(server: Server, code: str, name: str, role: str = "player") -> dict[str, Any]:
+def join(server: Server, code: str, name: str, role: str = "player", *,
+         person: str | None = None) -> dict[str, Any]:
     r = HTTP.post(f"{server.http}/api/rooms/{code}/join", json={"name": name, "role": role},
-                   timeout=10)
+                  headers={PERSON: person} if person else None, timeout=10)
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
     return data

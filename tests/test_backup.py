@@ -20,6 +20,8 @@ from server_helpers import (
     Server,
     create_room,
     in_ci,
+    my_history,
+    new_person,
     pg_database,
     sqlite_url,
     unique,
@@ -69,12 +71,16 @@ def _round_trip(tmp_path: Path, source: str, target: str) -> None:
     try:
         codes = _play_matches(srv)
         before = _logs(srv, codes)
+        person = new_person(srv, unique("阿明"))  # a person and the seat they hold
+        held = create_room(srv, unique("阿明"), person=person, variant="mcr", **FAST)
     finally:
         srv.stop()
     dump = tmp_path / "hall.backup"
     assert main(["backup", str(dump), "--db", source]) == 0
     head = json.loads(dump.read_text("utf-8").splitlines()[0])
-    assert {"rooms", "members", "log_lines", "hands", "bans"} <= set(head["tables"])
+    assert {"rooms", "members", "log_lines", "hands", "bans", "persons", "person_devices",
+            "person_links"} <= set(head["tables"])
+    assert person.split(".")[1] not in dump.read_text("utf-8")  # only hashes are stored
     # a database that already holds rows is refused, and nothing is written to it
     assert main(["restore", str(dump), "--db", source]) == 1
     # a backup cut short is refused
@@ -90,6 +96,8 @@ def _round_trip(tmp_path: Path, source: str, target: str) -> None:
             assert verify_text(text).startswith("ok:")
         for code in codes:
             assert httpx.get(f"{srv2.http}/api/rooms/{code}", timeout=5).json()["over"]
+        # the person comes back with their device secret and 战绩
+        assert [h["room"] for h in my_history(srv2, person)] == [held["code"]]
     finally:
         srv2.stop()
     again = tmp_path / "again.backup"

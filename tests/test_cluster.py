@@ -66,6 +66,8 @@ from server_helpers import (
     create_room,
     in_ci,
     join,
+    my_history,
+    new_person,
     pass_only_answers,
     person_actions,
     pg_database,
@@ -500,7 +502,8 @@ def test_http_across_processes(db: str, redis: str, tmp_path: Path) -> None:
         assert a.health()["process"] != b.health()["process"]
         # Joined and shown through B; the same room A shows.
         bob = unique("bob")
-        j = join(b, code, bob)
+        bob_person = new_person(b, bob)  # the seat is his person's, joined through B
+        j = join(b, code, bob, person=bob_person)
         assert j["role"] == "player" and j["code"] == code
         assert j["link"].startswith(b.http) and j["link"].endswith(f"/r/{code}?t={j['token']}")
         sue = unique("sue")
@@ -562,8 +565,7 @@ def test_http_across_processes(db: str, redis: str, tmp_path: Path) -> None:
             assert via_a.status_code == via_b.status_code == 200, (path, via_b.text)
             assert via_a.content == via_b.content, path
         assert room_info(b, code)["over"] is True
-        history = HTTP.get(f"{b.http}/api/people/{bob}/history").json()
-        assert [h["room"] for h in history] == [code]
+        assert [h["room"] for h in my_history(a, bob_person)] == [code]
         for srv in (a, b):
             check_clean(srv)
 

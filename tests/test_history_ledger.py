@@ -1,6 +1,6 @@
 """What people are shown of a ledger follows :attr:`Table.standing`'s rule everywhere: a
 bot that gave its seat to a person before any hand was dealt is no 0 column in 战绩
-(``GET /api/people/NAME/history``), in ``GET /api/rooms/CODE/hands`` nor in the records'
+(``GET /api/me/history``), in ``GET /api/rooms/CODE/hands`` nor in the records'
 settlements (issue 38, item 8), while the logged lines keep the whole ledger (a log
 replays byte for byte)."""
 
@@ -20,6 +20,8 @@ from server_helpers import (
     Server,
     create_room,
     join,
+    my_history,
+    new_person,
     sqlite_url,
     stored_lines,
     unique,
@@ -64,7 +66,8 @@ def test_history_and_hands_leave_out_a_bot_that_left_before_any_hand(
     server = Server(db, tmp_path).start()
     try:
         host, guest = unique("阿明"), unique("小红")
-        room = create_room(server, host, variant="jingzhou", hands=1, **FAST)
+        person = new_person(server, host)
+        room = create_room(server, host, person=person, variant="jingzhou", hands=1, **FAST)
         code = room["code"]
         joined = join(server, code, guest)
         assert joined["role"] == "player"
@@ -89,7 +92,7 @@ def test_history_and_hands_leave_out_a_bot_that_left_before_any_hand(
         assert gone and all(p.startswith("🤖") and end["ledger"][p] == 0 for p in gone), \
             (end["ledger"], standing)  # the logged line keeps it
 
-        (h,) = HTTP.get(f"{server.http}/api/people/{host}/history").json()
+        (h,) = my_history(server, person)
         assert h["ledger"] == standing and h["score"] == standing[host]
         (hand,) = HTTP.get(f"{server.http}/api/rooms/{code}/hands").json()
         assert hand["ledger"] == standing

@@ -51,6 +51,8 @@ from server_helpers import (
     check_clean,
     create_room,
     join,
+    my_history,
+    new_person,
     pass_only_answers,
     pg_database,
     room_info,
@@ -299,7 +301,7 @@ def test_lobby_http(records: Server) -> None:
     # Before the match is over there is no log (it would reveal the secret).
     _error_json(HTTP.get(f"{http}/api/rooms/{code}/log"), 409, "table_over")
     assert HTTP.get(f"{http}/api/rooms/{code}/hands").json() == []
-    assert HTTP.get(f"{http}/api/people/{unique('nobody')}/history").json() == []
+    assert HTTP.get(f"{http}/api/people/{host}/history").status_code == 404  # no 战绩 by name
     assert records.health()["ok"] is True
 
 
@@ -307,7 +309,8 @@ def test_match_records(records: Server) -> None:
     """A host plays a whole short match against bots over the websocket (answering only
     the latest frame); then its hands, its log (``laizi verify``) and 战绩."""
     host = unique("ann")
-    room = create_room(records, host, variant="jingzhou", hands=2, **FAST)
+    person = new_person(records, host)
+    room = create_room(records, host, person=person, variant="jingzhou", hands=2, **FAST)
     code = room["code"]
 
     async def play() -> Client:
@@ -342,7 +345,7 @@ def test_match_records(records: Server) -> None:
     assert _actions_of(lines, 0, records.db_url, code) == [a for _, a, _ in c.acked]
     assert json.loads(lines[-1])["type"] == "close" and "secret" in json.loads(lines[-1])
 
-    history = HTTP.get(f"{records.http}/api/people/{host}/history").json()
+    history = my_history(records, person)
     assert len(history) == 1
     (h,) = history
     assert h["room"] == code and h["variant"] == "jingzhou" and h["status"] == "over"
@@ -367,7 +370,7 @@ def test_store(db_url: str) -> None:
         host = unique("ann")
         await store.create_room(code, "jingzhou", {"variant": "jingzhou", "host": "t0"},
                                 "ab" * 32, ['{"type":"table"}'])
-        await store.add_member("t0" + code, code, host, "player")
+        await store.add_member("t0" + code, code, host, "player", person="p" + code)
         await store.add_member("t1" + code, code, unique("sue"), "spectator")
         await store.append(code, 1, ['{"type":"hand"}', '{"type":"action"}'])
         with pytest.raises(Exception):  # noqa: B017 (the driver's IntegrityError)
@@ -383,7 +386,7 @@ def test_store(db_url: str) -> None:
         assert room.members[0][1:] == (host, "player")
         assert code in await store.live_rooms()
         assert await store.hands(code) == [end]
-        history = await store.history(host)
+        history = await store.history("p" + code)
         assert [(h["room"], h["hands"], h["score"]) for h in history] == [(code, 1, 3)]
         await store.append(code, 4, [], status="over")
         assert code not in await store.live_rooms()

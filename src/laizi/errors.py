@@ -87,6 +87,9 @@ class ErrorCode(StrEnum):
     ROOM_LOCKED = "room_locked"
     """The hall: the host locked the room (锁定房间): no new player or spectator may join
     (HTTP 403); its members are not affected."""
+    UNKNOWN_PERSON = "unknown_person"
+    """The hall: an identity credential (``X-Laizi-Person``), a recovery code or a
+    device link that is not one the hall gave, or no longer valid (HTTP 401)."""
 
 
 class ErrorJSON(TypedDict):

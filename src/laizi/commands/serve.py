@@ -118,7 +118,9 @@ def register(subparsers: Subparsers) -> None:
                         "(comma-separated)")
     # ---- limits (laizi.server.ratelimit; docs/hall.md, "Limits") ----
     for kind, what in (("create", "rooms created"), ("join", "joins"),
-                       ("guess", "room codes that are not rooms")):
+                       ("guess", "room codes that are not rooms"),
+                       ("identity", "identities created"),
+                       ("recover", "recovery codes and device links tried")):
         p.add_argument(f"--rate-{kind}", default=None, metavar="RATE",
                        help=f"{what} per address (and per name) allowed, e.g. 10/minute or "
                             f"100/hour;10/minute, or off; also LAIZI_RATE_{kind.upper()}")

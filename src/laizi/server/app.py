@@ -6,11 +6,12 @@
 ``GET /metrics``                       the Prometheus text format (:mod:`laizi.server.metrics`)
 ``GET /api/variants``                  every variant with its options and defaults
 ``POST /api/rooms``                    ``{"name", "settings"}`` → ``{"code", "token", "link"}``
+                                       (with ``X-Laizi-Person``: the seat is the person's)
 ``GET /api/rooms/{code}``              the room as everybody may see it
 ``POST /api/rooms/{code}/join``        ``{"name", "role"}`` (player / spectator) → a token
 ``GET /api/rooms/{code}/hands``        every finished hand (records, settlements)
 ``GET /api/rooms/{code}/log``          the table log, once the match is over (``laizi verify``)
-``GET /api/people/{name}/history``     战绩: a person's matches with their ledgers
+``/api/me…``                           people: identities, recovery, 战绩 (people_api.py)
 ``GET /api/share``                     ``{"base", "lan", "local_only"}``: the address friends open
 ``GET /api/qr?text=LINK``              an SVG QR code of one of this hall's room links
 ``WS /ws/{code}?version=V``            play: ``{"op": "hello", "token"}`` first (docs/hall.md)
@@ -49,13 +50,23 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from laizi.errors import ErrorCode, LaiziError, TableError
-from laizi.server import admin, assets, lan, metrics, records, scorekeeper, variants_api
+from laizi.server import (
+    admin,
+    assets,
+    lan,
+    metrics,
+    people_api,
+    records,
+    scorekeeper,
+    variants_api,
+)
 from laizi.server.asgi import WS_DISCONNECT
 from laizi.server.cluster import Cluster
-from laizi.server.hall import BotPool, Hall
+from laizi.server.hall import BotPool, Hall, check_name
 from laizi.server.headers import HELLO, BrowserSafety, allowed_from_env
-from laizi.server.http import json_object
+from laizi.server.http import json_object, qr_svg
 from laizi.server.limits import CLOSE_NO_TOKEN, BodyLimit, SocketCap, hello_timeout
+from laizi.server.people import People
 from laizi.server.ratelimit import GuessLimit, RateLimited, RateLimits, rates_from_env
 from laizi.server.rooms import MAX_MESSAGE, Connection, Room, RoomSettings, parse_client_text
 from laizi.server.serving import (
@@ -67,7 +78,7 @@ from laizi.server.serving import (
 )
 from laizi.server.storage import Store
 
-__all__ = ["MAX_MESSAGE", "HallContext", "app_from_env", "create_app"]
+__all__ = ["MAX_MESSAGE", "HallContext", "app_from_env", "create_app", "qr_svg"]
 
 
 _STATUS = {ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.UNKNOWN_TOKEN: 404,
@@ -75,7 +86,8 @@ _STATUS = {ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.UNKNOWN_TOKEN: 404,
            ErrorCode.NOT_HOST: 403, ErrorCode.STORAGE: 503, ErrorCode.TOO_LARGE: 413,
            ErrorCode.RATE_LIMITED: 429, ErrorCode.FORBIDDEN_ORIGIN: 403,
            ErrorCode.NOT_JSON: 415, ErrorCode.BANNED: 403, ErrorCode.NOT_ADMIN: 401,
-           ErrorCode.KICKED: 403, ErrorCode.ROOM_LOCKED: 403}
+           ErrorCode.KICKED: 403, ErrorCode.ROOM_LOCKED: 403,
+           ErrorCode.UNKNOWN_PERSON: 401}
 ALL_ADDRESSES = (None, "0.0.0.0", "::", "")
 """``listen_host`` values that listen on every address (LAN addresses included)."""
 
@@ -176,19 +188,6 @@ def share_base(request: Request, listen_host: str | None,
     return {"base": reach[0] if reach else here, "lan": reach, "local_only": False}
 
 
-def qr_svg(text: str) -> str:
-    """An SVG QR code of ``text`` (segno; error correction M, a quiet zone of 4)."""
-    import io
-
-    import segno
-
-    out = io.BytesIO()
-    segno.make(text, error="m", micro=False).save(
-        out, kind="svg", scale=4, border=4, xmldecl=False, svgns=True, title=text,
-        omitsize=True, dark="#111", light="#fff")
-    return out.getvalue().decode("utf-8")
-
-
 DRAIN_SECONDS = 20.0
 """The longest a SIGTERM's drain may take before the server stops anyway."""
 
@@ -269,14 +268,28 @@ async def metrics_page(request: Request) -> Response:
                     media_type=metrics.CONTENT_TYPE_LATEST)
 
 
+async def _tie(request: Request, token: str, person: tuple[str, str] | None,
+               name: object) -> None:
+    """The new seat token is the person's (``members.person_id``); the name they last
+    played under becomes their display name. A guest (no identity) ties nothing."""
+    if person is None:
+        return
+    people: People = request.app.state.people
+    await people.tie(token, person[0])
+    if name != person[1]:
+        await people.rename(person[0], check_name(name))
+
+
 async def create_room(request: Request) -> Response:
     hall = _context(request).hall
     try:
         data = _fields(await _body(request), {"name", "settings"})
         await request.app.state.bans.check(request, data.get("name"))
         _context(request).count("create", request, data.get("name", ""))
+        person = await people_api.person_of(request)
         settings = RoomSettings.from_json(data.get("settings", {}))
         room, member = await hall.create(settings, data.get("name", ""))
+        await _tie(request, member.token, person, data.get("name"))
     except LaiziError as exc:
         return _error(exc)
     return JSONResponse({"code": room.code, "token": member.token,
@@ -297,8 +310,10 @@ async def join(request: Request) -> Response:
         data = _fields(await _body(request), {"name", "role"})
         await request.app.state.bans.check(request, data.get("name"))
         _context(request).count("join", request, data.get("name", ""))
+        person = await people_api.person_of(request)
         joined = await hall.join(request.path_params["code"], data.get("name", ""),
                                  data.get("role", "player"))
+        await _tie(request, joined["token"], person, data.get("name"))
     except LaiziError as exc:
         return _error(exc)
     return JSONResponse({**joined, "link": _link(request, joined["code"], joined["token"])})
@@ -322,11 +337,6 @@ async def room_log(request: Request) -> Response:
         return _error(TableError("the log (with the table secret) is published when the "
                                  "match is over", code=ErrorCode.TABLE_OVER))
     return PlainTextResponse(room.table.dumps(), media_type="application/x-ndjson")
-
-
-async def history(request: Request) -> Response:
-    hall = _context(request).hall
-    return JSONResponse(await hall.store.history(request.path_params["name"]))
 
 
 async def share(request: Request) -> Response:
@@ -457,7 +467,7 @@ def _routes() -> list[BaseRoute]:
         Route("/api/rooms/{code}/join", join, methods=["POST"]),
         Route("/api/rooms/{code}/hands", hands),
         Route("/api/rooms/{code}/log", room_log),
-        Route("/api/people/{name}/history", history),
+        *people_api.routes(),  # /api/me…: identities, recovery, device links, 战绩
         Route("/api/share", share),
         Route("/api/qr", qr),
         WebSocketRoute("/ws/{code}", play),
@@ -498,5 +508,7 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
     app.state.hall = hall
     app.state.admin_token = admin_token
     app.state.bans = admin.Bans(hall.store)
+    app.state.people = People(hall.store)
     app.state.context = HallContext(hall, listen_host, limits=limits)
+    app.state.limits = limits
     return app

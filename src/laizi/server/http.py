@@ -1,6 +1,6 @@
 """What every HTTP handler of the hall shares: where the client's files are, and reading
 a request's JSON object (refused before it is parsed when too large, and refused with a
-typed error when it is not one JSON object)."""
+typed error when it is not one JSON object), and drawing a QR code."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from starlette.requests import Request
 
 from laizi.errors import ErrorCode, LaiziError
 
-__all__ = ["STATIC", "json_object"]
+__all__ = ["STATIC", "json_object", "qr_svg"]
 
 STATIC = Path(__file__).parent / "static"
 """The browser client's files (index.html, js/, css/, tiles/, vendor/)."""
@@ -31,3 +31,16 @@ async def json_object(request: Request, *, limit: int) -> dict[str, object]:
     if not isinstance(data, dict):
         raise LaiziError("the body is a JSON object", code=ErrorCode.MALFORMED)
     return data
+
+
+def qr_svg(text: str) -> str:
+    """An SVG QR code of ``text`` (segno; error correction M, a quiet zone of 4)."""
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make(text, error="m", micro=False).save(
+        out, kind="svg", scale=4, border=4, xmldecl=False, svgns=True, title=text,
+        omitsize=True, dark="#111", light="#fff")
+    return out.getvalue().decode("utf-8")

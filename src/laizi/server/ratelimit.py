@@ -13,10 +13,15 @@ processes gets up to N times the rate). A refusal is ``429 {"error": {"code":
   ``/api/rooms/CODE…`` answered 404) counts one for the address; an address over the limit
   is refused every code lookup until its window moves on, so a guesser cannot tell a
   room from a miss meanwhile.
+* ``identity``: ``POST /api/me`` (a new person), per address.
+* ``recover``: ``POST /api/me/recover`` and ``POST /api/me/link/TOKEN`` (a recovery code
+  or a device link tried, right or wrong), per address: 100-bit codes are out of a
+  guesser's reach anyway, and this keeps one from trying.
 
 Each is a ``limits`` string ("10/minute", "100/hour;20/minute"), from ``laizi serve
 --rate-create / --rate-join / --rate-guess`` or ``LAIZI_RATE_CREATE`` / ``LAIZI_RATE_JOIN``
-/ ``LAIZI_RATE_GUESS``; ``off`` turns one off.
+/ ``LAIZI_RATE_GUESS`` (``LAIZI_RATE_IDENTITY`` / ``LAIZI_RATE_RECOVER``); ``off`` turns
+one off.
 
 A person's websocket messages go through a :class:`TokenBucket` (``MESSAGE_RATE`` a
 second, bursts of ``MESSAGE_BURST``; ``LAIZI_RATE_MESSAGES`` as ``RATE/BURST``): one over
@@ -55,10 +60,13 @@ __all__ = ["CLOSE_RATE_LIMITED", "DEFAULTS", "ENV", "MESSAGE_BURST", "MESSAGE_RA
            "rates_from_env"]
 
 DEFAULTS: dict[str, str] = {"create": "60/hour;10/minute", "join": "120/hour;20/minute",
-                            "guess": "100/hour;15/minute"}
+                            "guess": "100/hour;15/minute",
+                            "identity": "100/hour;20/minute",
+                            "recover": "30/hour;5/minute"}
 """A family evening: a person joining 5 rooms in a minute is fine; 30 wrong codes a
 minute from one address is not."""
-ENV = {"create": "LAIZI_RATE_CREATE", "join": "LAIZI_RATE_JOIN", "guess": "LAIZI_RATE_GUESS"}
+ENV = {"create": "LAIZI_RATE_CREATE", "join": "LAIZI_RATE_JOIN", "guess": "LAIZI_RATE_GUESS",
+       "identity": "LAIZI_RATE_IDENTITY", "recover": "LAIZI_RATE_RECOVER"}
 OFF = "off"
 MESSAGE_RATE = 20.0
 """A person's websocket messages a second, sustained (a bot-fast player sends a few)."""
@@ -148,7 +156,8 @@ class RateLimits:
             self._limiter.hit(item, "guess", address)
 
 
-_WHAT = {"create": "rooms created", "join": "joins", "guess": "room codes that are not rooms"}
+_WHAT = {"create": "rooms created", "join": "joins", "guess": "room codes that are not rooms",
+         "identity": "identities created", "recover": "recovery codes and device links tried"}
 
 
 @dataclass

@@ -4,7 +4,8 @@ The schema (migrated by Alembic, ``laizi/server/migrations``):
 
 * ``rooms`` — one row a room: its code, variant, settings (JSON), the table secret (hex;
   never sent to a client before the table closes), status and times;
-* ``members`` — the people of a room: their seat token, name and role;
+* ``members`` — the people of a room: their seat token, name, role and person
+  (``person_id``: :mod:`laizi.server.people`, which has the tables of people);
 * ``log_lines`` — the room's table log, one row a line, numbered from 0: the truth a room
   is rebuilt from after a restart (``Table.from_log``);
 * ``hands`` — every finished hand's ``hand_end`` line, for records and 战绩.
@@ -85,6 +86,9 @@ class MemberRow(Base):
     name: Mapped[str] = mapped_column(String(64), index=True)
     role: Mapped[str] = mapped_column(String(16))
     created: Mapped[float] = mapped_column(Float)
+    person_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    """The person who created or joined with this token (:mod:`laizi.server.people`);
+    NULL for a guest that sent only a name."""
 
 
 class LogLineRow(Base):
@@ -115,6 +119,8 @@ class Played(TypedDict):
     variant: str
     status: str
     updated: float
+    name: str
+    """The name the person played under there."""
     hands: int
     ledger: dict[str, int]
     score: int
@@ -208,10 +214,12 @@ class Store:
                 await conn.execute(insert(LogLineRow), [
                     {"room": code, "n": i, "line": line} for i, line in enumerate(lines)])
 
-    async def add_member(self, token: str, room: str, name: str, role: str) -> None:
+    async def add_member(self, token: str, room: str, name: str, role: str,
+                         person: str | None = None) -> None:
         async with self.engine.begin() as conn:
             await conn.execute(insert(MemberRow).values(
-                token=token, room=room, name=name, role=role, created=time.time()))
+                token=token, room=room, name=name, role=role, created=time.time(),
+                person_id=person))
 
     async def set_role(self, token: str, role: str) -> None:
         async with self.engine.begin() as conn:
@@ -306,17 +314,19 @@ class Store:
                                       .order_by(HandRow.number))
             return shown_ledgers(json.loads(e) for (e,) in rows)
 
-    async def history(self, name: str) -> list[Played]:
-        """战绩: the rooms ``name`` played in, newest first, with the ledger of each as
-        people are shown it (:func:`laizi.server.ledgers.shown_ledger`)."""
+    async def history(self, person: str) -> list[Played]:
+        """战绩: the rooms the person (``members.person_id``, :mod:`laizi.server.people`)
+        played in, newest first, with the name they played under and the ledger of each
+        as people are shown it (:func:`laizi.server.ledgers.shown_ledger`)."""
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
-                select(RoomRow.code, RoomRow.variant, RoomRow.status, RoomRow.updated)
+                select(RoomRow.code, RoomRow.variant, RoomRow.status, RoomRow.updated,
+                       MemberRow.name)
                 .join(MemberRow, MemberRow.room == RoomRow.code)
-                .where(MemberRow.name == name, MemberRow.role == "player")
+                .where(MemberRow.person_id == person, MemberRow.role == "player")
                 .order_by(RoomRow.updated.desc()).limit(100))).all()
             out: list[Played] = []
-            for code, variant, status, updated in rows:
+            for code, variant, status, updated, name in rows:
                 last = (await conn.execute(
                     select(HandRow.end).where(HandRow.room == code)
                     .order_by(HandRow.number.desc()).limit(1))).scalar()
@@ -330,7 +340,7 @@ class Store:
                     ledger = shown_ledger(ledger, (p for e in nets
                                                    for p in json.loads(e).get("net", {})))
                 out.append(Played(room=code, variant=variant, status=status,
-                                   updated=updated, hands=hands, ledger=ledger,
+                                   updated=updated, name=name, hands=hands, ledger=ledger,
                                    score=ledger.get(name, 0)))
         return out
 

@@ -15,6 +15,7 @@ export class ApiError extends Error {
 /**
  * GET (or `method`) `path`, with `body` as JSON; the answer's JSON, or an ApiError.
  * `token`: a seat token, sent in the X-Laizi-Token header (never in the URL, which logs keep).
+ * This device's identity, when it has one, goes with every call (X-Laizi-Person).
  * @param {string} path
  * @param {{method?: string, body?: any, token?: string}} [opts]
  * @returns {Promise<any>}
@@ -23,6 +24,8 @@ export async function api(path, { method = "GET", body = undefined, token = unde
   /** @type {Record<string, string>} */
   const headers = body === undefined ? {} : { "Content-Type": "application/json" };
   if (token !== undefined) headers["X-Laizi-Token"] = token;
+  const person = personCredential();
+  if (person) headers["X-Laizi-Person"] = person;
   const res = await fetch(path, {
     method,
     headers,
@@ -64,3 +67,35 @@ export function pref(key, fallback) {
   return v === null ? fallback : JSON.parse(v);
 }
 export function setPref(key, value) { localStorage.setItem(`laizi.pref.${key}`, JSON.stringify(value)); }
+
+// This device's identity (docs/hall.md, "People"): "ID.SECRET", given once by the hall
+// and kept here; the hall stores only a hash of the secret.
+const PERSON = "laizi.person";
+export function personCredential() { return localStorage.getItem(PERSON) || ""; }
+/** @param {{credential: string}} made */
+export function keepPerson(made) { localStorage.setItem(PERSON, made.credential); ensured = null; }
+
+/** @type {Promise<any> | null} */
+let ensured = null;
+/**
+ * This device's person ({id, name, devices, recovery}), made silently on the first visit
+ * (a guest plays at once: no sign-up); a credential the hall no longer knows is replaced.
+ * @param {string} [name] the name to give a new person
+ * @returns {Promise<any>}
+ */
+export function ensurePerson(name) {
+  if (!ensured) {
+    ensured = (async () => {
+      if (personCredential()) {
+        try { return await api("/api/me"); } catch (err) {
+          if (!(err instanceof ApiError) || err.code !== "unknown_person") throw err;
+          localStorage.removeItem(PERSON);
+        }
+      }
+      keepPerson(await api("/api/me", { method: "POST", body: { name: name || "玩家" } }));
+      return await api("/api/me");
+    })();
+    ensured.catch(() => { ensured = null; });
+  }
+  return ensured;
+}

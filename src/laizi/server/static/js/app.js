@@ -1,6 +1,7 @@
 // The hall's browser client: one page, four views chosen by the path.
 //   /            the lobby            /r/CODE       a room's table (?t=TOKEN: a seat)
 //   /replay/CODE a finished match     /score        the score-keeper of a real table
+//   /me/link/TOKEN  another device of this person (account.js)
 import { html } from "htm/preact";
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
@@ -9,6 +10,7 @@ import { Lobby } from "./lobby.js";
 import { TablePage } from "./table.js";
 import { ReplayPage } from "./replay.js";
 import { ScorePage } from "./score.js";
+import { LinkPage } from "./account.js";
 import { loadVariants, onVariants } from "./variants.js";
 import { registerWorker } from "./device.js";
 
@@ -24,6 +26,7 @@ function App() {
   if ((m = path.match(/^\/r\/([^/]+)\/?$/))) return html`<${TablePage} code=${decodeURIComponent(m[1])} />`;
   if ((m = path.match(/^\/replay\/([^/]+)\/?$/))) return html`<${ReplayPage} code=${decodeURIComponent(m[1])} />`;
   if (path.startsWith("/score")) return html`<${ScorePage} />`;
+  if ((m = path.match(/^\/me\/link\/([^/]+)\/?$/))) return html`<${LinkPage} token=${decodeURIComponent(m[1])} />`;
   return html`<${Lobby} />`;
 }
 

@@ -1,9 +1,11 @@
 // The lobby: create a room (variant, house rules, bots, clock, hands), join one by its
-// code as a player or a spectator, the rooms this browser holds a seat in, 战绩.
+// code as a player or a spectator, the rooms this browser holds a seat in, 我的战绩 and
+// the 账号 card (account.js).
 import { html } from "htm/preact";
 import { useEffect, useState } from "preact/hooks";
 import { getLang, t, variantName } from "./i18n.js";
-import { api, getName, myRooms, rememberRoom, setName } from "./api.js";
+import { api, ensurePerson, getName, myRooms, rememberRoom, setName } from "./api.js";
+import { AccountCard, MyHistory } from "./account.js";
 import { changedOptions, OptionsForm } from "./options.js";
 import { TopBar, useToast } from "./ui.js";
 import { displayName, errorText } from "./words.js";
@@ -18,23 +20,6 @@ export function useVariants() {
   const [variants, setVariants] = useState(/** @type {VariantInfo[] | null} */ (null));
   useEffect(() => { loadVariants().then(setVariants); }, []);
   return variants;
-}
-
-function History({ name }) {
-  const [rows, setRows] = useState(null);
-  useEffect(() => {
-    if (!name) return;
-    api(`/api/people/${encodeURIComponent(name)}/history`).then(setRows).catch(() => setRows([]));
-  }, [name]);
-  if (!name) return null;
-  if (rows === null) return html`<p class="muted">${t("loading")}</p>`;
-  if (!rows.length) return html`<p class="muted">${t("history_empty")}</p>`;
-  return html`<ul class="history">${rows.map((r) => html`<li key=${r.room}>
-    <a href=${r.status === "over" ? `/replay/${r.room}` : `/r/${r.room}`}>${r.room}</a>
-    <span>${variantName(r.variant)}</span>
-    <span class="muted">${t(`status_${r.status}`)} · ${t("hand_no", { n: r.hands })}</span>
-    <strong class=${r.score > 0 ? "pos" : r.score < 0 ? "neg" : ""}>${r.score > 0 ? `+${r.score}` : r.score}</strong>
-  </li>`)}</ul>`;
 }
 
 export function Lobby() {
@@ -57,10 +42,13 @@ export function Lobby() {
   const [toast, setMsg] = useToast();
   const [busy, setBusy] = useState(false);
   const [showHistory, setShowHistory] = useState(false);
+  const [who, setWho] = useState(0);  // a new identity on this device (restored): 战绩 again
   const lang = getLang();
   const v = variants && variants.find((x) => x.id === variant);
 
   useEffect(() => { document.title = `${t("app")}`; });
+  // This device's identity, made silently on the first visit (a guest plays at once).
+  useEffect(() => { ensurePerson(getName()).catch(() => {}); }, []);
 
   const changeName = (n) => { setNameState(n); setName(n.trim()); };
   const needName = () => {
@@ -175,9 +163,10 @@ export function Lobby() {
 
       <section class="card">
         <h2>${t("history")}</h2>
-        ${showHistory ? html`<${History} name=${name.trim()} />`
-          : html`<button type="button" onClick=${() => { if (!needName()) setShowHistory(true); }}>${t("show_history")}</button>`}
+        ${showHistory ? html`<${MyHistory} version=${who} />`
+          : html`<button type="button" data-testid="show-history" onClick=${() => setShowHistory(true)}>${t("show_history")}</button>`}
       </section>
+      <${AccountCard} onChange=${() => setWho((x) => x + 1)} />
 
       <section class="card">
         <h2><a href="/score">${t("score_keeper")}</a></h2>

@@ -12,7 +12,7 @@
 import { html } from "htm/preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { t, variantName } from "./i18n.js";
-import { api, forgetRoom, myRooms, rememberRoom, getName, setName } from "./api.js";
+import { api, ensurePerson, forgetRoom, myRooms, rememberRoom, getName, setName } from "./api.js";
 import { Conn } from "./conn.js";
 import { Board } from "./board.js";
 import { LedgerTable } from "./settle.js";
@@ -61,6 +61,8 @@ function JoinHere({ code, onJoined }) {
     if (!name.trim()) { show(t("name_needed")); return; }
     try {
       setName(name.trim());
+      // the seat is this device's person's (made now on a first visit); a guest if that fails
+      await ensurePerson(name.trim()).catch(() => null);
       const r = await api(`/api/rooms/${encodeURIComponent(code)}/join`, { method: "POST", body: { name: name.trim(), role } });
       rememberRoom(r.code, { token: r.token, name: name.trim(), role: r.role, variant: info && info.settings.variant });
       onJoined(r.token);
