@@ -26,8 +26,10 @@ from laizi.variants.descriptors import describe, descriptor_json
 from laizi.vocab import ActionType, MeldKind, WinHow
 
 SERVED = Path(__file__).resolve().parent / "fixtures" / "variants_api.json"
-"""``GET /api/variants`` as main served it before each variant described itself (the
-descriptors were declared in one module then): the built-in variants, byte for byte."""
+"""``GET /api/variants`` for the built-in variants, byte for byte: as main served it when
+the descriptors were declared in one module, before each variant described itself, with
+one key added since, ``forms`` (the actions' labels in context, which the client took
+from its own word list before)."""
 
 
 def served() -> bytes:
@@ -123,6 +125,21 @@ def test_todays_fields_are_unchanged_and_the_descriptor_is_beside_them() -> None
 BUILT_IN = ("jingzhou", "huanghuang", "golden", "taiwan", "mcr")
 """The lobby's order; a variant registered by other code (the engine tests' toy) comes
 after them."""
+
+
+def test_the_labels_in_context() -> None:
+    """自摸 on one's own turn everywhere; 天听 in Taiwan's decide window; the kind of a
+    Jingzhou special kong; every form is of an action the variant has."""
+    for vid in ids():
+        d = describe(get(vid))
+        assert d.forms["win"] == {"turn": ("自摸", "Self-draw win")}
+        assert set(d.forms) <= set(d.actions)
+        assert all(c in (*map(str, MeldKind), "turn", "decide") for f in d.forms.values()
+                   for c in f)
+    assert describe(get("taiwan")).forms["declare"]["decide"][0] == "天听"
+    assert describe(get("jingzhou")).forms["special_kong"] == {
+        "red_dragon_kong": ("红中杠", "Red dragon kong"), "laizi_kong": ("赖子杠", "Laizi kong")}
+    assert "declare" not in describe(get("mcr")).forms
 
 
 def test_the_lobby_order() -> None:

@@ -24,10 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from laizi.vocab import ActionType, MeldKind, WinHow
+from laizi.vocab import ActionType, MeldKind, Phase, WinHow
 
-__all__ = ["ACTION_WORDS", "LAIZI", "MELD_WORDS", "WINDS", "Descriptor", "Fact", "FactForm",
-           "Presentation", "Wildcard", "Words"]
+__all__ = ["ACTION_FORMS", "ACTION_WORDS", "LAIZI", "MELD_WORDS", "WINDS", "Descriptor", "Fact",
+           "FactForm", "Form", "Presentation", "Wildcard", "Words"]
 
 Words = tuple[str, str]
 """(Chinese, English)."""
@@ -87,6 +87,13 @@ ACTION_WORDS: dict[str, Words] = {
 }
 """The labels of the engine's actions (a variant labels its own action types)."""
 
+Form = tuple[str, str, Words]
+"""(action type, context, words): an action's label in a context — a phase (胡 on one's
+own turn is 自摸) or, for a special kong, the kind of meld it makes (红中杠, 赖子杠)."""
+
+ACTION_FORMS: tuple[Form, ...] = ((ActionType.WIN, Phase.TURN, ("自摸", "Self-draw win")),)
+"""The engine's actions' labels in context."""
+
 MELD_WORDS: dict[str, Words] = {
     MeldKind.CHOW: ("吃", "chow"), MeldKind.PUNG: ("碰", "pung"),
     MeldKind.KONG: ("明杠", "kong"), MeldKind.ADDED_KONG: ("补杠", "added kong"),
@@ -101,7 +108,8 @@ class Presentation:
 
     ``order``: its place in the lobby (the built-ins take 0-4, any other variant comes
     after them); ``wildcard``: how its wildcard is shown, if it has one; ``actions`` and
-    ``melds``: the labels of its own action types and special kongs' meld kinds;
+    ``melds``: the labels of its own action types and special kongs' meld kinds, and
+    ``forms`` its actions' labels in context (:data:`Form`);
     ``facts``: the score-keeper's questions (the next dealer is the variant's own rule,
     ``Variant.next_dealer``, as at the hall's tables)."""
 
@@ -109,6 +117,7 @@ class Presentation:
     wildcard: Wildcard = LAIZI
     actions: tuple[tuple[str, Words], ...] = ()
     melds: tuple[tuple[str, Words], ...] = ()
+    forms: tuple[Form, ...] = ()
     facts: tuple[Fact, ...] = ()
 
 
@@ -128,6 +137,8 @@ class Descriptor:
     actions: dict[str, Words]
     melds: dict[str, Words]
     facts: tuple[Fact, ...]
+    forms: dict[str, dict[str, Words]]
+    """``{action type: {context: words}}`` (:data:`Form`), for its actions only."""
 
     def to_json(self) -> dict[str, object]:
         """The descriptor as JSON (``GET /api/variants``' ``describe`` field)."""
@@ -141,4 +152,5 @@ class Descriptor:
             "flowers": self.flowers, "horses": self.horses,
             "actions": {k: list(v) for k, v in self.actions.items()},
             "melds": {k: list(v) for k, v in self.melds.items()},
-            "facts": [f.to_json() for f in self.facts]}
+            "facts": [f.to_json() for f in self.facts],
+            "forms": {k: {c: list(w) for c, w in v.items()} for k, v in self.forms.items()}}

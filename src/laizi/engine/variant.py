@@ -22,10 +22,12 @@ from typing import Any, ClassVar
 from mypy_extensions import mypyc_attr
 
 from laizi.core.descriptors import (
+    ACTION_FORMS,
     ACTION_WORDS,
     MELD_WORDS,
     WINDS,
     Descriptor,
+    Form,
     Presentation,
     Words,
 )
@@ -325,7 +327,7 @@ class Variant(ABC):
             flowers=bool(self.flower_tiles(options)), horses="horses" in fields,
             actions=_labelled(actions, {**ACTION_WORDS, **dict(shown.actions)}, self.id),
             melds=_labelled(melds, {**MELD_WORDS, **dict(shown.melds)}, self.id),
-            facts=shown.facts)
+            facts=shown.facts, forms=_forms(actions, (*ACTION_FORMS, *shown.forms)))
 
 
 def _labelled(kinds: Sequence[str], words: dict[str, Words], vid: str) -> dict[str, Words]:
@@ -336,6 +338,16 @@ def _labelled(kinds: Sequence[str], words: dict[str, Words], vid: str) -> dict[s
         if kind not in words:
             raise ValueError(f"{vid}: no label for {str(kind)!r} in its presentation")
         out[str(kind)] = words[kind]
+    return out
+
+
+def _forms(kinds: Sequence[str], forms: Sequence[Form]) -> dict[str, dict[str, Words]]:
+    """``{kind: {context: words}}`` for the ``kinds`` that have forms, in their order."""
+    out: dict[str, dict[str, Words]] = {}
+    for kind in kinds:
+        of_kind = {str(context): words for k, context, words in forms if k == kind}
+        if of_kind:
+            out[str(kind)] = of_kind
     return out
 
 

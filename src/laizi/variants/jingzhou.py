@@ -37,7 +37,7 @@ from laizi.variants.jingzhou_rules import (
 )
 from laizi.variants.jingzhou_scoring import describe, judge
 from laizi.variants.rule_options import JingzhouOptions
-from laizi.vocab import MeldKind, WinHow
+from laizi.vocab import ActionType, MeldKind, WinHow
 
 if TYPE_CHECKING:
     from laizi.engine.state import HandState
@@ -61,6 +61,8 @@ class Jingzhou(Variant):
         order=0,
         melds=((MeldKind.RED_DRAGON_KONG, ("红中杠", "red dragon kong")),
                (MeldKind.LAIZI_KONG, ("赖子杠", "laizi kong"))),
+        forms=((ActionType.SPECIAL_KONG, MeldKind.RED_DRAGON_KONG, ("红中杠", "Red dragon kong")),
+               (ActionType.SPECIAL_KONG, MeldKind.LAIZI_KONG, ("赖子杠", "Laizi kong"))),
         facts=(Fact("discarder_ready", "bool", True,
                     ("点炮的人当时已听牌 (全求人包牌用)",
                      "The discarder was ready (for 全求人 包牌)"),

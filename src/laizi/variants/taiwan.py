@@ -78,6 +78,7 @@ class Taiwan(Variant):
         actions=((DECLARE, ("听", "Declare ready")),
                  (FLOWER_WIN, ("八仙过海", "八仙过海 (flower win)")),
                  (ROB_FLOWER, ("七抢一", "七抢一 (rob the flower)"))),
+        forms=((DECLARE, Phase.DECIDE, ("天听", "天听 (declare ready)")),),
         facts=(
             Fact("prevalent_wind", "wind", "东", ("圈风", "Prevalent wind"), when="always",
                  send="always", carry="keep"),
