@@ -75,6 +75,40 @@ def test_full_hands_with_masked_random_actions(variant: str) -> None:
         assert sum(total.values()) == 0  # the settlement is zero-sum
 
 
+def _choose(rng: np.random.Generator, legal: list[int]) -> int:
+    """A random agent that draws only when it has a choice."""
+    return legal[0] if len(legal) == 1 else int(rng.choice(legal))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_forced_passes_are_no_steps_and_change_nothing(variant: str) -> None:
+    """The environment never asks for a forced pass (``pass`` the only answer), and plays
+    the same hand as a table that asks every seat of every window, nearest first, each
+    seat's answers drawn from its own generator: the same log, line for line."""
+    from laizi.table.table import Table
+
+    env = laizi.env.make(variant).unwrapped
+    for seed in (1, 2):
+        env.reset(seed=seed)
+        rngs = [np.random.default_rng([seed, s]) for s in range(env.num_agents)]
+        while not env.game.over:
+            legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
+            seat = int(env.agent_selection.split("_")[1])
+            assert legal.tolist() != [307]  # never a forced pass
+            env.step(_choose(rngs[seat], legal.tolist()))
+        table_seed = int(np.random.default_rng(seed).integers(0, 2**31 - 1))
+        table = Table(variant, seed=table_seed, dealer=0)
+        table.start_hand()
+        rngs = [np.random.default_rng([seed, s]) for s in range(env.num_agents)]
+        game = table.game
+        assert game is not None
+        while not game.over:
+            seat = sorted(game.to_act(), key=lambda s: (s - game.turn) % game.n)[0]
+            legal = legal_by_index(table.legal_actions(seat))
+            table.act(legal[_choose(rngs[seat], sorted(legal))])
+        assert env.table is not None and table.log == env.table.log
+
+
 def test_claims_become_sequential_turns_nearest_first() -> None:
     env = laizi.env.make("mcr").unwrapped
     seen_claims = 0
@@ -220,89 +254,83 @@ def _swapped_deal(variant: str, seed: int, seat: int
     return wall, other
 
 
-def _lockstep(variant: str, walls: tuple[list[int], list[int]], hidden: int,
-              monkeypatch: pytest.MonkeyPatch, turns: int = 25, version: int = 0
-              ) -> tuple[int, int]:
-    """Play the two deals side by side with the same public actions (every window passed;
-    on a turn the drawn tile, else the first discard legal in both deals) until
-    ``turns`` discards or the end. Asserts at every step that ``agent_selection`` and every
-    agent's observation and mask but ``hidden``'s are equal — and, in observation
-    ``version`` 1, every agent's public history, ``hidden``'s too. Returns (steps,
-    windows in which ``hidden``'s own options differed between the deals)."""
+Trace = list[tuple[bytes, ...]]
+
+
+def _trace(variant: str, wall: list[int], hidden: int, monkeypatch: pytest.MonkeyPatch,
+           turns: int = 25, version: int = 0) -> tuple[Trace, list[tuple[int, str]]]:
+    """Play the deal ``wall`` with public actions only (every window passed; on a turn the
+    drawn tile, or for a seat other than ``hidden`` its lowest legal discard) until
+    ``turns`` discards, the end, or a turn of ``hidden`` whose drawn tile it may not
+    discard. Returns what the other agents were shown: at each decision of theirs, the
+    agent asked and every agent's observation and mask but ``hidden``'s (and in
+    observation ``version`` 1 every agent's public history, ``hidden``'s too); and when
+    ``hidden`` was asked (how many of the others' decisions came before, the phase)."""
     import laizi.table.deals as deals
     from laizi.env.aec import LaiziAEC
 
-    envs = []
-    for wall in walls:
-        monkeypatch.setattr(deals, "deal_wall", lambda *a, wall=wall, **k: list(wall))
-        env = LaiziAEC(variant, version=version)
-        env.reset(seed=3)
-        envs.append(env)
-    a, b = envs
-    assert a.table is not None and b.table is not None
-    ta, tb = a.table, b.table
-    ga, gb = ta.game, tb.game
-    assert ga is not None and gb is not None
-    steps = differ = discards = 0
-    while discards < turns:
-        assert a.agent_selection == b.agent_selection
-        assert a.terminations == b.terminations
-        if ga.over or gb.over:
-            assert ga.over and gb.over
-            break
-        for agent in a.possible_agents:
-            oa, ob = a.observe(agent), b.observe(agent)
-            assert oa.keys() == ob.keys()
-            if version >= 1:  # all public: the same even for the seat whose tiles differ
-                assert np.array_equal(oa["history"], ob["history"]), (steps, agent)
-            if agent == f"player_{hidden}":
-                continue
-            assert np.array_equal(oa["observation"], ob["observation"]), (steps, agent)
-            assert np.array_equal(oa["action_mask"], ob["action_mask"]), (steps, agent)
-        agent = a.agent_selection
+    monkeypatch.setattr(deals, "deal_wall", lambda *a, **k: list(wall))
+    env = LaiziAEC(variant, version=version)
+    env.reset(seed=3)
+    table, game = env.table, env.game
+    assert table is not None and game is not None
+    trace: Trace = []
+    asked: list[tuple[int, str]] = []
+    discards = 0
+    while discards < turns and not game.over:
+        agent = env.agent_selection
         seat = int(agent.split("_")[1])
-        la = legal_by_index(ta.legal_actions(seat))
-        lb = legal_by_index(tb.legal_actions(seat))
-        if seat != hidden:
-            assert la.keys() == lb.keys()
-        elif ga.phase != "turn":
-            differ += la.keys() != lb.keys()
-        common = [i for i in la if i in lb and la[i].type in ("pass", "discard")]
-        if ga.phase != "turn":
-            choice = next(i for i in common if la[i].type == "pass")
+        legal = legal_by_index(table.legal_actions(seat))
+        if seat == hidden:
+            asked.append((len(trace), str(game.phase)))
         else:
-            drawn = ga.last_tile if seat != hidden else None
-            discard = [i for i in common if la[i].type == "discard"]
-            if not discard:
-                break
-            choice = drawn if drawn in discard else discard[0]
-            discards += 1
-        a.step(choice)
-        b.step(choice)
-        steps += 1
-    return steps, differ
+            shown: list[bytes] = [agent.encode()]
+            for other in env.possible_agents:
+                obs = env.observe(other)
+                if version >= 1:  # all public: the same even for the seat whose tiles differ
+                    shown.append(obs["history"].tobytes())
+                if other != f"player_{hidden}":
+                    shown += [obs["observation"].tobytes(), obs["action_mask"].tobytes()]
+            trace.append(tuple(shown))
+        if game.phase != "turn":
+            env.step(next(i for i, a in legal.items() if a.type == "pass"))
+            continue
+        discard = sorted(i for i, a in legal.items() if a.type == "discard")
+        drawn = game.last_tile
+        if drawn in discard:
+            choice = drawn
+        elif seat != hidden and discard:
+            choice = discard[0]
+        else:
+            break
+        env.step(choice)
+        discards += 1
+    return trace, asked
 
 
 @pytest.mark.parametrize("version", [0, 1])
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_agent_selection_and_observations_hide_other_seats_tiles(
+def test_observations_hide_other_seats_tiles(
         variant: str, version: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two deals that differ only in one seat's concealed tiles — in one it can pung the
-    dealer's first discard, in the other not — played with the same public actions, give
-    the same agent_selection sequence and the same observations (and masks) to every
-    other agent until something is revealed: with uniform windows every seat but the
-    discarder is selected in every claim window, whether or not it could claim. In
-    version 1 the discard history is the same for every agent, the hidden seat too."""
+    dealer's first discard, in the other not — played with the same public actions, show
+    every other agent the same thing: the same decisions of theirs in the same order,
+    with the same observations and masks, until something is revealed. In version 1 the
+    discard history is the same for every agent, the hidden seat too. Forced passes are
+    no steps, so the hidden seat is asked in one deal's first window and not in the
+    other's: only the caller who runs every agent sees that."""
     hidden = get(variant).seats - 1
-    runs = differ = 0
+    runs = 0
     for seed in range(200):
         walls = _swapped_deal(variant, seed, hidden)
         if walls is None:
             continue
-        steps, d = _lockstep(variant, walls, hidden, monkeypatch, version=version)
-        assert steps >= 4 * get(variant).seats  # several windows were compared
-        runs, differ = runs + 1, differ + d
+        (trace_a, asked_a), (trace_b, asked_b) = (
+            _trace(variant, wall, hidden, monkeypatch, version=version) for wall in walls)
+        assert len(trace_a) >= 4 * get(variant).seats  # several windows were compared
+        assert trace_a == trace_b
+        assert asked_a != asked_b  # the hidden seat's options differed, so did its steps
+        runs += 1
         if runs == 3:
             break
     assert runs == 3
-    assert differ >= runs  # the hidden seat's options differed in the first window

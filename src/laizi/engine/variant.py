@@ -21,6 +21,16 @@ from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
+from laizi.core.descriptors import (
+    ACTION_FORMS,
+    ACTION_WORDS,
+    MELD_WORDS,
+    WINDS,
+    Descriptor,
+    Form,
+    Presentation,
+    Words,
+)
 from laizi.core.jsondata import JSON
 from laizi.core.melds import Meld
 from laizi.core.records import DRAW, HandRecord
@@ -28,7 +38,7 @@ from laizi.engine.actions import DISCARD, PASS, WIN, Action
 from laizi.engine.state import HandState
 from laizi.errors import ErrorCode, IllegalActionError
 from laizi.settlement import Payment
-from laizi.vocab import TurnStart
+from laizi.vocab import ActionType, MeldKind, TurnStart
 
 __all__ = ["Variant"]
 
@@ -49,6 +59,10 @@ class Variant(ABC):
     """Tiles dealt to each seat; the dealer gets one more (Taiwan: 16)."""
     options_type: ClassVar[type[Any]]
     """A frozen dataclass of the table options (house rules), every field defaulted."""
+    presentation: ClassVar[Presentation] = Presentation()
+    """What clients are told beside the rules (:meth:`descriptor`): the lobby's order, the
+    wildcard's mark and words, the labels of the variant's own actions and meld kinds, the
+    score-keeper's questions."""
 
     # ------------------------------------------------------------------ options
 
@@ -284,6 +298,57 @@ class Variant(ABC):
         if record.outcome == DRAW or record.dealer in record.winners:
             return record.dealer
         return (record.dealer + 1) % self.seats
+
+    # ------------------------------------------------------------------ clients
+
+    def descriptor(self) -> Descriptor:
+        """The variant described to clients (玩法说明, ``GET /api/variants``): read from
+        the variant where it knows the fact, the rest from its :attr:`presentation`."""
+        shown = self.presentation
+        options = self.default_options()
+        fields = {f.name for f in dataclasses.fields(self.options_type)}
+        winds_of = "prevalent_wind" in fields or any(
+            f.key == "prevalent_wind" for f in shown.facts)
+        actions = [ActionType.DISCARD, ActionType.WIN, ActionType.CONCEALED_KONG,
+                   ActionType.ADDED_KONG, ActionType.PASS]
+        actions += sorted(ActionType(c) for c in self.claim_types(options))
+        if self.special_kinds():
+            actions.append(ActionType.SPECIAL_KONG)
+        actions += sorted(ActionType(a) for a in self.action_types())
+        melds = [MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.ADDED_KONG,
+                 MeldKind.CONCEALED_KONG]
+        melds += sorted(MeldKind(k) for k in self.special_kinds())
+        return Descriptor(
+            id=self.id, order=shown.order, seats=self.seats, hand_size=self.hand_size,
+            wildcard=shown.wildcard if self.wildcard_for([0], options) is not None else None,
+            winds=WINDS[:self.seats],
+            prevalent_wind=("option" if "prevalent_wind" in fields
+                            else "extra" if winds_of else None),
+            flowers=bool(self.flower_tiles(options)), horses="horses" in fields,
+            actions=_labelled(actions, {**ACTION_WORDS, **dict(shown.actions)}, self.id),
+            melds=_labelled(melds, {**MELD_WORDS, **dict(shown.melds)}, self.id),
+            facts=shown.facts, forms=_forms(actions, (*ACTION_FORMS, *shown.forms)))
+
+
+def _labelled(kinds: Sequence[str], words: dict[str, Words], vid: str) -> dict[str, Words]:
+    """``{kind: its words}`` in the order of ``kinds``; a kind without words is the
+    variant's mistake (its ``presentation`` labels its own kinds)."""
+    out: dict[str, Words] = {}
+    for kind in kinds:
+        if kind not in words:
+            raise ValueError(f"{vid}: no label for {str(kind)!r} in its presentation")
+        out[str(kind)] = words[kind]
+    return out
+
+
+def _forms(kinds: Sequence[str], forms: Sequence[Form]) -> dict[str, dict[str, Words]]:
+    """``{kind: {context: words}}`` for the ``kinds`` that have forms, in their order."""
+    out: dict[str, dict[str, Words]] = {}
+    for kind in kinds:
+        of_kind = {str(context): words for k, context, words in forms if k == kind}
+        if of_kind:
+            out[str(kind)] = of_kind
+    return out
 
 
 def _tuples(value: object) -> object:

@@ -1,14 +1,17 @@
 """The PettingZoo AEC environment of one laizi variant (extra ``rl``).
 
 Agents ``player_0`` … ``player_{n-1}`` are the seats of a :class:`~laizi.table.table.Table`
-(public seed mode, one hand per episode). The engine's claim windows are uniform: after
-every discard (and every added kong) *every* other seat answers, ``pass`` being the only
-answer of a seat that cannot claim, and Taiwan's 天听 window asks every seat every hand.
-Here the answers become sequential turns in a fixed order, the nearest seat after the
-discarder first (the dealer first in a ``decide`` window): which agent is selected, and
-how many turns a window takes, never depend on who could claim. Answers stay hidden from
-the others until the window closes (the engine resolves them when all are in), so the
-order gives nobody information.
+(public seed mode, one hand per episode). The hand is played by the one driver of every
+table, :func:`laizi.table.decisions.decisions`, the terminal's, the simulator's and the
+hall's: each agent step answers one of its decisions, in the engine's order (in a claim
+or rob window the nearest seat after the discarder first, in a ``decide`` window seat
+order). The engine's claim windows are uniform — after every discard every other seat
+answers, ``pass`` being the only answer of a seat that cannot claim — but a forced
+``pass`` (:attr:`Decision.forced <laizi.table.decisions.Decision.forced>`) is played by
+the driver and is no agent step: agents are asked only real decisions. Which agent is
+selected therefore shows who has a choice, as it does to the environment's caller; what
+an agent observes does not (answers stay hidden until the window closes, and the
+observations encode nobody's pending decision).
 
 Observations: version 0 (``jingzhou_v0`` …, the default) is ``{"observation", "action_mask"}``;
 version 1 (``jingzhou_v1`` …, ``version=1``) adds ``"history"``, the public discard history
@@ -21,6 +24,7 @@ ends; zero before.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import ClassVar, TypedDict
 
 import numpy as np
@@ -37,12 +41,13 @@ from laizi.env.encoding import (
     legal_by_index,
 )
 from laizi.env.history import HISTORY_SHAPE, PublicHistory, encode_history
+from laizi.table.decisions import Decision, decisions
 from laizi.table.table import Table
 from laizi.variants import get as get_variant
 from laizi.vocab import TableEventType
 
 __all__ = ["OBS_VERSIONS", "EnvKwargs", "EnvSettings", "LaiziAEC", "PublicFeed", "hand_net",
-           "observation_space", "ordered_to_act"]
+           "observation_space"]
 
 OBS_VERSIONS = (0, 1)
 """0: planes and mask; 1: also the public discard history (``"history"``)."""
@@ -95,14 +100,6 @@ class PublicFeed:
         return self._history
 
 
-def ordered_to_act(game: Game) -> list[int]:
-    """Seats with a decision, the nearest after the current turn first. With uniform
-    windows this is public: every seat but the discarder in a claim or rob window, every
-    seat in a ``decide`` window, the seat whose turn it is otherwise."""
-    seats = game.to_act()
-    return sorted(seats, key=lambda s: (s - game.turn) % game.n)
-
-
 def hand_net(table: Table) -> list[int]:
     """The finished hand's result per seat: what each seated person won or lost at the
     table (the ``hand_end`` line's ``net``; 晃晃's horse bets included)."""
@@ -147,6 +144,10 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
         self.table: Table | None = None
         """The episode's table (its log replays the hand: ``Table.from_log``)."""
         self._feed: PublicFeed | None = None
+        self._decisions: Iterator[Decision] = iter(())
+        """The hand's driver (:func:`~laizi.table.decisions.decisions`)."""
+        self._decision: Decision | None = None
+        """The decision of :attr:`agent_selection` (``None`` once the hand is over)."""
 
     @property
     def game(self) -> Game | None:
@@ -175,8 +176,9 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
         assert table is not None, "call reset() first"
         seat = self._seat(agent)
         view = table.view(seat)
-        if agent == self.agent_selection and table.in_hand:
-            mask = action_mask(table.legal_actions(seat))
+        decision = self._decision
+        if decision is not None and decision.seat == seat:
+            mask = action_mask(decision.legal)
         else:
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         out: Observation = {"observation": encode_view(view)}
@@ -186,12 +188,14 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
         out["action_mask"] = mask
         return out
 
-    def _select(self) -> None:
-        game = self.game
-        assert game is not None
-        if game.over:
-            return
-        self.agent_selection = self.possible_agents[ordered_to_act(game)[0]]
+    def _next(self) -> None:
+        """Select the agent of the hand's next decision (the driver plays the forced
+        passes on the way), or end the episode when the hand is over."""
+        self._decision = decision = next(self._decisions, None)
+        if decision is None:
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[decision.seat]
 
     # ------------------------------------------------------------------ AEC API
 
@@ -211,10 +215,10 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, object]] = {a: {} for a in self.agents}
         self.agent_selection = self.agents[dealer]
-        if not self.table.in_hand:  # e.g. a wall that runs out during the deal's flower draws
-            self._finish()
-        else:
-            self._select()
+        # A hand may end before anybody has a choice (e.g. a wall that runs out during the
+        # deal's flower draws): then the episode ends at once, the dealer selected.
+        self._decisions = decisions(self.table)
+        self._next()
 
     def _finish(self) -> None:
         table = self.table
@@ -232,10 +236,9 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        table = self.table
-        assert table is not None
-        seat = self._seat(agent)
-        legal = legal_by_index(table.legal_actions(seat))
+        table, decision = self.table, self._decision
+        assert table is not None and decision is not None
+        legal = legal_by_index(decision.legal)
         if action is None or int(action) not in legal:
             raise ValueError(f"action {action} is not legal for {agent} now; legal: "
                              f"{sorted(legal)}")
@@ -243,10 +246,7 @@ class LaiziAEC(AECEnv):  # type: ignore[misc]
         for a in self.agents:
             self.rewards[a] = 0.0
         table.act(legal[int(action)])
-        if not table.in_hand:
-            self._finish()
-        else:
-            self._select()
+        self._next()
         if self.render_mode == "human":
             print(self.render())
 

@@ -11,10 +11,11 @@ episode is one hand, the first of a :class:`~laizi.table.table.Table` in the pub
 mode; the other seats are bots, each behind a :class:`~laizi.table.driver.BotController`.
 The reward is the seat's net points at the table times ``reward_scale`` at the end.
 
-The claim windows are uniform (every other seat answers every discard); a decision of the
-agent's seat with one legal action (``pass`` in a window where it cannot claim) is
-played for it and is not a step: the agent is asked only when it has a choice, which
-shows nothing it does not know (its own options). An action outside the mask is replaced
+The hand is played by the one driver of every table
+(:func:`laizi.table.decisions.decisions`): forced passes are played by the driver, the
+bots answer theirs, and a decision of the agent's seat with one legal action is played
+for it and is not a step: the agent is asked only when it has a choice, which shows
+nothing it does not know (its own options). An action outside the mask is replaced
 by the first legal action (lowest index) and ``illegal_penalty`` is subtracted;
 ``info["illegal"]`` says so (the masked agent never needs this; it keeps ``gymnasium``'s
 random-action checks meaningful).
@@ -22,7 +23,7 @@ random-action checks meaningful).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import gymnasium as gym
 import numpy as np
@@ -30,11 +31,11 @@ from gymnasium import spaces
 
 from laizi.bots.registry import make_bot
 from laizi.engine import Game
-from laizi.env.aec import PublicFeed, hand_net, observation_space, ordered_to_act
+from laizi.env.aec import PublicFeed, hand_net, observation_space
 from laizi.env.encoding import NUM_ACTIONS, Observation, action_mask, encode_view, legal_by_index
 from laizi.env.history import PublicHistory, encode_history
 from laizi.sim.hands import bot_seed
-from laizi.table.decisions import Decision, resolve
+from laizi.table.decisions import Decision, decisions, resolve
 from laizi.table.driver import BotController
 from laizi.table.table import Table
 from laizi.variants import get as get_variant
@@ -71,6 +72,10 @@ class SingleSeatEnv(gym.Env):
         """The episode's table (its log replays the hand: ``Table.from_log``)."""
         self._bots: dict[int, BotController] = {}
         self._feed: PublicFeed | None = None
+        self._decisions: Iterator[Decision] = iter(())
+        """The hand's driver (:func:`~laizi.table.decisions.decisions`)."""
+        self._decision: Decision | None = None
+        """The agent's decision (``None`` once the hand is over)."""
 
     @property
     def game(self) -> Game | None:
@@ -87,10 +92,10 @@ class SingleSeatEnv(gym.Env):
         table = self.table
         assert table is not None
         view = table.view(self.seat)
-        if not table.in_hand:
+        if self._decision is None:
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         else:
-            mask = action_mask(table.legal_actions(self.seat))
+            mask = action_mask(self._decision.legal)
         out: Observation = {"observation": encode_view(view)}
         if self.version >= 1:
             assert self._feed is not None
@@ -102,18 +107,17 @@ class SingleSeatEnv(gym.Env):
         """Let the bots act until our seat has a choice or the hand is over; our seat's
         decisions with one legal action are played for it."""
         table = self.table
-        g = self.game
-        assert table is not None and g is not None
-        while not g.over:
-            s = ordered_to_act(g)[0]
-            legal = table.legal_actions(s)
-            if s == self.seat:
-                if len(legal) > 1:
+        assert table is not None
+        self._decision = None
+        for decision in self._decisions:
+            if decision.seat == self.seat:
+                lone = decision.lone
+                if lone is None:
+                    self._decision = decision
                     return
-                table.act(legal[0])
+                table.act(lone)
                 continue
-            decision = Decision(table, s, table.person_at(s), legal)
-            table.act(resolve(decision, self._bots[s].decide(decision)))
+            table.act(resolve(decision, self._bots[decision.seat].decide(decision)))
 
     def reset(self, *, seed: int | None = None, options: dict[str, object] | None = None
               ) -> tuple[Observation, dict[str, object]]:
@@ -129,16 +133,17 @@ class SingleSeatEnv(gym.Env):
                                dealer=dealer)
             self.table.start_hand()
             self._feed = PublicFeed(self.table)
+            self._decisions = decisions(self.table)
             self._advance()
             if self.table.in_hand:  # a hand won before our first choice is skipped
                 break
         return self._obs(), {}
 
     def step(self, action: int) -> tuple[Observation, float, bool, bool, dict[str, object]]:
-        table = self.table
-        if table is None or not table.in_hand:
+        table, decision = self.table, self._decision
+        if table is None or decision is None:
             raise RuntimeError("call reset() before step(): the hand is over")
-        legal = legal_by_index(table.legal_actions(self.seat))
+        legal = legal_by_index(decision.legal)
         info: dict[str, object] = {}
         reward = 0.0
         a = int(action)

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from laizi import tiles as T
 from laizi.analysis import is_win, shanten, waits
 from laizi.analysis.knitted import knitted_straight_possible
+from laizi.core.descriptors import Fact
 from laizi.core.jsondata import JSON
 from laizi.core.melds import STANDARD_KINDS
 from laizi.core.records import (
@@ -150,6 +151,13 @@ def _only_golden(game: HandState, seat: int) -> bool:
     """Every concealed tile of ``seat`` is golden."""
     g = game.wildcard
     return g is not None and game.hands[seat][g] == game.sizes[seat]
+
+
+GB_FACTS: Final[tuple[Fact, ...]] = (
+    Fact("last_tile", "bool", False, ("海底 (最后一张)", "Last tile (海底)")),
+    Fact("last_copy", "bool", False, ("和绝张", "Last copy (和绝张)")),
+)
+"""The score-keeper's questions in golden and MCR (the facts the tiles cannot show)."""
 
 
 class GBVariant(Variant):

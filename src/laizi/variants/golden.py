@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from laizi.core.descriptors import Presentation, Wildcard
 from laizi.core.jsondata import JSON
 from laizi.core.melds import ADDED_KONG, CONCEALED_KONG, KONG
 from laizi.core.melds import Meld as EngineMeld
 from laizi.core.records import DISCARD_WIN
 from laizi.scoring.mcr import FanResult, seed_kong_fans
 from laizi.variants._gb_scoring import mcr_melds, minimum_refusal
-from laizi.variants._gb_variant import GBVariant
+from laizi.variants._gb_variant import GB_FACTS, GBVariant
 from laizi.variants.rule_options import GoldenOptions
 
 if TYPE_CHECKING:
@@ -44,6 +45,9 @@ class Golden(GBVariant):
     name = "赖子麻将 · 黄金麻将"
     golden = True
     options_type = GoldenOptions
+    presentation = Presentation(
+        order=2, wildcard=Wildcard("金", ("黄金牌", "golden tile"), ("翻牌", "indicator")),
+        facts=GB_FACTS)
 
     def _score(self, record: HandRecord) -> FanResult:
         result = super()._score(record)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from laizi import tiles as T
 from laizi.analysis import is_win
+from laizi.core.descriptors import Fact, Presentation, Wildcard
 from laizi.core.jsondata import JSON
 from laizi.core.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, PUNG
 from laizi.core.melds import Meld as EngineMeld
@@ -94,6 +95,10 @@ class HuanghuangVariant(Variant):
     seats = 4
     hand_size = 13
     options_type = HuanghuangOptions
+    presentation = Presentation(
+        order=1, wildcard=Wildcard("癞", ("癞子", "laizi (wildcard)"), ("癞子皮", "indicator")),
+        facts=(Fact("laizi_discarded", "count", 0, ("打出的癞子张数", "Laizi discarded this hand"),
+                    when="always", maximum=4),))
 
     # ------------------------------------------------------------------ options
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from laizi import tiles as T
+from laizi.core.descriptors import Fact, Presentation
 from laizi.core.jsondata import JSON
 from laizi.core.melds import OPEN_KINDS, STANDARD_KINDS, Meld
 from laizi.core.records import (
@@ -36,6 +37,7 @@ from laizi.variants.jingzhou_rules import (
 )
 from laizi.variants.jingzhou_scoring import describe, judge
 from laizi.variants.rule_options import JingzhouOptions
+from laizi.vocab import ActionType, MeldKind, WinHow
 
 if TYPE_CHECKING:
     from laizi.engine.state import HandState
@@ -55,6 +57,18 @@ class Jingzhou(Variant):
     seats = 3
     hand_size = 13
     options_type = JingzhouOptions
+    presentation = Presentation(
+        order=0,
+        melds=((MeldKind.RED_DRAGON_KONG, ("红中杠", "red dragon kong")),
+               (MeldKind.LAIZI_KONG, ("赖子杠", "laizi kong"))),
+        forms=((ActionType.SPECIAL_KONG, MeldKind.RED_DRAGON_KONG, ("红中杠", "Red dragon kong")),
+               (ActionType.SPECIAL_KONG, MeldKind.LAIZI_KONG, ("赖子杠", "Laizi kong"))),
+        facts=(Fact("discarder_ready", "bool", True,
+                    ("点炮的人当时已听牌 (全求人包牌用)",
+                     "The discarder was ready (for 全求人 包牌)"),
+                    how=(WinHow.DISCARD,), send="always"),
+               Fact("qingyise_feeder", "seat", None,
+                    ("清一色第三副是谁喂的", "Who fed the 3rd meld of the flush (清一色 包牌)"))))
 
     # ------------------------------------------------------------------ tiles
 

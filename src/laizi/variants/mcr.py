@@ -6,8 +6,9 @@ It is ``golden`` without the indicator and the golden tile; see ``docs/rules/gol
 
 from __future__ import annotations
 
+from laizi.core.descriptors import Presentation
 from laizi.variants._gb_common import GBOptions
-from laizi.variants._gb_variant import GBVariant
+from laizi.variants._gb_variant import GB_FACTS, GBVariant
 
 __all__ = ["MCR", "VARIANT", "MCROptions"]
 
@@ -20,6 +21,7 @@ class MCR(GBVariant):
     id = "mcr"
     name = "国标麻将"
     golden = False
+    presentation = Presentation(order=4, facts=GB_FACTS)
 
 
 VARIANT = MCR()

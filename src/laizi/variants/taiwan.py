@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from laizi import tiles as T
+from laizi.core.descriptors import Fact, Presentation
 from laizi.core.jsondata import JSON
 from laizi.core.melds import OPEN_KINDS
 from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW, HandRecord
@@ -49,7 +50,7 @@ from laizi.variants.taiwan_rules import (
     ready_after_some_discard,
     ready_waits,
 )
-from laizi.vocab import Phase
+from laizi.vocab import Phase, WinHow
 
 if TYPE_CHECKING:
     from laizi.engine.state import HandState
@@ -72,6 +73,29 @@ class Taiwan(Variant):
     seats = 4
     hand_size = 16
     options_type = TaiwanOptions
+    presentation = Presentation(
+        order=3,
+        actions=((DECLARE, ("听", "Declare ready")),
+                 (FLOWER_WIN, ("八仙过海", "八仙过海 (flower win)")),
+                 (ROB_FLOWER, ("七抢一", "七抢一 (rob the flower)"))),
+        forms=((DECLARE, Phase.DECIDE, ("天听", "天听 (declare ready)")),),
+        facts=(
+            Fact("prevalent_wind", "wind", "东", ("圈风", "Prevalent wind"), when="always",
+                 send="always", carry="keep"),
+            Fact("dealer_streak", "count", 0, ("连庄数 (连N拉N)", "Dealer streak (连N)"),
+                 when="always", carry="streak", maximum=99),
+            Fact("declaration", "choice", None, ("听牌宣告", "Declaration"),
+                 choices=(("heavenly", ("天听", "天听 heavenly")),
+                          ("earthly", ("地听", "地听 earthly")))),
+            Fact("first_draw", "bool", False, ("第一次摸牌就胡 (天胡/地胡)",
+                                                 "Won on the first draw (天胡/地胡)")),
+            Fact("last_tile", "bool", False, ("海底 (最后一张)", "Last tile (海底)")),
+            Fact("flower_replacement", "bool", False,
+                 ("补花后自摸", "Self-drawn on a flower's replacement"),
+                 how=(WinHow.SELF_DRAW,)),
+            Fact("discarders_first_discard", "bool", False,
+                 ("胡在点炮者的第一张打牌上 (地胡)", "On the discarder's first discard (地胡)"),
+                 how=(WinHow.DISCARD,))))
 
     # ------------------------------------------------------------------ options
 

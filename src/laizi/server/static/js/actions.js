@@ -102,7 +102,7 @@ export function ActionBar({ act }) {
     ${others.length ? html`<div class="buttons">${buttonKeys(others).map(([a, key]) => html`<button type="button"
         key=${JSON.stringify(a)} class=${`act act-${a.type}`} data-action=${a.type}
         disabled=${pending !== null} aria-keyshortcuts=${key === " " ? "Space" : key.toUpperCase()}
-        onClick=${() => act(a)}>${a.type === ActionType.CHOW ? html`${actionVerb(a, wild, phase)} ${a.tiles.map((x, i) => html`<${Tile} key=${i} t=${x} size="tiny" />`)}` : actionLabel(a, wild, phase)}
+        onClick=${() => act(a)}>${a.type === ActionType.CHOW ? html`${actionVerb(a, wild, phase, variant)} ${a.tiles.map((x, i) => html`<${Tile} key=${i} t=${x} size="tiny" />`)}` : actionLabel(a, wild, phase, variant)}
         <kbd>${key === " " ? (getLang() === "zh" ? "空格" : "Space") : key.toUpperCase()}</kbd></button>`)}</div>` : ""}
     ${view.passed_win && inHand ? html`<div class="note">${t("passed_win")}</div>` : ""}
   </div>`;

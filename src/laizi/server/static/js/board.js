@@ -11,7 +11,7 @@ import { displayName, indicatorWord, meldWord, relative, seatWind, wildMark, wil
 // hand_sizes, melds, discards, flowers, wall, indicators, wildcard, last_discard, robbing,
 // extra, scores[s], status[s] = {online, auto, host}, hand (number)}.
 
-export function Meld({ m, owner, n, names, wild, size }) {
+export function Meld({ m, owner, n, names, wild, variant, size }) {
   const kind = m.kind;
   let shown = m.tiles.map((x) => x);
   if (kind === MeldKind.CONCEALED_KONG) shown = [null, m.tiles[1], m.tiles[2], null];
@@ -21,11 +21,11 @@ export function Meld({ m, owner, n, names, wild, size }) {
   }
   const from = m.from !== undefined && m.from !== null && m.from !== owner ? m.from : null;
   const rel = from === null ? "" : relative(owner, from, n);
-  const title = `${meldWord(kind)}${from === null ? "" : ` ← ${rel} ${displayName(names[from])}`}`;
+  const title = `${meldWord(kind, variant)}${from === null ? "" : ` ← ${rel} ${displayName(names[from])}`}`;
   return html`<span class="meld" title=${title} aria-label=${title}>
     <span class="tiles">${shown.map((x, i) => html`<${Tile} key=${i} t=${x} size=${size}
       wild=${x !== null && x === wild} rot=${i === rot} />`)}</span>
-    <small class="meld-tag">${meldWord(kind)}${from === null ? "" : html` ←${rel}`}</small>
+    <small class="meld-tag">${meldWord(kind, variant)}${from === null ? "" : html` ←${rel}`}</small>
   </span>`;
 }
 
@@ -69,7 +69,7 @@ function SeatPanel({ b, s, rel, children, noHand }) {
                ${handTiles !== concealed ? html`<span class="drawn-gap"></span><${Tile} t=${drawn} size=${size} wild=${drawn === b.wildcard} wildMark=${wildMark(b.variant)} cls="drawn" />` : ""}`}
     </div>`}
     ${(!noHand && (b.melds[s] || []).length) || (b.flowers[s] || []).length ? html`<div class="melds">
-      ${(noHand ? [] : b.melds[s] || []).map((m, i) => html`<${Meld} key=${i} m=${m} owner=${s} n=${n} names=${names} wild=${b.wildcard} size="small" />`)}
+      ${(noHand ? [] : b.melds[s] || []).map((m, i) => html`<${Meld} key=${i} m=${m} owner=${s} n=${n} names=${names} wild=${b.wildcard} variant=${b.variant} size="small" />`)}
       ${(b.flowers[s] || []).length ? html`<span class="flowers" aria-label=${t("flowers")}>${b.flowers[s].map((x, i) => html`<${Tile} key=${i} t=${x} size="small" />`)}</span>` : ""}
     </div>` : ""}
     <div class=${`discards ${own ? "own" : ""}`} aria-label=${own ? t("my_discards") : t("discards")}>

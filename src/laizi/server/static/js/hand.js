@@ -10,7 +10,7 @@ import { useStore } from "./store.js";
 import { HintPanel, readyDiscards, useHints } from "./hints.js";
 import { Tile, tileName } from "./tiles.js";
 import { actionVerb, displayName, seatWind, wildMark, wildcardWord } from "./words.js";
-import { ActionType } from "./protocol.js";
+import { ActionType, Phase } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").ActionJSON} ActionJSON */
 
@@ -22,7 +22,7 @@ const NO_TILES = new Set();
 // stay on the server, this only names them.
 function refusal(tile, legal, view, me, variant) {
   const special = legal.find((a) => a.type === ActionType.SPECIAL_KONG && a.tile === tile);
-  if (special) return t("why_special", { tile: tileName(tile), action: actionVerb(special, view.wildcard, view.phase) });
+  if (special) return t("why_special", { tile: tileName(tile), action: actionVerb(special, view.wildcard, view.phase, variant) });
   const x = view.extra || {};
   if (x.declared && x.declared[me]) return t("why_locked");
   if (x.declaring === me) return t("why_declaring");
@@ -55,7 +55,7 @@ export function Hand({ act, explain }) {
           pending=${pending !== null && pending === key} dim=${myTurn && !discardable.has(x)}
           onClick=${myTurn ? () => { if (can) act(discardable.get(x)); else if (why) explain(why); } : undefined}
           unavailable=${myTurn ? !can : undefined} reason=${why}
-          label=${why || (myTurn ? `${t("a_discard")} ${tileName(x)}` : undefined)} />`;
+          label=${why || (myTurn ? `${actionVerb({ type: ActionType.DISCARD }, wild, Phase.TURN, variant)} ${tileName(x)}` : undefined)} />`;
       })}
     </div>`;
 }
@@ -117,7 +117,7 @@ export function Dock({ act, scores, extra }) {
     ${extra || ""}
     <${HintPanel} />
     <div class="dock-hand"><${Hand} act=${act} explain=${explain} />${melds.length ? html`<div class="mymelds" aria-label=${t("melds")}>
-      ${melds.map((m, i) => html`<${Meld} key=${i} m=${m} owner=${mySeat} n=${view.seats} names=${names} wild=${view.wildcard} size="tiny" />`)}</div>` : ""}</div>
+      ${melds.map((m, i) => html`<${Meld} key=${i} m=${m} owner=${mySeat} n=${view.seats} names=${names} wild=${view.wildcard} variant=${view.table.variant} size="tiny" />`)}</div>` : ""}</div>
     <${ActionBar} act=${act} />
   </div>`;
 }

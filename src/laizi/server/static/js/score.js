@@ -297,7 +297,7 @@ function KeeperForm({ session, setSession, onNew, info, d }) {
   const w = hand.winner;
   const targetName = target.kind === "indicator" ? t("sk_indicator") : target.kind === "win" ? t("sk_win_tile")
     : target.kind === "flowers" ? `${names[target.seat]} · ${t("sk_flowers")}`
-    : target.kind === "meld" ? `${names[target.seat]} · ${meldWord(hand.melds[target.seat][target.i]?.kind || "")}`
+    : target.kind === "meld" ? `${names[target.seat]} · ${meldWord(hand.melds[target.seat][target.i]?.kind || "", v)}`
     : w === null ? t("sk_winner") : `${names[w]} · ${t("sk_concealed")}`;
   const rows = session.hands.map((h) => ({ label: t("sk_hand", { n: h.n + 1 }), values: Object.fromEntries(names.map((p, s) => [p, h.settlement.net[s]])) }));
   const totals = Object.fromEntries(names.map((p, s) => [p, session.ledger[s]]));
@@ -342,7 +342,7 @@ function KeeperForm({ session, setSession, onNew, info, d }) {
         </div>` : ""}
         ${hand.melds[s].map((m, i) => html`<div class="meld-entry" key=${i}>
           <select aria-label=${t("sk_meld_kind")} value=${m.kind} onChange=${(e) => setMeld(s, i, { kind: e.currentTarget.value })}>
-            ${Object.keys(d.melds).map((k) => html`<option value=${k}>${meldWord(k)}</option>`)}</select>
+            ${Object.keys(d.melds).map((k) => html`<option value=${k}>${meldWord(k, v)}</option>`)}</select>
           ${bigMeld(m) ? html`<button type="button" class=${`slot ${target.kind === "meld" && target.seat === s && target.i === i ? "on" : ""}`}
             onClick=${() => setTarget({ kind: "meld", seat: s, i })}>${m.tile === null ? "＋" : ""}<span class="tiles">${meldTiles(m, wild).map((x, j) => html`<${Tile} key=${j} t=${x} size="tiny" />`)}</span></button>`
             : html`<span class="tiles">${meldTiles(m, wild).map((x, j) => html`<${Tile} key=${j} t=${x} size="tiny" />`)}</span>`}

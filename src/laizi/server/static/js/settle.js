@@ -71,7 +71,7 @@ function RevealSeat({ record, s, names, n }) {
         const claimed = m.claimed !== undefined ? parseTiles(m.claimed)[0] : null;
         const rot = claimed === null ? -1 : ts.indexOf(claimed);
         const rel = m.from !== undefined && m.from !== s ? ` ←${relative(s, m.from, n)}` : "";
-        return html`<span class="meld" key=${i} title=${meldWord(m.kind) + rel}><span class="tiles">${ts.map((x, j) => html`<${Tile} key=${j} t=${x} size="small" rot=${j === rot} wild=${x === wild} wildMark=${mark} />`)}</span><small class="meld-tag">${meldWord(m.kind)}${rel}</small></span>`;
+        return html`<span class="meld" key=${i} title=${meldWord(m.kind, record.variant) + rel}><span class="tiles">${ts.map((x, j) => html`<${Tile} key=${j} t=${x} size="small" rot=${j === rot} wild=${x === wild} wildMark=${mark} />`)}</span><small class="meld-tag">${meldWord(m.kind, record.variant)}${rel}</small></span>`;
       })}
       ${parseTiles(seat.flowers || "").length ? html`<span class="flowers">${parseTiles(seat.flowers).map((x, i) => html`<${Tile} key=${i} t=${x} size="small" />`)}</span>` : ""}
     </div>

@@ -1,5 +1,6 @@
 // The variants as the hall describes them (GET /api/variants): each one's options and its
-// descriptor (`describe`: the wildcard's mark and words, winds, action and meld labels,
+// descriptor (`describe`: the wildcard's mark and words, winds, action and meld labels
+// and the actions' labels in context, the only ones the client has,
 // horses, the score-keeper's facts and next-dealer rule), so no page branches on a
 // variant's id. Loaded once; pages re-render when it arrives (onVariants).
 import { savedGet } from "./offline.js";
@@ -28,6 +29,9 @@ import { savedGet } from "./offline.js";
  * @property {Record<string, [string, string]>} actions
  * @property {Record<string, [string, string]>} melds
  * @property {Fact[]} facts
+ * @property {Record<string, Record<string, [string, string]>>} forms  an action's label in
+ *   context: `forms[type][phase]` (自摸 on one's turn, 天听 in a decide window), or for a
+ *   special kong `forms.special_kong[meld kind]` (红中杠, 赖子杠)
  *
  * @typedef {object} VariantInfo
  * @property {string} id

@@ -2,7 +2,7 @@
 // laizi.ui.terminal, in Chinese or English).
 import { t, getLang, pick, zh } from "./i18n.js";
 import { formatTiles, shortName, tileName, RED } from "./tiles.js";
-import { ActionType, GameEventType, Outcome, Phase, TableEventType } from "./protocol.js";
+import { ActionType, GameEventType, MeldKind, Outcome, Phase, TableEventType } from "./protocol.js";
 import { descriptor } from "./variants.js";
 
 // The variant's words for its indicator and wildcard, and the mark on a wildcard tile
@@ -38,33 +38,28 @@ export function prevalentWind(d, extra, options) {
   return null;
 }
 
-export function meldWord(kind) {
-  const k = `m_${kind}`;
-  const s = t(k);
-  return s === k ? kind : s;
+// The words of melds and actions are the variant's, from its descriptor (`melds`,
+// `actions` and `forms`: the server's); until the descriptors have loaded, the bare kind.
+/** @param {string} kind @param {string} variant */
+export function meldWord(kind, variant) {
+  const w = descriptor(variant)?.melds[kind];
+  return w ? pick(w) : kind;
 }
 
-// The action's verb (no tile): 碰, 暗杠, 红中杠 …
-export function actionVerb(a, wildcard, phase) {
-  switch (a.type) {
-    case ActionType.SPECIAL_KONG:
-      if (a.tile === wildcard) return t("a_laizi_kong");
-      if (a.tile === RED) return t("a_red_dragon_kong");
-      return t("a_special_kong");
-    case ActionType.WIN:
-      return phase === Phase.TURN ? t("a_win_self") : t("a_win");
-    case ActionType.DECLARE:
-      return phase === Phase.DECIDE ? t("a_heavenly") : t("a_declare");
-    default: {
-      const k = `a_${a.type}`;
-      const s = t(k);
-      return s === k ? a.type : s;
-    }
-  }
+// The action's verb (no tile): 碰, 暗杠, 红中杠 …; its form in context first — the phase
+// (自摸 on one's own turn, 天听 in a decide window) or the kind of meld a special kong
+// makes (the wildcard's 赖子杠, 红中杠).
+export function actionVerb(a, wildcard, phase, variant) {
+  const d = descriptor(variant);
+  if (!d) return a.type;
+  const context = a.type !== ActionType.SPECIAL_KONG ? phase
+    : a.tile === wildcard ? MeldKind.LAIZI_KONG : a.tile === RED ? MeldKind.RED_DRAGON_KONG : "";
+  const w = d.forms[a.type]?.[context] ?? d.actions[a.type];
+  return w ? pick(w) : a.type;
 }
 
-export function actionLabel(a, wildcard, phase) {
-  const verb = actionVerb(a, wildcard, phase);
+export function actionLabel(a, wildcard, phase, variant) {
+  const verb = actionVerb(a, wildcard, phase, variant);
   if (a.type === ActionType.CHOW && a.tiles && a.tiles.length) {
     return `${verb} ${getLang() === "zh" ? a.tiles.map(shortName).join("") : formatTiles(a.tiles)}`;
   }
@@ -122,13 +117,13 @@ export function eventLine(ev, names, me, wildcard, variant) {
       if (a.type === ActionType.PASS || a.type === ActionType.WIN) return null;
       if (a.type === ActionType.DISCARD) return t("ev_discard", { who: who(a.seat), tile: tileName(a.tile) });
       if ([ActionType.CHOW, ActionType.PUNG, ActionType.KONG].includes(a.type)) return null; // the claim event says it
-      return t("ev_action", { who: who(a.seat), act: actionLabel(a, wildcard, Phase.TURN) });
+      return t("ev_action", { who: who(a.seat), act: actionLabel(a, wildcard, Phase.TURN, variant) });
     }
     case GameEventType.DRAW:
       if (ev.tile === null || ev.tile === undefined) return null;
       return t(ev.replacement ? "ev_replacement" : "ev_draw", { who: who(ev.seat), tile: tileName(ev.tile) });
     case GameEventType.CLAIM:
-      return t("ev_claim", { who: who(ev.seat), kind: meldWord(ev.meld.kind),
+      return t("ev_claim", { who: who(ev.seat), kind: meldWord(ev.meld.kind, variant),
         tiles: getLang() === "zh" ? ev.meld.tiles.map(shortName).join("") : formatTiles(ev.meld.tiles) });
     case GameEventType.FLOWER:
       return t("ev_flower", { who: who(ev.seat), tile: tileName(ev.tile) });
@@ -136,7 +131,7 @@ export function eventLine(ev, names, me, wildcard, variant) {
       return t("ev_indicator", { tile: ev.tiles.map(tileName).join(" "),
         name: wildcardWord(variant), wild: ev.wildcard === null ? "—" : tileName(ev.wildcard) });
     case GameEventType.REVEALED:
-      return (ev.actions || []).map((a) => t("ev_declare", { who: who(a.seat), kind: actionVerb(a, wildcard, Phase.DECIDE) })).join("; ") || null;
+      return (ev.actions || []).map((a) => t("ev_declare", { who: who(a.seat), kind: actionVerb(a, wildcard, Phase.DECIDE, variant) })).join("; ") || null;
     case GameEventType.END: {
       const r = ev.record;
       if (r.outcome !== Outcome.WIN) return t("ev_draw_end");
