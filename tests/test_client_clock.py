@@ -72,8 +72,11 @@ class Hall:
     (path, body) of every POST."""
 
     def __init__(self, api: dict[str, Any]) -> None:
-        # every page loads the variants' descriptors (static/js/variants.js)
-        self.api = {"/api/variants": list(variants_json()), **api}
+        # every page loads the variants' descriptors (static/js/variants.js), and the
+        # lobby makes the device's person on a first visit (api.js ensurePerson)
+        self.api = {"/api/variants": list(variants_json()),
+                    "/api/me": {"id": "p1", "name": "阿明", "devices": 1, "recovery": False,
+                                "credential": "p1.secret"}, **api}
         self.posted: list[tuple[str, Any]] = []
 
     def handle(self, route: Route) -> None:
@@ -264,7 +267,9 @@ def test_the_lobby_offers_and_sends_pause_empty(browser: Browser) -> None:
         page.click("[data-testid=create-form] button[type=submit]")
         page.wait_for_url(f"**/r/{CODE}**", timeout=10_000)
         assert hall.posted[-1][1]["settings"]["pause_empty"] is False
-        assert [p for p, _ in hall.posted] == ["/api/rooms", "/api/rooms"]
+        # Besides the rooms, only the silent identity of a first visit.
+        assert [p for p, _ in hall.posted if p != "/api/me"] == ["/api/rooms", "/api/rooms"]
+        assert [p for p, _ in hall.posted if p == "/api/me"] == ["/api/me"]
         assert not errors, errors
     finally:
         page.context.close()
