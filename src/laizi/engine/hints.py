@@ -227,13 +227,19 @@ def _on_discard(probe: HandState, v: Variant, seat: int, hand: list[int], t: int
     probe.phase, probe.turn_kind, probe.last_tile, probe.after_kong = (
         Phase.CLAIM, TurnStart.DRAWN, t, False)
     gains = []
+    once: tuple[str | None] | None = None  # the verdict, if the discarder does not matter
     for source in _others(probe.n, seat):
         # As the engine does: the discard lies in its pool while the window is open, and
         # is taken from it (into ``taken``) when the win ends the hand.
         probe.turn = source
         pool = probe.discards[source]
         pool.append(t)
-        refused = v.win_refusal(probe, seat, t, DISCARD_WIN)
+        if once is None:
+            refused = v.win_refusal(probe, seat, t, DISCARD_WIN)
+            if not v.discarder_matters:
+                once = (refused,)
+        else:
+            refused = once[0]
         pool.pop()
         if refused is not None:
             continue

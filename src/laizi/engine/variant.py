@@ -57,6 +57,9 @@ class Variant(ABC):
     seats: ClassVar[int] = 4
     hand_size: ClassVar[int] = 13
     """Tiles dealt to each seat; the dealer gets one more (Taiwan: 16)."""
+    discarder_matters: ClassVar[bool] = True
+    """Whether :meth:`win_refusal` of a win on a discard can depend on who discarded it
+    (``game.turn``); ``False`` lets the 听牌 hints ask once a tile, not once a seat."""
     options_type: ClassVar[type[Any]]
     """A frozen dataclass of the table options (house rules), every field defaulted."""
     presentation: ClassVar[Presentation] = Presentation()

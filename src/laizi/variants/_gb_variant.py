@@ -164,6 +164,7 @@ class GBVariant(Variant):
     """The 144-tile, 81-fan game; :attr:`golden` switches the golden tile on."""
 
     seats = 4
+    discarder_matters = False  # its discard wins are judged on the hand alone
     hand_size = 13
     options_type = GBOptions
     golden: ClassVar[bool] = False

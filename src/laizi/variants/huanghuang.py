@@ -91,6 +91,7 @@ class HuanghuangVariant(Variant):
     """荆州晃晃."""
 
     id = "huanghuang"
+    discarder_matters = False  # its discard wins are judged on the hand alone
     name = "荆州晃晃"
     seats = 4
     hand_size = 13

@@ -212,11 +212,28 @@ def readings(
     return out, None
 
 
+_READY: dict[tuple[bytes, tuple[tuple[str, tuple[int, ...]], ...], int | None], bool] = {}
+"""Readiness by hand, melds (kind and tiles: all a reading looks at) and laizi. A
+discarder's readiness is part of every discard win's record, and the 听牌 hints pose many
+wins on the same discarders' hands in one turn."""
+
+
 def is_ready(hand: Sequence[int], melds: Sequence[Meld], laizi: int | None) -> bool:
     """听牌: some tile would make the hand a win (开口 required, except for 七对; the
     8-point minimum of 屁胡 aside, since it depends on how the win comes)."""
     if hand[RED]:
         return False
+    key = (bytes(hand), tuple((str(m.kind), m.tiles) for m in melds), laizi)
+    known = _READY.get(key)
+    if known is None:
+        known = _ready(hand, melds, laizi)
+        if len(_READY) > 100_000:
+            _READY.clear()
+        _READY[key] = known
+    return known
+
+
+def _ready(hand: Sequence[int], melds: Sequence[Meld], laizi: int | None) -> bool:
     counts = list(hand)
     for t in TILE_KINDS:
         if t == RED or counts[t] >= 4:

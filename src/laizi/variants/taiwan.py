@@ -69,6 +69,7 @@ class Taiwan(Variant):
     """台湾十六张 on the shared engine."""
 
     id = "taiwan"
+    discarder_matters = False  # its discard wins are judged on the hand alone
     name = "台湾十六张"
     seats = 4
     hand_size = 16
