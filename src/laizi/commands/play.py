@@ -150,7 +150,7 @@ def _bots(variant_id: str, text: str | None, names: list[str], seed: int | None
     variant's default bot."""
     if text is None:
         return {p: bot_for(variant_id) for p in names}
-    from laizi.bots.registry import BotSpecError, make_bot
+    from laizi.bots.registry import BotSpecError, check_variant, make_bot
 
     specs = [s.strip() for s in text.split(",") if s.strip()]
     if not specs:
@@ -165,6 +165,7 @@ def _bots(variant_id: str, text: str | None, names: list[str], seed: int | None
             # Each bot its own seed, from the table's: the same seed plays the same game
             # (for a deterministic bot).
             out[p] = make_bot(spec, seed=(seed or 0) * 100 + i + 1)
+            check_variant(spec, variant_id)
         except BotSpecError as exc:
             raise _UserError(f"--bots: {exc}") from None
         except (TypeError, ValueError) as exc:

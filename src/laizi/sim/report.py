@@ -10,7 +10,7 @@ from rich.table import Table
 
 from laizi.sim.results import HandResult, Summary
 
-__all__ = ["plot_summary", "print_arena", "print_summary"]
+__all__ = ["plot_summary", "print_arena", "print_bridge", "print_summary"]
 
 
 def _pm(mean: float, ci: float) -> str:
@@ -28,6 +28,24 @@ def bot_table(summary: Summary, title: str) -> Table:
     return t
 
 
+def print_bridge(summary: Summary, console: Console) -> None:
+    """The outside programs' protocol record (the Botzone bridge), if any played."""
+    rows = summary.get("bridge") or []
+    if not rows:
+        return
+    t = Table(title="outside programs (Botzone protocol)")
+    for col in ("bot", "hands", "requests", "protocol errors", "fallbacks", "median ms",
+                "p99 ms"):
+        t.add_column(col, justify="left" if col == "bot" else "right", overflow="fold",
+                     no_wrap=col != "bot")
+    for b in rows:
+        kinds = ", ".join(f"{k} {v}" for k, v in b["error_kinds"].items())
+        t.add_row(b["bot"], str(b["hands"]), str(b["requests"]),
+                  f"{b['errors']}" + (f" ({kinds})" if kinds else ""), str(b["fallbacks"]),
+                  f"{b['median_ms']:.1f}", f"{b['p99_ms']:.1f}")
+    console.print(t)
+
+
 def print_arena(summary: Summary, console: Console) -> None:
     console.print(bot_table(
         summary, f"arena {summary['variant']}: {summary['hands']} hands "
@@ -35,6 +53,7 @@ def print_arena(summary: Summary, console: Console) -> None:
     console.print(f"wins {summary['win_rate']:.1%}, draws {summary['draw_rate']:.1%}; "
                   f"intervals over seeds (duplicate groups)"
                   + ("; per-seat draw streams" if summary.get("streams") else ""))
+    print_bridge(summary, console)
 
 
 def print_summary(summary: Summary, console: Console, top: int = 25) -> None:
@@ -57,6 +76,7 @@ def print_summary(summary: Summary, console: Console, top: int = 25) -> None:
                       f"{s['win_rate']:.1%}", f"{s['deal_in_rate']:.1%}")
     console.print(seats)
     console.print(bot_table(summary, "per bot"))
+    print_bridge(summary, console)
     items = Table(title="hand types / fan / 台 items (from the settlements' reason codes)")
     for col in ("item", "wins with it", "share of wins"):
         items.add_column(col, justify="left" if col == "item" else "right")

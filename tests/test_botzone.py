@@ -1,0 +1,218 @@
+"""The Botzone bridge (``botzone:`` bot spec): the protocol's requests retold from a
+seat's events, stub programs of ours in the arena, the simulator and ``laizi play``,
+and a misbehaving program's errors counted with the table's default played."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from laizi.bots.botzone import BotzoneBot, split_params
+from laizi.bots.botzone_protocol import ProtocolError, Transcript, answer_action
+from laizi.bots.greedy import GreedyBot
+from laizi.bots.registry import BotSpecError, make_bot, parse_spec
+from laizi.cli import main
+from laizi.core.jsondata import JSON
+from laizi.engine.actions import CHOW, DISCARD, PASS, PUNG, Action
+from laizi.sim.arena import run_arena
+from laizi.sim.simulate import simulate
+from laizi.table.driver import BotController, play_hand
+from laizi.table.table import Table
+
+FIXTURES = Path(__file__).parent / "fixtures"
+STUB = f"{sys.executable} {FIXTURES / 'botzone_stub.py'}"
+BAD = f"{sys.executable} {FIXTURES / 'botzone_bad_stub.py'}"
+
+
+def _stub_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("botzone_stub", FIXTURES / "botzone_stub.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# ---------------------------------------------------------------- the spec
+
+
+def test_the_spec_takes_its_command_last_colons_and_all() -> None:
+    assert split_params("io=json:keep=1:cmd=python3 C:/bots/a.py --x:y") == [
+        "io=json", "keep=1", "cmd=python3 C:/bots/a.py --x:y"]
+    name, kw = parse_spec("botzone:keep=1:timeout=2.5:io=json:cmd=python3 a.py 7")
+    assert name == "botzone"
+    assert kw == {"keep": True, "timeout": 2.5, "io": "json", "cmd": "python3 a.py 7"}
+    bot = make_bot("botzone:cmd=python3 a.py --names W1%2CW2 '%25 x'")
+    assert isinstance(bot, BotzoneBot)
+    assert bot.argv == ["python3", "a.py", "--names", "W1,W2", "% x"]
+    for bad in ("botzone:io=xml:cmd=a", "botzone:timeout=0:cmd=a", "botzone:keep=1",
+                "botzone:cmd=", "botzone:color=1:cmd=a"):
+        with pytest.raises(BotSpecError):
+            make_bot(bad)
+
+
+def test_only_mcr_is_played(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "jingzhou", "--bots", f"botzone:cmd={STUB},greedy",
+                 "--no-progress"]) == 2
+    assert "plays only mcr" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the protocol
+
+
+def test_answers_map_to_legal_actions_or_are_refused() -> None:
+    legal = [Action(PASS, 1), Action(PUNG, 1, 31, (31, 31, 31)),
+             Action(CHOW, 1, 4, (3, 4, 5)), Action(CHOW, 1, 4, (4, 5, 6))]
+    assert answer_action("PASS", legal) == (legal[0], None)
+    assert answer_action("PENG W9", legal) == (legal[1], 8)
+    assert answer_action("CHI W6 J1", legal) == (legal[3], 33)
+    for text, kind in (("", "unparsable"), ("PLAY", "unparsable"), ("PLAY X9", "unparsable"),
+                       ("CHI W5", "unparsable"), ("HU", "illegal"), ("CHI W4 W1", "illegal"),
+                       ("GANG", "illegal"), ("pass", "unparsable")):
+        with pytest.raises(ProtocolError) as info:
+            answer_action(text, legal)
+        assert info.value.kind == kind, text
+    turn = [Action(DISCARD, 0, t) for t in (0, 9, 33)]
+    assert answer_action("PLAY J1", turn)[0] == turn[2]
+    with pytest.raises(ProtocolError):
+        answer_action("PLAY W2", turn)
+
+
+class _Checker:
+    """Greedy's choices, while checking at every decision that the requests so far,
+    read by the stub program's own hand keeping, give the seat's concealed tiles."""
+
+    name = "checker"
+
+    def __init__(self, seed: int) -> None:
+        self.greedy = GreedyBot(seed)
+        self.transcript: Transcript | None = None
+        self.checked = 0
+        self.stub = _stub_module()
+
+    def observe(self, seat: int, events: Sequence[JSON]) -> None:
+        for e in events:
+            if e.get("type") == "start":
+                self.transcript = Transcript(seat)
+            if self.transcript is not None:
+                self.transcript.feed(e)
+
+    def choose(self, view: JSON, legal: Sequence[Action]) -> Action:
+        t = self.transcript
+        assert t is not None
+        t.finish_opening()
+        if not t.after_my_claim:
+            stub = self.stub.Stub()
+            for req, resp in zip(t.requests, t.responses, strict=True):
+                stub.update(req)
+                stub.last_answer = resp
+            assert sorted(stub.hand) == sorted(view["hand"]), t.requests[-6:]
+            assert len(stub.melds) == len(view["melds"][view["seat"]])
+            self.checked += 1
+        action = self.greedy.choose(view, legal)
+        return action
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_the_requests_retell_the_hand(seed: int) -> None:
+    table = Table("mcr", None, seed=seed, dealer=seed % 4)
+    checkers = [_Checker(seed * 4 + s) for s in range(4)]
+    table.start_hand()
+    play_hand(table, [BotController(c) for c in checkers])
+    assert all(c.checked > 3 for c in checkers)
+    t = checkers[1].transcript
+    assert t is not None
+    assert t.requests[0] == f"0 {(1 - seed % 4) % 4} 0"
+    assert t.requests[1].startswith("1 ") and len(t.requests[1].split()) >= 18
+    assert all(r is not None for r in t.responses[:-1])
+    kinds = {r.split()[2] for r in t.requests if r.startswith("3 ")}
+    assert {"PLAY", "DRAW"} <= kinds
+
+
+# ---------------------------------------------------------------- programs at the table
+
+
+@pytest.mark.parametrize(("io_mode", "keep", "hands"),
+                         [("simple", True, 20), ("simple", False, 4), ("json", True, 4),
+                          ("json", False, 4)])
+def test_the_stub_plays_whole_hands_without_a_protocol_error(io_mode: str, keep: bool,
+                                                               hands: int) -> None:
+    flags = (" --json" if io_mode == "json" else "") + (" --keep" if keep else "")
+    spec = f"botzone:io={io_mode}:keep={int(keep)}:cmd={STUB}{flags}"
+    summary = run_arena("mcr", [spec, "greedy"], hands, seed=11)
+    assert summary["hands"] == hands
+    (record,) = summary["bridge"]
+    assert record["bot"] == spec and record["hands"] == hands
+    assert record["errors"] == 0 and record["fallbacks"] == 0, record
+    assert record["requests"] > (60 if keep else 10) * hands
+    assert 0 < record["median_ms"] <= record["p99_ms"]
+
+
+def test_keep_running_and_fresh_runs_play_alike() -> None:
+    """Retold from the whole history or told one request at a time, the program's
+    decisions are the same: the hands come out identical."""
+    kept = simulate("mcr", [f"botzone:keep=1:cmd={STUB} --keep", "greedy"], 2, seed=5)[1]
+    fresh = simulate("mcr", [f"botzone:cmd={STUB}", "greedy"], 2, seed=5)[1]
+    assert [r["net"] for r in kept] == [r["net"] for r in fresh]
+    assert [r["decisions"] for r in kept] == [r["decisions"] for r in fresh]
+
+
+@pytest.mark.parametrize(("mode", "keep", "kind"),
+                         [("garbage", False, "unparsable"), ("illegal", True, "illegal"),
+                          ("exit", False, "crash"), ("exit", True, "crash"),
+                          ("sleep", True, "timeout")])
+def test_a_misbehaving_program_is_counted_and_the_default_played(
+        mode: str, keep: bool, kind: str, caplog: pytest.LogCaptureFixture) -> None:
+    # a short clock only where it is the point: a loaded machine may start a run slowly
+    timeout = "timeout=0.25:startup=0.5" if mode == "sleep" else "timeout=5"
+    spec = f"botzone:keep={int(keep)}:{timeout}:cmd={BAD} {mode}" + (
+        " --keep" if keep else "")
+    with caplog.at_level(logging.WARNING, logger="laizi.table"):
+        summary, results = simulate("mcr", [spec, "greedy"], 1, seed=3)
+    (record,) = summary["bridge"]
+    assert record["error_kinds"].get(kind, 0) >= 3, record
+    # every turn it was asked fell back to the table's default discard, reported
+    assert record["fallbacks"] == record["errors"]
+    reported = [r for r in caplog.records if "seat 0" in r.getMessage()]
+    assert len(reported) == record["fallbacks"]
+    assert results[0]["outcome"] in ("win", "draw")
+
+
+def test_a_program_without_the_marker_is_rerun_with_the_history() -> None:
+    spec = f"botzone:keep=1:timeout=0.5:startup=5:cmd={BAD} nomarker --keep"
+    summary, _ = simulate("mcr", [spec, "greedy"], 1, seed=3)
+    (record,) = summary["bridge"]
+    assert record["error_kinds"].get("marker", 0) >= 3
+    assert record["fallbacks"] == 0  # its answers stood
+
+
+def test_the_arena_command_reports_the_protocol_record(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    spec = f"botzone:keep=1:cmd={STUB} --keep"
+    assert main(["arena", "mcr", "--bots", f"{spec},greedy", "--hands", "4",
+                 "--no-progress", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["bridge"][0]["errors"] == 0 and data["bridge"][0]["requests"] > 100
+    assert main(["arena", "mcr", "--bots", f"{spec},greedy", "--hands", "4",
+                 "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "outside programs (Botzone protocol)" in out and "p99 ms" in out
+
+
+def test_laizi_play_seats_programs_hand_after_hand(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    with caplog.at_level(logging.WARNING, logger="laizi.table"):
+        code = main(["play", "mcr", "--seed", "4", "--auto", "--hands", "2", "--bots",
+                     f"botzone:keep=1:cmd={STUB} --keep,botzone:cmd={STUB}"])
+    assert code == 0
+    assert "after 2 hands" in capsys.readouterr().out
+    assert not [r for r in caplog.records if "failed" in r.getMessage()]
