@@ -154,12 +154,11 @@ class BotzoneBot:
         """The events of the table the seat has not been shown yet (the driver's bot
         controller passes them before each question)."""
         for e in events:
-            if e.get("type") == "start" or self.transcript is None:
-                if e.get("type") != "start":
-                    continue
+            if e.get("type") == "start":
                 self.close()  # a new hand: Botzone plays one hand a game
                 self.transcript, self.sent, self.discard = Transcript(seat), 0, None
-            self.transcript.feed(e)
+            if self.transcript is not None:
+                self.transcript.feed(e)
 
     # ------------------------------------------------------------------ talking to it
 
