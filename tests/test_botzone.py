@@ -85,6 +85,59 @@ def test_answers_map_to_legal_actions_or_are_refused() -> None:
         answer_action("PLAY W2", turn)
 
 
+def _events(seat: int) -> list[JSON]:
+    """A made-up stretch of a hand, from the events seat 1 is shown."""
+    n = None
+
+    def act(kind: str, who: int, tile: int | None = None, answer: bool = False) -> JSON:
+        a: JSON = {"type": kind, "seat": who}
+        if tile is not None:
+            a["tile"] = tile
+        return {"type": "action", "action": a, **({"answer": True} if answer else {})}
+
+    def draw(who: int, tile: int | None, replacement: bool = False) -> JSON:
+        return {"type": "draw", "seat": who, "tile": tile if who == seat else n,
+                "replacement": replacement}
+
+    return [
+        {"type": "hand", "number": 0},
+        {"type": "start", "dealer": 0, "options": {"prevalent_wind": "S"}},
+        {"type": "deal", "hands": [[n] * 14, [0, 1, 2, 9, 10, 11, 18, 19, 20, 27, 27, 31, 34],
+                                   [n] * 13, [n] * 13]},
+        {"type": "flower", "seat": 1, "tile": 34}, draw(1, 5, True),
+        {"type": "flower", "seat": 2, "tile": 35}, draw(2, 7, True),
+        act("discard", 0, 27), act("pung", 1, 27, answer=True),
+        {"type": "claim", "seat": 1, "meld": {"kind": "pung", "tiles": [27, 27, 27]}},
+        act("discard", 1, 31), draw(2, 6), act("added_kong", 2, 6), draw(2, 6, True),
+        act("concealed_kong", 2, 9), draw(2, 6, True), act("discard", 2, 3),
+        act("pass", 1, answer=True),
+        {"type": "claim", "seat": 3, "meld": {"kind": "chow", "tiles": [2, 3, 4]}},
+        act("discard", 3, 30), draw(0, 8), {"type": "flower", "seat": 0, "tile": 36},
+        draw(0, 8), act("discard", 0, 8), draw(1, 12), act("concealed_kong", 1, 0),
+        draw(1, 13, True), act("win", 1),
+    ]
+
+
+def test_a_transcript_says_every_kind_of_request() -> None:
+    t = Transcript(1)
+    for e in _events(1):
+        t.feed(e)
+    assert t.requests == [
+        "0 1 1", "1 0 1 1 0 W1 W2 W3 W6 B1 B2 B3 T1 T2 T3 F1 F1 J3 H1 H2",
+        "3 0 PLAY F1", "3 1 PENG J3", "3 2 DRAW", "3 2 BUGANG W7", "3 2 DRAW", "3 2 GANG",
+        "3 2 DRAW", "3 2 PLAY W4", "3 3 CHI W4 F4", "3 0 DRAW", "3 0 BUHUA H3", "3 0 DRAW",
+        "3 0 PLAY W9", "2 B4", "3 1 GANG", "2 B5"]
+    assert t.responses == ["PASS", "PASS", "PENG J3", *["PASS"] * 6, "PASS", "PASS",
+                           "PASS", "PASS", "PASS", "PASS", "GANG W1", "PASS", "HU"]
+    dealer = Transcript(0)
+    for e in _events(0)[:3]:
+        dealer.feed(e)
+    dealer.hand = [0, 1, 2, 9, 10, 11, 18, 19, 20, 27, 27, 31, 33, 5]
+    dealer.finish_opening()
+    assert dealer.requests[0] == "0 0 1" and dealer.requests[2] == "2 W6"
+    assert len(dealer.requests[1].split()) == 1 + 4 + 13
+
+
 class _Checker:
     """Greedy's choices, while checking at every decision that the requests so far,
     read by the stub program's own hand keeping, give the seat's concealed tiles."""
