@@ -100,8 +100,9 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("--bots", default=None, metavar="SPEC[,SPEC...]",
                    help="the other players' bots in seat order after yours, e.g. "
                         "greedy,search (the last one fills the rest): random, simple, "
-                        "greedy, search, with parameters as NAME:KEY=VALUE (default: "
-                        "simple; taiwan: its own bot)")
+                        "greedy, search, with parameters as NAME:KEY=VALUE, and in mcr "
+                        "botzone:keep=1:cmd=COMMAND, an outside Botzone-protocol program "
+                        "(default: simple; taiwan: its own bot)")
     p.add_argument("--auto", action="store_true", help="a bot plays your seat too")
     p.add_argument("--delay", type=_delay, default=None, metavar="SECONDS",
                    help=f"pause after each move shown (default {AUTO_DELAY} with --auto on "
