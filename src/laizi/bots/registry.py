@@ -2,9 +2,11 @@
 ``make_bot("search:rollouts=32:budget_ms=0", seed=3)``.
 
 Names: ``random``, ``simple`` (the engine's reference bot, :mod:`laizi.bots.simple`, when
-present), ``greedy``, ``search``. A spec is ``NAME`` or ``NAME:KEY=VALUE:KEY=VALUE``; values
-are read as int, float or true/false. Every bot gets its own seed; a game is reproducible
-when every bot is deterministic given its seed (``search`` is when ``budget_ms=0``).
+present), ``greedy``, ``search``, ``botzone`` (an outside Botzone-protocol program,
+:mod:`laizi.bots.botzone`: ``botzone:keep=1:cmd=python3 bot.py``, ``cmd`` last).
+A spec is ``NAME`` or ``NAME:KEY=VALUE:KEY=VALUE``; values are read as int, float or
+true/false. Every bot gets its own seed; a game is reproducible when every bot is
+deterministic given its seed (``search`` is when ``budget_ms=0``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Callable
 
 from laizi.bots.protocol import Bot
 
-__all__ = ["BotSpecError", "bot_names", "make_bot", "parse_spec"]
+__all__ = ["BotSpecError", "bot_names", "check_variant", "make_bot", "parse_spec"]
 
 
 class BotSpecError(ValueError):
@@ -30,11 +32,12 @@ Param = bool | int | float | str | None
 
 _CLASSES = {"random": ("laizi.bots.random_bot", "RandomBot"),
             "greedy": ("laizi.bots.greedy", "GreedyBot"),
-            "search": ("laizi.bots.search", "SearchBot")}
+            "search": ("laizi.bots.search", "SearchBot"),
+            "botzone": ("laizi.bots.botzone", "BotzoneBot")}
 """The classes whose keyword parameters a spec may set (checked against their types);
 each is built as ``cls(seed, **params)``."""
 
-_BOTS = ("random", "simple", "greedy", "search")
+_BOTS = ("random", "simple", "greedy", "search", "botzone")
 """Every bot name, in the order ``bot_names`` gives them."""
 
 
@@ -128,17 +131,34 @@ def _check_params(name: str, spec: str, kw: dict[str, Param]) -> None:
 def parse_spec(spec: str) -> tuple[str, dict[str, Param]]:
     """``"search:rollouts=8"`` → ``("search", {"rollouts": 8})``; :class:`BotSpecError`
     for an unknown bot, an unknown parameter or a value of the wrong type."""
-    name, *params = spec.strip().split(":")
+    name, _, rest = spec.strip().partition(":")
     if name not in _BOTS:
         raise BotSpecError(f"unknown bot {name!r}; known: {', '.join(_BOTS)}")
+    params = rest.split(":") if rest else []
+    if name == "botzone":  # its cmd= takes the rest of the spec, colons included
+        from laizi.bots.botzone import split_params
+
+        params = split_params(rest)
     kw: dict[str, Param] = {}
     for p in params:
         key, sep, val = p.partition("=")
         if not sep or not key.isidentifier():
             raise BotSpecError(f"bad bot parameter {p!r} in {spec!r}: expected KEY=VALUE")
-        kw[key] = _value(val)
+        kw[key] = val if key == "cmd" else _value(val)
     _check_params(name, spec, kw)
     return name, kw
+
+
+def check_variant(spec: str, variant: str) -> None:
+    """:class:`BotSpecError` if the bot of ``spec`` cannot play ``variant`` (the Botzone
+    bridge plays MCR only)."""
+    name = spec.strip().partition(":")[0]
+    if name == "botzone":
+        from laizi.bots.botzone import VARIANTS
+
+        if variant not in VARIANTS:
+            raise BotSpecError(f"bot 'botzone' plays only {', '.join(VARIANTS)} (the "
+                               f"Botzone protocol is MCR's), not {variant!r}")
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:

@@ -24,7 +24,9 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("variant", help="variant id (jingzhou, huanghuang, golden, mcr, taiwan)")
     p.add_argument("--bots", default="greedy,random",
                    help="comma-separated bot specs, one per seat; a shorter list is padded "
-                        "with its last entry (default: greedy,random)")
+                        "with its last entry (default: greedy,random); in mcr "
+                        "'botzone:keep=1:cmd=COMMAND' seats an outside Botzone-protocol "
+                        "program (docs/bots.md)")
     p.add_argument("--hands", type=int, default=300, help="hands to play (rounded up to a "
                    "multiple of the seats; default 300)")
     p.add_argument("--streams", action="store_true",

@@ -100,8 +100,9 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("--bots", default=None, metavar="SPEC[,SPEC...]",
                    help="the other players' bots in seat order after yours, e.g. "
                         "greedy,search (the last one fills the rest): random, simple, "
-                        "greedy, search, with parameters as NAME:KEY=VALUE (default: "
-                        "simple; taiwan: its own bot)")
+                        "greedy, search, with parameters as NAME:KEY=VALUE, and in mcr "
+                        "botzone:keep=1:cmd=COMMAND, an outside Botzone-protocol program "
+                        "(default: simple; taiwan: its own bot)")
     p.add_argument("--auto", action="store_true", help="a bot plays your seat too")
     p.add_argument("--delay", type=_delay, default=None, metavar="SECONDS",
                    help=f"pause after each move shown (default {AUTO_DELAY} with --auto on "
@@ -150,7 +151,7 @@ def _bots(variant_id: str, text: str | None, names: list[str], seed: int | None
     variant's default bot."""
     if text is None:
         return {p: bot_for(variant_id) for p in names}
-    from laizi.bots.registry import BotSpecError, make_bot
+    from laizi.bots.registry import BotSpecError, check_variant, make_bot
 
     specs = [s.strip() for s in text.split(",") if s.strip()]
     if not specs:
@@ -165,6 +166,7 @@ def _bots(variant_id: str, text: str | None, names: list[str], seed: int | None
             # Each bot its own seed, from the table's: the same seed plays the same game
             # (for a deterministic bot).
             out[p] = make_bot(spec, seed=(seed or 0) * 100 + i + 1)
+            check_variant(spec, variant_id)
         except BotSpecError as exc:
             raise _UserError(f"--bots: {exc}") from None
         except (TypeError, ValueError) as exc:

@@ -34,7 +34,9 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("--hands", type=int, default=1000, help="hands to play (default 1000)")
     p.add_argument("--bots", default="greedy",
                    help="comma-separated bot specs for seats 0, 1, …; a shorter list is "
-                        "padded with its last entry (default: greedy)")
+                        "padded with its last entry (default: greedy); in mcr "
+                        "'botzone:keep=1:cmd=COMMAND' seats an outside Botzone-protocol "
+                        "program (docs/bots.md)")
     p.add_argument("--rotate", action="store_true",
                    help="rotate the bots through the seats hand by hand")
     p.add_argument("--plot", metavar="FILE.png", help="write a figure (needs matplotlib)")

@@ -28,7 +28,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
 
 def check_common(args: argparse.Namespace) -> tuple[str, list[str], dict[str, object]]:
     """(variant id, bot specs padded to the seats, options) or :class:`UserError`."""
-    from laizi.bots.registry import BotSpecError, make_bot
+    from laizi.bots.registry import BotSpecError, check_variant, make_bot
     from laizi.errors import OptionsError
     from laizi.sim.arena import fill_bots
     from laizi.variants import get as get_variant
@@ -44,6 +44,7 @@ def check_common(args: argparse.Namespace) -> tuple[str, list[str], dict[str, ob
             # Built once here, not only parsed: a value the bot refuses (budget_ms=-1)
             # must be named now, not raised by every worker.
             make_bot(s)
+            check_variant(s, v.id)
         except BotSpecError as exc:
             raise UserError(str(exc)) from None
     try:

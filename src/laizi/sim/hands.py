@@ -11,12 +11,12 @@ deal it again with that one line.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from laizi.bots.registry import make_bot
 from laizi.core.jsondata import JSON
 from laizi.reasons import Reason
-from laizi.sim.results import HandResult
+from laizi.sim.results import BridgeHand, HandResult
 from laizi.table.driver import BotController, Decision
 from laizi.table.driver import play_hand as drive_hand
 from laizi.table.table import Table
@@ -99,13 +99,21 @@ def play_hand(task: HandTask) -> HandResult:
     included), ``turns`` (ordinary draws), ``decisions`` (per seat: the questions the
     seat answered, every claim window's pass included, so ``sum(decisions) ==
     actions``), ``choices`` (per seat: the decisions with more than one legal action,
-    those a bot actually chose)."""
+    those a bot actually chose), and for a seat played by an outside program (the Botzone
+    bridge) ``bridge``: its requests, protocol errors, fallbacks and latencies (else
+    ``None`` for the seat; the key only when some seat has one)."""
     table = hand_table(task)
     seats = [CountingBot(make_bot(spec, bot_seed(task.seed, s)))
              for s, spec in enumerate(task.bots)]
     people = table.seats  # seat order of the hand (booking may reseat 晃晃 people)
     table.start_hand()
-    drive_hand(table, seats)
+    try:
+        drive_hand(table, seats)
+    finally:
+        for c in seats:  # an outside program (the Botzone bridge) stops with its hand
+            close = getattr(c.bot, "close", None)
+            if close is not None:
+                close()
     game = table.game
     assert game is not None and game.over
     end = game.log[-1]  # the engine's end event: the hand's own settlement
@@ -116,7 +124,7 @@ def play_hand(task: HandTask) -> HandResult:
     for e in table.log:  # the table's first and only hand
         if e["type"] == TableEventType.ACTION:
             decisions[e["action"]["seat"]] += 1
-    return {
+    out: HandResult = {
         "seed": task.seed,
         "rotation": task.rotation,
         "bots": list(task.bots),
@@ -131,3 +139,12 @@ def play_hand(task: HandTask) -> HandResult:
         "decisions": decisions,
         "choices": [s.choices for s in seats],
     }
+    bridge = [_bridge_stats(c.bot) for c in seats]
+    if any(b is not None for b in bridge):
+        out["bridge"] = bridge
+    return out
+
+
+def _bridge_stats(bot: object) -> BridgeHand | None:
+    stats = getattr(bot, "stats", None)
+    return cast("BridgeHand", stats()) if stats is not None else None

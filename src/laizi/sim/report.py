@@ -10,7 +10,17 @@ from rich.table import Table
 
 from laizi.sim.results import HandResult, Summary
 
-__all__ = ["plot_summary", "print_arena", "print_summary"]
+__all__ = ["plot_summary", "print_arena", "print_bridge", "print_summary"]
+
+
+def label(spec: str) -> str:
+    """A bot spec as the tables show it: an outside program's command with its paths
+    cut to their last part (``botzone:keep=1:cmd=python stub.py``); ``--json`` keeps
+    the spec whole."""
+    head, sep, cmd = spec.partition(":cmd=")
+    if not sep:
+        return spec
+    return f"{head}{sep}" + " ".join(w.rsplit("/", 1)[-1] for w in cmd.split(" "))
 
 
 def _pm(mean: float, ci: float) -> str:
@@ -23,9 +33,27 @@ def bot_table(summary: Summary, title: str) -> Table:
         t.add_column(col, justify="left" if col == "bot" else "right",
                      overflow="fold", no_wrap=col != "bot")
     for b in summary["per_bot"]:
-        t.add_row(b["bot"], str(b["hands"]), _pm(b["mean"], b["ci95"]), f"{b['sd']:.1f}",
+        t.add_row(label(b["bot"]), str(b["hands"]), _pm(b["mean"], b["ci95"]), f"{b['sd']:.1f}",
                   f"{b['win_rate']:.1%}", f"{b['deal_in_rate']:.1%}")
     return t
+
+
+def print_bridge(summary: Summary, console: Console) -> None:
+    """The outside programs' protocol record (the Botzone bridge), if any played."""
+    rows = summary.get("bridge") or []
+    if not rows:
+        return
+    t = Table(title="outside programs (Botzone protocol)")
+    for col in ("bot", "hands", "requests", "protocol errors", "fallbacks", "median ms",
+                "p99 ms"):
+        t.add_column(col, justify="left" if col == "bot" else "right", overflow="fold",
+                     no_wrap=col != "bot")
+    for b in rows:
+        kinds = ", ".join(f"{k} {v}" for k, v in b["error_kinds"].items())
+        t.add_row(label(b["bot"]), str(b["hands"]), str(b["requests"]),
+                  f"{b['errors']}" + (f" ({kinds})" if kinds else ""), str(b["fallbacks"]),
+                  f"{b['median_ms']:.1f}", f"{b['p99_ms']:.1f}")
+    console.print(t)
 
 
 def print_arena(summary: Summary, console: Console) -> None:
@@ -35,6 +63,7 @@ def print_arena(summary: Summary, console: Console) -> None:
     console.print(f"wins {summary['win_rate']:.1%}, draws {summary['draw_rate']:.1%}; "
                   f"intervals over seeds (duplicate groups)"
                   + ("; per-seat draw streams" if summary.get("streams") else ""))
+    print_bridge(summary, console)
 
 
 def print_summary(summary: Summary, console: Console, top: int = 25) -> None:
@@ -52,11 +81,12 @@ def print_summary(summary: Summary, console: Console, top: int = 25) -> None:
         seats.add_column(col, justify="right")
     lineup: Sequence[str] = summary.get("bots", [])
     for s in summary["per_seat"]:
-        seats.add_row(str(s["seat"]), lineup[s["seat"]] if s["seat"] < len(lineup) else "",
+        seats.add_row(str(s["seat"]), label(lineup[s["seat"]]) if s["seat"] < len(lineup) else "",
                       f"{s['mean']:+.2f}", f"{s['sd']:.1f}", f"± {s['ci95']:.2f}",
                       f"{s['win_rate']:.1%}", f"{s['deal_in_rate']:.1%}")
     console.print(seats)
     console.print(bot_table(summary, "per bot"))
+    print_bridge(summary, console)
     items = Table(title="hand types / fan / 台 items (from the settlements' reason codes)")
     for col in ("item", "wins with it", "share of wins"):
         items.add_column(col, justify="left" if col == "item" else "right")

@@ -5,9 +5,34 @@ the code that builds them writes."""
 
 from __future__ import annotations
 
-from typing import Required, TypedDict
+from typing import NotRequired, Required, TypedDict
 
-__all__ = ["BotStats", "HandResult", "ItemStats", "SeatStats", "Summary"]
+__all__ = ["BotStats", "BridgeHand", "BridgeStats", "HandResult", "ItemStats", "SeatStats",
+           "Summary"]
+
+
+class BridgeHand(TypedDict):
+    """One hand of an outside program at a seat (:meth:`laizi.bots.botzone.BotzoneBot.stats`)."""
+
+    requests: int
+    errors: dict[str, int]
+    """Protocol errors by kind: unparsable, illegal, timeout, crash, marker."""
+    fallbacks: int
+    """Decisions for which the table played its default action instead."""
+    latency_ms: list[float]
+
+
+class BridgeStats(TypedDict):
+    """An outside program's protocol record over the hands (per bot spec)."""
+
+    bot: str
+    hands: int
+    requests: int
+    errors: int
+    error_kinds: dict[str, int]
+    fallbacks: int
+    median_ms: float
+    p99_ms: float
 
 
 class HandResult(TypedDict):
@@ -28,6 +53,8 @@ class HandResult(TypedDict):
     turns: int
     decisions: list[int]
     choices: list[int]
+    bridge: NotRequired[list[BridgeHand | None]]
+    """Per seat, an outside program's record of the hand (``None`` for laizi's bots)."""
 
 
 class SeatStats(TypedDict):
@@ -64,7 +91,8 @@ class ItemStats(TypedDict):
 class Summary(TypedDict, total=False):
     """The summary of many hands: only ``hands`` when there are none; ``mean_choices``
     when every result counts its choices; ``variant`` and ``bots`` from the simulator and
-    the arena, ``seeds`` and ``streams`` from the arena."""
+    the arena, ``seeds`` and ``streams`` from the arena; ``bridge`` when an outside
+program (the Botzone bridge) played."""
 
     hands: Required[int]
     seats: int
@@ -81,3 +109,4 @@ class Summary(TypedDict, total=False):
     bots: list[str]
     seeds: int
     streams: bool
+    bridge: list[BridgeStats]

@@ -12,10 +12,10 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
 from laizi.core.records import WIN
-from laizi.sim.results import BotStats, HandResult, SeatStats, Summary
+from laizi.sim.results import BotStats, BridgeStats, HandResult, SeatStats, Summary
 from laizi.vocab import WinHow
 
-__all__ = ["Z95", "mean_ci", "summarise"]
+__all__ = ["Z95", "bridge_stats", "mean_ci", "percentile", "summarise"]
 
 Z95 = 1.959963984540054
 
@@ -31,6 +31,34 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
     var = sum((v - m) ** 2 for v in values) / (n - 1)
     sd = math.sqrt(var)
     return m, sd, Z95 * sd / math.sqrt(n)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (0-1) of ``values``, nearest rank (0 for none)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def bridge_stats(rows: Sequence[HandResult]) -> list[BridgeStats]:
+    """Per outside program (bot spec): requests, protocol errors, fallbacks and the
+    median and 99th percentile of its latency per request."""
+    per: dict[str, list[float]] = defaultdict(list)
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    kinds: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in rows:
+        for s, hand in enumerate(r.get("bridge") or ()):
+            if hand is None:
+                continue
+            b = _bot_name(r["bots"][s])
+            per[b].extend(hand["latency_ms"])
+            counts[b].update(hands=1, requests=hand["requests"], fallbacks=hand["fallbacks"])
+            kinds[b].update(hand["errors"])
+    return [{"bot": b, "hands": counts[b]["hands"], "requests": counts[b]["requests"],
+             "errors": sum(kinds[b].values()), "error_kinds": dict(sorted(kinds[b].items())),
+             "fallbacks": counts[b]["fallbacks"], "median_ms": percentile(per[b], 0.5),
+             "p99_ms": percentile(per[b], 0.99)} for b in sorted(counts)]
 
 
 def _bot_name(spec: str) -> str:
@@ -98,6 +126,9 @@ def summarise(results: Iterable[HandResult]) -> Summary:
         "mean_actions": sum(r["actions"] for r in rows) / hands,
         "mean_turns": sum(r["turns"] for r in rows) / hands,
     }
+    bridge = bridge_stats(rows)
+    if bridge:
+        out["bridge"] = bridge
     if all("choices" in r for r in rows):
         # Of the actions, those a bot chose: uniform claim windows ask every other seat
         # after every discard, most of them with ``pass`` as their only answer.

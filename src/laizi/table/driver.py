@@ -50,7 +50,12 @@ class BotController:
     action is answered without asking the bot or making the view (the driver loop does
     not even ask the controller: ``forced_shortcut``). A bot that raises or answers an
     illegal action is reported (``report``, by default a warning in the log) and the
-    table's default action is played (:func:`~laizi.table.decisions.resolve`)."""
+    table's default action is played (:func:`~laizi.table.decisions.resolve`).
+
+    A bot with an ``observe(seat, events)`` method is also given, before each question,
+    the table's events its seat has not been shown yet (as :meth:`Table.events` shows
+    them to its person): the Botzone bridge (:mod:`laizi.bots.botzone`) retells the hand
+    to its program from them, since a view says where the hand is, not how it got there."""
 
     forced_shortcut: ClassVar[bool] = True
 
@@ -58,6 +63,8 @@ class BotController:
         self.bot = bot
         self.name = bot.name
         self.report = report
+        self._observe: Callable[[int, list[JSON]], None] | None = getattr(bot, "observe", None)
+        self._seen = 0
 
     def decide(self, decision: Decision) -> Action | None:
         lone = decision.lone
@@ -65,6 +72,10 @@ class BotController:
             return lone
         answer: Action | Exception
         try:
+            if self._observe is not None:
+                events = decision.table.events(decision.person, self._seen)
+                self._seen += len(events)
+                self._observe(decision.seat, events)
             answer = self.bot.choose(decision.view(), decision.legal)
         except Exception as exc:  # a bot's bug is reported, and never stops the table
             answer = exc
