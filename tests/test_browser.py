@@ -44,6 +44,7 @@ from browser_helpers import (
     play_until,
     settlement_shown,
 )
+from conditions import until_sync
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -402,7 +403,7 @@ def test_page_and_console_errors_are_caught(browser: People, server: str) -> Non
     other.goto(f"{server}/")
     pg.evaluate("setTimeout(() => { throw new Error('boom') }, 0)")
     other.evaluate("console.error('bad thing')")
-    pg.wait_for_timeout(200)
+    until_sync(lambda: len(browser.errors) >= 2, "both pages' errors recorded")
     assert len(browser.errors) == 2, browser.errors
     assert any("boom" in e for e in browser.errors)
     assert any("bad thing" in e for e in browser.errors)

@@ -25,6 +25,7 @@ import pytest
 
 # Skips this module without playwright or chromium (not in CI): one rule, browser_helpers.
 from browser_helpers import Browser, Page, launched
+from conditions import until_sync
 from laizi.bots.registry import make_bot
 from laizi.server.records import hand_records
 from laizi.table.table import Table
@@ -113,7 +114,9 @@ def test_an_open_settlement_never_keeps_its_reader_from_acting(browser: Browser,
         page.wait_for_selector("[data-testid=settlement]")
         push(page, frame(table, ME, 12, legal=True, deadline=20, room=room))
         page.wait_for_selector(".clock")
-        page.wait_for_timeout(300)  # the dock's height is measured
+        until_sync(lambda: bool(page.evaluate(  # the dock's height is measured
+            "getComputedStyle(document.querySelector('.table-page'))"
+            ".getPropertyValue('--dock-h')")), "the dock's height measured")
         assert page.locator("[data-testid=settlement]").count() == 1  # still open
         # ... and not modal to a screen reader while the dock is usable beside it.
         assert page.get_attribute("[data-testid=settlement]", "aria-modal") == "false"
