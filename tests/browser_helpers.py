@@ -34,7 +34,7 @@ from typing import Any
 
 import pytest
 
-from conditions import until_sync
+from conditions import POLL_MS, until_sync
 from server_helpers import GENEROUS_LIMITS
 
 CHROMIUM = os.environ.get("LAIZI_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -321,7 +321,7 @@ def play_until(pg: Page, done: Callable[[], bool], timeout: float = 120,
         if decide(pg, claim, seen):
             clicks += 1
         else:
-            pg.wait_for_timeout(20)
+            pg.wait_for_timeout(POLL_MS)
     return clicks
 
 

@@ -11,10 +11,15 @@ import asyncio
 import time
 from collections.abc import Callable
 
-__all__ = ["POLL", "until", "until_sync"]
+__all__ = ["POLL", "POLL_MS", "until", "until_sync"]
 
 POLL = 0.02
 """Seconds between two looks at a condition."""
+
+POLL_MS = round(POLL * 1000)
+"""The same in milliseconds, for a browser test's loop that looks again at its page
+(``page.wait_for_timeout(POLL_MS)``: Playwright's sync calls deliver the page's events
+only while one runs, so such a loop waits through the page, not ``time.sleep``)."""
 
 
 async def until(predicate: Callable[[], bool], what: str, timeout: float = 10.0) -> None:

@@ -44,7 +44,7 @@ from browser_helpers import (
     play_until,
     settlement_shown,
 )
-from conditions import until_sync
+from conditions import POLL_MS, until_sync
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -93,6 +93,32 @@ def wait_for_decision(pg: Page) -> None:
         || document.querySelector('.myhand button.tile:not([aria-disabled])')""")
 
 
+_SERVER_VERSION = """async (code) => {
+    const token = JSON.parse(localStorage.getItem('laizi.rooms'))[code].token;
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(`${proto}//${location.host}/ws/${code}?version=0`);
+    return await new Promise((done, fail) => {
+        ws.onopen = () => ws.send(JSON.stringify({op: 'hello', token}));
+        ws.onmessage = (m) => {
+            const f = JSON.parse(m.data);
+            if (f.op === 'state') { ws.close(); done(f.version); }
+        };
+        ws.onerror = () => fail(new Error('no second connection'));
+    });
+}"""
+
+
+def wait_for_latest(pg: Page, code: str) -> None:
+    """Until the page shows a decision of the room's latest version for its person: the
+    version a second connection of the same person is told (the page's own frame may be
+    a moment behind it), on the page. The table waits for the person's decision, so that
+    version does not move meanwhile."""
+    wait_for_decision(pg)
+    latest = pg.evaluate(_SERVER_VERSION, code)
+    pg.wait_for_selector(f".table-page[data-version='{latest}']")
+    wait_for_decision(pg)
+
+
 def board_text(pg: Page) -> dict[str, Any]:
     return pg.evaluate("""() => ({
         version: document.querySelector('.table-page').dataset.version,
@@ -134,14 +160,12 @@ def test_reload_mid_hand_shows_the_same_view(page: Page, server: str) -> None:
     for _ in range(6):  # a few decisions into the hand
         wait_for_decision(page)
         decide(page)
-    wait_for_decision(page)
-    page.wait_for_timeout(200)
+    wait_for_latest(page, code)
     before = board_text(page)
     page.reload()
     page.wait_for_selector(".myhand")
     wait_for_decision(page)
-    page.wait_for_function(f"document.querySelector('.table-page').dataset.version === "
-                           f"'{before['version']}'")
+    page.wait_for_selector(f".table-page[data-version='{before['version']}']")
     after = board_text(page)
     assert after == before
     assert page.url.endswith(f"/r/{code}")
@@ -211,7 +235,7 @@ def test_spectator_never_sees_a_concealed_tile(page: Page, browser: People,
     while not settlement_shown(page):
         assert time.monotonic() < deadline
         if not decide(page):
-            page.wait_for_timeout(30)
+            page.wait_for_timeout(POLL_MS)
             continue
         seen = watcher.evaluate("""() => document.querySelector('.table-page')?.dataset.phase
             === 'over' ? null : [

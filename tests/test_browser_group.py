@@ -42,6 +42,7 @@ from browser_helpers import (
     settlement_shown,
     shot,
 )
+from conditions import POLL_MS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -189,7 +190,7 @@ def _play_group(pages: dict[str, Page], server: str, code: str, hands: int,
                 idle[who] = 0
                 busy = True
         if not busy:
-            pages[SPECTATOR].wait_for_timeout(20)
+            pages[SPECTATOR].wait_for_timeout(POLL_MS)
     for i, h in enumerate(done):
         h["shown"] = {who: s[i + 1] for who, s in seen.items()}
     return done

@@ -23,6 +23,7 @@ from browser_helpers import (
     settlement_shown,
     shot,
 )
+from conditions import POLL_MS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -75,7 +76,7 @@ def _until_hints(pg: Page, timeout: float = 240) -> None:
                 pg.wait_for_selector(f".table-page:not([data-version='{version}'])",
                                      timeout=30_000)
         else:
-            pg.wait_for_timeout(20)
+            pg.wait_for_timeout(POLL_MS)
 
 
 def _steady(pg: Page) -> tuple[int, dict[str, Any]]:
@@ -158,5 +159,5 @@ def test_a_room_with_hints_off_sends_and_shows_none(browser: People, server: str
         assert time.monotonic() < deadline
         assert pg.locator("[data-testid=hints]").count() == 0
         if not decide(pg, claim=True, seen=look(pg)):
-            pg.wait_for_timeout(20)
+            pg.wait_for_timeout(POLL_MS)
     assert not [f for f in frames if f.get("op") == "hints"]

@@ -38,6 +38,7 @@ from browser_helpers import (
     play_until,
     shot,
 )
+from conditions import POLL_MS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -104,7 +105,7 @@ def until(pg: Page, ok: Callable[[], bool], what: str, timeout: float = 30) -> N
     deadline = time.monotonic() + timeout
     while not ok():
         assert time.monotonic() < deadline, what
-        pg.wait_for_timeout(20)
+        pg.wait_for_timeout(POLL_MS)
 
 
 def open_table(browser: People, room: dict[str, Any], phone: str, who: str,
@@ -131,7 +132,7 @@ def to_my_turn(pg: Page, timeout: float = 60) -> dict[str, Any]:
         elif seen["acts"]:
             decide(pg, seen=seen)
         else:
-            pg.wait_for_timeout(20)
+            pg.wait_for_timeout(POLL_MS)
 
 
 def discard_one(pg: Page, seen: dict[str, Any]) -> int:

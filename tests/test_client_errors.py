@@ -76,8 +76,14 @@ def test_the_lobby_says_why_the_hall_refused(browser: Browser, lang: str) -> Non
         page.context.close()
 
 
+# The longest a dropped connection waits before it tries again (conn.js: 0.5 s doubling
+# up to 15 s, +-25 %), in ms: the page's fake clock runs past it.
+LONGEST_RECONNECT_DELAY = 15_000 * 1.25
+
+
 def test_a_table_refused_for_its_origin_says_so_and_stops(browser: Browser) -> None:
-    page, errors = open_page(browser, Hall(table_api("阿明")), f"/r/{CODE}?t={TOKEN}")
+    page, errors = open_page(browser, Hall(table_api("阿明")), f"/r/{CODE}?t={TOKEN}",
+                             clock=True)
     try:
         page.wait_for_function("window.__sockets.length > 0", timeout=10_000)
         page.evaluate("""() => {
@@ -88,7 +94,9 @@ def test_a_table_refused_for_its_origin_says_so_and_stops(browser: Browser) -> N
           ws.onclose({ code: 4403 });
         }""")
         _shown(page, WORDS["forbidden_origin"][0])
-        page.wait_for_timeout(1500)  # no reconnection: the refusal is final
+        # No reconnection: the refusal is final. The page's timers run on Playwright's
+        # clock, past any delay after which the page would have opened a new socket.
+        page.clock.run_for(int(LONGEST_RECONNECT_DELAY) + 1000)
         assert page.evaluate("window.__sockets.length") == 1
         assert not errors, errors
     finally:

@@ -205,7 +205,9 @@ def test_ones_own_seat_is_reachable_on_a_small_phone(browser: Browser) -> None:
         assert "庄" in head.inner_text() and ME in head.inner_text()
         page.screenshot(path="/tmp/own-seat-360x740-top.png")
         page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-        page.wait_for_timeout(100)
+        until_sync(lambda: bool(page.evaluate(
+            "scrollY + innerHeight >= document.documentElement.scrollHeight - 1")),
+            "the page scrolled to its end")
         seat = ".seat.rel-0"
         for sel in (f"{seat} .seat-head .score", f"{seat} .discards.own .tile"):
             seen = page.evaluate(UNCOVERED, sel)
