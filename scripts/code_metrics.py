@@ -9,7 +9,10 @@ word of the vocabulary (an attribute, key or name ``phase``, ``type``, ``kind``,
 ``op``, ``turn_kind``, ``outcome``) with a string literal, where a ``laizi.vocab`` member
 belongs; import circles among the modules (every import counts: inside functions and under
 ``TYPE_CHECKING`` too, since an import moved into a function still ties the two modules);
-files over 600 lines; functions over 80 lines; fixed-time sleeps in the hall's tests.
+files over 600 lines; functions over 80 lines; fixed-time sleeps in the hall's tests: a
+``sleep(...)`` or a browser test's ``wait_for_timeout(...)`` of a number of seconds or
+milliseconds written out (a loop looking again at a condition waits the named
+``POLL`` / ``POLL_MS`` of tests/conditions.py, counted apart as ``polls``).
 """
 
 from __future__ import annotations
@@ -29,7 +32,12 @@ LONG_FUNCTIONS_ALLOWED = {
     "src/laizi/scoring/mcr/golden.py:score_golden",  # the golden branch-and-bound
 }
 HALL_TESTS = ("test_cluster", "test_server", "test_room", "test_bus", "test_connect",
-              "server_helpers", "browser_helpers", "test_limits", "test_share")
+              "server_helpers", "browser_helpers", "test_limits", "test_share",
+              "test_browser", "test_client_", "test_table_page", "test_settlement_words",
+              "test_operator")
+# A wait of a fixed time: sleep(0) only yields to the event loop (it waits for nothing).
+FIXED_WAIT = re.compile(r"\b(?:sleep|wait_for_timeout)\(\s*(?!0\s*\))[0-9._]+\s*\)")
+POLL_WAIT = re.compile(r"\b(?:sleep|wait_for_timeout)\(\s*POLL(?:_MS)?\s*\)")
 TARGETS = {"any": 150, "literal": 10}
 
 
@@ -140,16 +148,17 @@ def measure() -> dict[str, list[str]]:
         if path.stem.startswith(HALL_TESTS):
             text = path.read_text(encoding="utf-8")
             for no, line in enumerate(text.splitlines(), 1):
-                # sleep(0) only yields to the event loop: it waits for nothing
-                if re.search(r"\bsleep\(\s*(?!0\s*\))[0-9.]+\s*\)", line):
+                if FIXED_WAIT.search(line):
                     out["fixed_sleeps"].append(f"{path.relative_to(ROOT)}:{no}")
+                elif POLL_WAIT.search(line):
+                    out["polls"].append(f"{path.relative_to(ROOT)}:{no}")
     return out
 
 
 def main(argv: list[str]) -> int:
     found = measure()
     names = ["any", "dict_any", "type_ignore", "literal", "cycles", "long_files",
-             "long_functions", "fixed_sleeps"]
+             "long_functions", "fixed_sleeps", "polls"]
     failed = []
     for name in names:
         items = found.get(name, [])

@@ -32,3 +32,16 @@ MEASURED = _metrics().measure()
 def test_the_code_keeps_its_shape(measure: str, limit: int) -> None:
     found = MEASURED.get(measure, [])
     assert len(found) <= limit, f"{measure}: {len(found)} (at most {limit}): {found[:20]}"
+
+
+def test_a_fixed_wait_is_told_from_a_poll() -> None:
+    metrics = _metrics()
+    fixed = ["await asyncio.sleep(0.5)", "time.sleep(2)", "page.wait_for_timeout(200)",
+             "pg.wait_for_timeout(1_500)  # no reconnection"]
+    polls = ["await asyncio.sleep(POLL)", "pg.wait_for_timeout(POLL_MS)"]
+    neither = ["await asyncio.sleep(0)", "await asyncio.sleep(delay)",
+               "page.clock.run_for(20_000)"]
+    assert all(metrics.FIXED_WAIT.search(line) for line in fixed)
+    assert not any(metrics.FIXED_WAIT.search(line) for line in polls + neither)
+    assert all(metrics.POLL_WAIT.search(line) for line in polls)
+    assert not any(metrics.POLL_WAIT.search(line) for line in neither)
