@@ -66,6 +66,8 @@ class RoomFrames(RoomState):
             snapshot = False
         conn.version = now
         view = t.view_for(person)
+        if seat is not None:
+            self._views_shown[seat] = (now, view)  # for this version's hints (_hints)
         deadline = None
         if actions and seat in self._deadlines:
             deadline = max(0.0, round(self._deadlines[seat] - self.clock.monotonic(), 2))
@@ -88,8 +90,12 @@ class RoomFrames(RoomState):
             return cached
         value: JSON | None = None
         if g is not None and not g.over:
+            shown = self._views_shown.get(seat)
+            # The view the state frame of this version built; a view of its own only when
+            # the hand moved on after the last frame (the next frame's hints are due then).
+            view = shown[1] if shown is not None and shown[0] == version else g.view(seat)
             try:
-                work = HintWork(g, t.variant, seat, g.view(seat))
+                work = HintWork(g, t.variant, seat, view)
                 while not work.done:
                     work.step()
                     await asyncio.sleep(0)

@@ -90,6 +90,9 @@ class RoomState:
         self._deadlines: dict[int, float] = {}
         self._hint_cache: dict[int, tuple[int, JSON | None]] = {}
         """Each seat's 听牌 hints and the version they are of (:mod:`room_frames`)."""
+        self._views_shown: dict[int, tuple[int, JSON]] = {}
+        """Each seat's view as its last state frame showed it, and its version: the hints
+        of that version are worked out from it (:mod:`room_frames`)."""
         self._hints_due = False
         self._hints_task: asyncio.Task[None] | None = None
         self._window_open = 0.0
