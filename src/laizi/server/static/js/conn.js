@@ -1,4 +1,5 @@
-// The websocket of one member (docs/hall.md): `state` (and `hints`) frames in, messages out.
+// The websocket of one member (docs/hall.md): `state` (`hints`, `phrase`) frames in,
+// messages out.
 //
 // * Every message carries a `seq` unique for the member: it starts from the clock (so two
 //   tabs of one person do not collide) and counts up. The answer (`ack` / `error`) with
@@ -11,9 +12,6 @@ import { ErrorCode, ServerOp } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").ServerFrame} ServerFrame */
 /** @typedef {import("./protocol.js").Answer} Answer */
-
-// A room's messages that are no answer and no state: quick phrases (phrases.js listens).
-export const roomMessages = new EventTarget();
 
 // Errors after which the connection does not come back by itself.
 /** @type {string[]} */
@@ -28,13 +26,15 @@ export class Conn {
    * @param {string} token
    * @param {{onFrame: (f: import("./protocol.js").StateFrame, live: boolean) => void,
    *          onStatus: (s: string, err?: import("./protocol.js").ErrorJSON) => void,
-   *          onHints?: (f: import("./protocol.js").HintsFrame) => void}} handlers
+   *          onHints?: (f: import("./protocol.js").HintsFrame) => void,
+   *          onPhrase?: (f: import("./protocol.js").PhraseFrame) => void}} handlers
    */
-  constructor(code, token, { onFrame, onStatus, onHints }) {
+  constructor(code, token, { onFrame, onStatus, onHints, onPhrase }) {
     this.code = code;
     this.token = token;
     this.onFrame = onFrame;
     this.onHints = onHints;
+    this.onPhrase = onPhrase;
     this.onStatus = onStatus;
     this.version = 0;
     this.seq = Date.now() * 1000 + Math.floor(Math.random() * 1000);
@@ -84,7 +84,7 @@ export class Conn {
         const w = this.waiting.get(f.seq);
         if (w) { this.waiting.delete(f.seq); w(f); }
       } else if (f.op === ServerOp.PHRASE) {
-        roomMessages.dispatchEvent(new CustomEvent(f.op, { detail: f }));
+        if (this.onPhrase) this.onPhrase(f);
       }
     };
     ws.onclose = (e) => {

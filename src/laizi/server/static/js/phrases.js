@@ -8,7 +8,7 @@
 import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { pick, t } from "./i18n.js";
-import { roomMessages } from "./conn.js";
+import { bus, LocalEvent } from "./bus.js";
 import { ClientOp, ErrorCode, QuickPhrase, ServerOp } from "./protocol.js";
 import { displayName } from "./words.js";
 
@@ -77,16 +77,15 @@ export function Phrases({ send, names, me }) {
   const seen = useRef(0);
 
   useEffect(() => {
-    const on = (/** @type {any} */ e) => {
-      const f = e.detail;
+    return bus.on((ev) => {
+      if (ev.type !== LocalEvent.PHRASE) return;
+      const f = /** @type {import("./bus.js").PhraseEvent} */ (ev);
       const m = muteRef.current;
       if (m.all || m.people.includes(f.who) || !PHRASES[f.id]) return;
       const key = ++seen.current;
       setBubbles((old) => [...old.filter((b) => b.who !== f.who), { key, who: f.who, id: f.id }]);
       setTimeout(() => setBubbles((old) => old.filter((b) => b.key !== key)), SHOWN_MS);
-    };
-    roomMessages.addEventListener(ServerOp.PHRASE, on);
-    return () => roomMessages.removeEventListener(ServerOp.PHRASE, on);
+    });
   }, []);
 
   const keep = (m) => { localStorage.setItem(KEY, JSON.stringify(m)); setMute(m); if (m.all) setBubbles([]); };

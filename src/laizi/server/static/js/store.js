@@ -149,6 +149,12 @@ export const store = {
     if (state.myTurn && !before.myTurn) bus.emit({ type: LocalEvent.MY_TURN }, ctx);
     if (state.windowOpen && !before.windowOpen) bus.emit({ type: LocalEvent.WINDOW }, ctx);
   },
+
+  /** A quick phrase (a `phrase` frame) onto the bus, for the bubbles (phrases.js).
+   * @param {import("./protocol.js").PhraseFrame} f */
+  phrase(f) {
+    bus.emit({ type: LocalEvent.PHRASE, who: f.who, id: f.id }, { state, live: true });
+  },
 };
 
 // Whether a frame's events end a hand or the match (the records then change).

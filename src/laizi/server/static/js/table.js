@@ -113,6 +113,7 @@ function useTable(code, token, show) {
         const now = store.getState().frame;
         store.set({ hintGot: { version: f.version, hints: f.hints, hand: now && now.version === f.version ? now.view.hand : null } });
       },
+      onPhrase: (f) => store.phrase(f),
       onStatus: (s, err) => {
         // Removed by the host: this browser's seat token for the room is dead for good.
         if (s === "gone" && err && err.code === ErrorCode.KICKED) forgetRoom(code);
