@@ -24,30 +24,15 @@ import argparse
 import json
 import statistics
 import time
-from collections.abc import Iterator
 
 from laizi import tiles as T
 from laizi.analysis import WinRules, waits
-from laizi.bots import make_bot
 from laizi.engine import Game
-from laizi.engine.actions import PASS, Action
 from laizi.engine.hints import hints
+from laizi.sim.decisions import greedy_decisions
 from laizi.variants import BUILTIN, get
 
 WIDEST = WinRules(pair_tiles=None, seven_pairs=True, thirteen_orphans=True, knitted=True)
-
-
-def decisions(variant: str, seed: int) -> Iterator[tuple[Game, int]]:
-    g = Game(variant, seed=seed)
-    bots = [make_bot("greedy", seed=seed * 10 + i) for i in range(g.n)]
-    while not g.over:
-        s = g.to_act()[0]
-        legal = g.legal_actions(s)
-        if legal == (Action(PASS, s),):
-            g.apply(legal[0])
-            continue
-        yield g, s
-        g.apply(bots[s].choose(g.view(s), list(legal)))
 
 
 def bare_waits(g: Game, seat: int) -> int:
@@ -78,7 +63,7 @@ def measure(variant: str, hands: int, warm: int) -> dict[str, object]:
     first: float | None = None
     seen = 0
     for seed in range(hands):
-        for g, s in decisions(variant, seed):
+        for g, s in greedy_decisions(variant, seed):
             view = g.view(s)
             w0, t0 = time.perf_counter(), time.thread_time()
             hints(g, v, s, view)

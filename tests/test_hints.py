@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -19,7 +19,7 @@ from laizi import tiles as T
 from laizi.bots import make_bot
 from laizi.core.records import DISCARD_WIN, SELF_DRAW
 from laizi.engine import Game
-from laizi.engine.actions import PASS, Action
+from laizi.engine.actions import Action
 from laizi.engine.hints import DiscardHint, Hints, WaitHint, hints
 from laizi.engine.seen import tile_set_counts
 from laizi.engine.state import HandState
@@ -28,26 +28,13 @@ from laizi.errors import TableError
 from laizi.server.room_settings import RoomSettings
 from laizi.server.rooms import Room
 from laizi.settlement import net
+from laizi.sim.decisions import greedy_decisions
 from laizi.variants import BUILTIN, get
 from laizi.vocab import Phase, ServerOp, TurnStart
 from test_room_parts import Frames, make_room, run, until
 
 HANDS = 4
 """Hands played per variant by greedy bots (they head for 听牌, so many states are ready)."""
-
-
-def _states(variant: str, seed: int) -> Iterator[tuple[Game, int]]:
-    """Every decision of a hand of greedy bots: the game and the seat to decide."""
-    g = Game(variant, seed=seed)
-    bots = [make_bot("greedy", seed=seed * 10 + i) for i in range(g.n)]
-    while not g.over:
-        s = g.to_act()[0]
-        legal = g.legal_actions(s)
-        if legal == (Action(PASS, s),):
-            g.apply(legal[0])
-            continue
-        yield g, s
-        g.apply(bots[s].choose(g.view(s), list(legal)))
 
 
 # --------------------------------------------------------------------------- the reference
@@ -146,7 +133,7 @@ def test_hints_equal_the_engine_on_the_real_hand(variant: str) -> None:
     v = get(variant)
     ready = checked = face_waits = 0
     for seed in range(HANDS):
-        for g, s in _states(variant, seed):
+        for g, s in greedy_decisions(variant, seed):
             found = hints(g, v, s, g.view(s))
             assert found == _reference(g, s), (variant, seed, g.concealed(s))
             checked += 1
@@ -199,7 +186,7 @@ def test_hints_do_not_depend_on_what_the_seat_cannot_see(variant: str) -> None:
     rng = random.Random(variant)
     ready = 0
     for seed in range(HANDS):
-        for g, s in _states(variant, 100 + seed):
+        for g, s in greedy_decisions(variant, 100 + seed):
             found = hints(g, v, s, g.view(s))
             ready += bool(found.discards or found.waits)
             for _ in range(2):
