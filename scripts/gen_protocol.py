@@ -15,13 +15,17 @@ hall has no build step); ``tests/test_protocol_js.py`` fails when it is stale.
 
 from __future__ import annotations
 
-import argparse
 import pathlib
 import sys
 from enum import StrEnum
 
 from laizi import vocab
 from laizi.errors import ErrorCode
+
+# generated.py is beside this file; a test loads this file without scripts/ on the path.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
+from generated import write_or_check
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "src" / "laizi" / "server" / "static" / "js" / "protocol.js"
@@ -176,20 +180,7 @@ def render() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true",
-                        help="exit 1 when the committed file differs from the output")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        if not OUT.exists() or OUT.read_text(encoding="utf-8") != text:
-            print(f"{OUT.relative_to(ROOT)} is stale: run python scripts/gen_protocol.py",
-                  file=sys.stderr)
-            return 1
-        return 0
-    OUT.write_text(text, encoding="utf-8")
-    return 0
-
+    return write_or_check(argv, script=__file__, doc=__doc__, out=OUT, root=ROOT, render=render)
 
 if __name__ == "__main__":
     raise SystemExit(main())
