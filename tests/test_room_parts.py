@@ -183,6 +183,20 @@ def test_client_messages_are_typed_once() -> None:
         {"op": "ping", "seq": 1}).said
 
 
+@pytest.mark.parametrize("op", list(ClientOp))
+def test_every_op_parses_into_its_own_type_with_its_fields(op: ClientOp) -> None:
+    """Every op has a message type (its ``op``), whose fields a message fills by name; a
+    field left out takes the type's default."""
+    bare = parse_message({"op": op.value, "id": "nice"} if op == ClientOp.PHRASE
+                         else {"op": op.value}).message
+    assert not isinstance(bare, Refused) and bare.op == op
+    names = [f.name for f in dataclasses.fields(bare)]
+    sent = {name: "nice" if op == ClientOp.PHRASE else [name] for name in names}
+    full = parse_message({"op": op.value, **sent}).message
+    assert type(full) is type(bare)
+    assert {name: getattr(full, name) for name in names} == sent
+
+
 @pytest.mark.parametrize(("msg", "text"), [
     ({"op": "fly"}, "unknown op 'fly'; ops: act, start, pause, resume, end, dismiss, back, "
                     "horse, entropy, ready, ping, sit"),

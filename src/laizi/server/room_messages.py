@@ -12,8 +12,10 @@ unknown op, an unknown field.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import ClassVar, NotRequired, TypedDict
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from typing import ClassVar, NotRequired, TypedDict, get_args, get_type_hints
 
 from laizi.errors import ErrorCode, ErrorJSON, MalformedActionError
 from laizi.vocab import ClientOp, QuickPhrase, ServerOp
@@ -167,16 +169,6 @@ HostMessage = Start | Pause | Resume | End | Kick | HandOver | Lock
 ClientMessage = (Act | Start | Pause | Resume | End | Dismiss | Back | Horse | Entropy
                  | Ready | Ping | Sit | Phrase | Kick | HandOver | Lock)
 
-_FIELDS: dict[ClientOp, tuple[str, ...]] = {
-    ClientOp.ACT: ("action", "version"), ClientOp.START: (), ClientOp.PAUSE: (),
-    ClientOp.RESUME: (), ClientOp.END: (), ClientOp.DISMISS: ("agree",),
-    ClientOp.BACK: (), ClientOp.HORSE: ("buy",), ClientOp.ENTROPY: ("value",),
-    ClientOp.READY: (), ClientOp.PING: (), ClientOp.SIT: (), ClientOp.PHRASE: ("id",),
-    ClientOp.KICK: ("person",), ClientOp.HOST: ("person",), ClientOp.LOCK: ("locked",),
-}
-"""Each op's own fields (``op`` and ``seq`` are every message's)."""
-
-
 @dataclass(frozen=True, slots=True)
 class Refused:
     """A message no room takes (unknown op or field): refused once the room has checked
@@ -197,61 +189,38 @@ class Envelope:
     message: ClientMessage | Refused
 
 
-def _build(op: ClientOp, msg: dict[str, object]) -> ClientMessage:
-    match op:
-        case ClientOp.ACT:
-            return Act(msg.get("action"), msg.get("version"))
-        case ClientOp.DISMISS:
-            return Dismiss(msg.get("agree", True))
-        case ClientOp.HORSE:
-            return Horse(msg.get("buy"))
-        case ClientOp.ENTROPY:
-            return Entropy(msg.get("value"))
-        case ClientOp.START:
-            return Start()
-        case ClientOp.PAUSE:
-            return Pause()
-        case ClientOp.RESUME:
-            return Resume()
-        case ClientOp.END:
-            return End()
-        case ClientOp.BACK:
-            return Back()
-        case ClientOp.READY:
-            return Ready()
-        case ClientOp.PING:
-            return Ping()
-        case ClientOp.SIT:
-            return Sit()
-        case ClientOp.PHRASE:
-            return Phrase(QuickPhrase(str(msg.get("id"))))
-        case ClientOp.KICK:
-            return Kick(msg.get("person"))
-        case ClientOp.HOST:
-            return HandOver(msg.get("person"))
-        case ClientOp.LOCK:
-            return Lock(msg.get("locked"))
+def _choices(cls: type) -> dict[str, type[StrEnum]]:
+    """The fields of a message type that take one word of a vocabulary (a phrase's id)."""
+    return {name: hint for name, hint in get_type_hints(cls).items()
+            if isinstance(hint, type) and issubclass(hint, StrEnum)}
+
+
+_BY_OP = {cls.op: cls for cls in get_args(ClientMessage)}
+_TYPES: dict[str, Callable[..., ClientMessage]] = {op.value: _BY_OP[op] for op in ClientOp}
+"""Each op's message type (every :class:`ClientOp` has one), in the vocabulary's order."""
+_FIELDS = {op: tuple(f.name for f in fields(_BY_OP[ClientOp(op)])) for op in _TYPES}
+"""Each op's own fields (``op`` and ``seq`` are every message's): its type's fields."""
+_CHOICES = {op: _choices(_BY_OP[ClientOp(op)]) for op in _TYPES}
 
 
 def _message(op: object, msg: dict[str, object]) -> ClientMessage | Refused:
-    if not isinstance(op, str) or op not in _FIELDS:
+    """The message of ``op`` with the fields ``msg`` has (a field it lacks takes its
+    type's default); refused for an unknown op or field, or a word its vocabulary lacks."""
+    if not isinstance(op, str) or op not in _TYPES:
         return Refused(op, MalformedActionError(
-            f"unknown op {op!r}; ops: {', '.join(_FIELDS)}"))
-    extra = sorted(set(msg) - {"op", "seq", *_FIELDS[ClientOp(op)]})
+            f"unknown op {op!r}; ops: {', '.join(_TYPES)}"))
+    extra = sorted(set(msg) - {"op", "seq", *_FIELDS[op]})
     if extra:
         return Refused(op, MalformedActionError(
             f"unknown field(s) {', '.join(extra)} for {op!r}"))
-    if op == ClientOp.PHRASE and not _is_phrase(msg.get("id")):
-        return Refused(op, MalformedActionError(
-            f"unknown phrase id {msg.get('id')!r}; ids: {', '.join(QuickPhrase)}"))
-    return _build(ClientOp(op), msg)
-
-
-_PHRASES = frozenset(p.value for p in QuickPhrase)
-
-
-def _is_phrase(value: object) -> bool:
-    return isinstance(value, str) and value in _PHRASES
+    values = {name: msg[name] for name in _FIELDS[op] if name in msg}
+    for name, words in _CHOICES[op].items():
+        word = msg.get(name)  # never a default: no word, no message
+        if not isinstance(word, str) or word not in [w.value for w in words]:
+            return Refused(op, MalformedActionError(
+                f"unknown {op} {name} {word!r}; {name}s: {', '.join(words)}"))
+        values[name] = words(word)
+    return _TYPES[op](**values)
 
 
 def parse_message(msg: object) -> Envelope:
