@@ -23,8 +23,9 @@ carries ``X-Laizi-Person: ID.SECRET``; without it, or with a forged or altered o
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, TypedDict, cast
 
 from sqlalchemy import select
@@ -96,76 +97,76 @@ def _count(request: Request, kind: str) -> None:
     limits.hit(kind, f"address:{address}")
 
 
-async def create(request: Request) -> Response:
-    try:
-        data = await json_object(request, limit=_MAX_BODY)
-        _count(request, "identity")
-        name = check_name(data.get("name", ""))
-        made = await _people(request).create(name)
-    except LaiziError as exc:
-        return _error(exc)
-    return JSONResponse(made.to_json(), status_code=201,
-                        headers={"Cache-Control": "no-store"})
+Body = Mapping[str, object]
 
 
-async def me(request: Request) -> Response:
-    try:
-        person, name = await _me(request)
-        devices, recovery = await _people(request).devices(person)
-    except LaiziError as exc:
-        return _error(exc)
-    return JSONResponse({"id": person, "name": name, "devices": devices,
-                         "recovery": recovery}, headers={"Cache-Control": "no-store"})
+def _answered(status: int = 200) -> Callable[[Callable[[Request], Awaitable[Body]]],
+                                             Callable[[Request], Awaitable[Response]]]:
+    """A handler of this API: what it returns is the JSON answer (``status``; never
+    cached: a credential or a person's own data), a :class:`LaiziError` it raises the
+    error answer (``_error``)."""
+    def wrap(work: Callable[[Request], Awaitable[Body]]) -> Callable[[Request],
+                                                                      Awaitable[Response]]:
+        @functools.wraps(work)
+        async def handler(request: Request) -> Response:
+            try:
+                body = await work(request)
+            except LaiziError as exc:
+                return _error(exc)
+            return JSONResponse(body, status_code=status,
+                                headers={"Cache-Control": "no-store"})
+        return handler
+    return wrap
 
 
-async def recovery_code(request: Request) -> Response:
-    try:
-        person, _ = await _me(request)
-        code = await _people(request).new_recovery_code(person)
-    except LaiziError as exc:
-        return _error(exc)
-    return JSONResponse({"code": code}, headers={"Cache-Control": "no-store"})
+@_answered(status=201)
+async def create(request: Request) -> Body:
+    data = await json_object(request, limit=_MAX_BODY)
+    _count(request, "identity")
+    name = check_name(data.get("name", ""))
+    return (await _people(request).create(name)).to_json()
 
 
-async def recover(request: Request) -> Response:
-    try:
-        data = await json_object(request, limit=_MAX_BODY)
-        _count(request, "recover")
-        made = await _people(request).recover(data.get("code"))
-    except LaiziError as exc:
-        return _error(exc)
-    return JSONResponse(made.to_json(), headers={"Cache-Control": "no-store"})
+@_answered()
+async def me(request: Request) -> Body:
+    person, name = await _me(request)
+    devices, recovery = await _people(request).devices(person)
+    return {"id": person, "name": name, "devices": devices, "recovery": recovery}
 
 
-async def new_link(request: Request) -> Response:
-    try:
-        person, _ = await _me(request)
-        token, expires = await _people(request).new_link(person)
-    except LaiziError as exc:
-        return _error(exc)
+@_answered()
+async def recovery_code(request: Request) -> Body:
+    person, _ = await _me(request)
+    return {"code": await _people(request).new_recovery_code(person)}
+
+
+@_answered()
+async def recover(request: Request) -> Body:
+    data = await json_object(request, limit=_MAX_BODY)
+    _count(request, "recover")
+    return (await _people(request).recover(data.get("code"))).to_json()
+
+
+@_answered()
+async def new_link(request: Request) -> Body:
+    person, _ = await _me(request)
+    token, expires = await _people(request).new_link(person)
     link = f"{str(request.base_url).rstrip('/')}/me/link/{token}"
-    return JSONResponse({"link": link, "expires": expires, "seconds": LINK_SECONDS,
-                         "qr": qr_svg(link)}, headers={"Cache-Control": "no-store"})
+    return {"link": link, "expires": expires, "seconds": LINK_SECONDS, "qr": qr_svg(link)}
 
 
-async def take_link(request: Request) -> Response:
-    try:
-        _count(request, "recover")
-        made = await _people(request).redeem_link(request.path_params["token"])
-    except LaiziError as exc:
-        return _error(exc)
-    return JSONResponse(made.to_json(), headers={"Cache-Control": "no-store"})
+@_answered()
+async def take_link(request: Request) -> Body:
+    _count(request, "recover")
+    return (await _people(request).redeem_link(request.path_params["token"])).to_json()
 
 
-async def history(request: Request) -> Response:
-    try:
-        person, _ = await _me(request)
-    except LaiziError as exc:
-        return _error(exc)
+@_answered()
+async def history(request: Request) -> Body:
+    person, _ = await _me(request)
     store = _people(request).store
     rooms = await store.history(person)
-    return JSONResponse({"rooms": rooms, "stats": await variant_stats(store, rooms)},
-                        headers={"Cache-Control": "no-store"})
+    return {"rooms": rooms, "stats": await variant_stats(store, rooms)}
 
 
 async def _seats(store: Store, code: str) -> dict[int, list[str]]:
