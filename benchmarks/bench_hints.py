@@ -6,8 +6,10 @@
 Greedy bots play ``--hands`` hands of each variant (they head for 听牌, so many states are
 ready). At every decision of a seat — its turn with 3n+2 tiles, or a claim window with
 3n+1 — the seat's hints are worked out once and timed, in the order play reaches them, as
-a hall does (its caches carry over from turn to turn as they would there); the first
-``--warm`` states of each variant fill the process's analysis tables and are not counted
+a hall does (its caches carry over from turn to turn as they would there). The fan
+calculator's tables are built first, as the hall does when it starts
+(:func:`laizi.scoring.mcr.prepare_tables`); the first ``--warm`` states of each variant
+fill the process's analysis tables, which grow with play, and are not counted
 (``first``: the cost of the very first one). Times are the thread's CPU time
 (``time.thread_time``): on a machine shared with other work, wall time also counts the
 moments the process waited for a core; the wall-clock median is printed beside. Printed
@@ -29,6 +31,7 @@ from laizi import tiles as T
 from laizi.analysis import WinRules, waits
 from laizi.engine import Game
 from laizi.engine.hints import hints
+from laizi.scoring.mcr import prepare_tables
 from laizi.sim.decisions import greedy_decisions
 from laizi.variants import BUILTIN, get
 
@@ -97,6 +100,7 @@ def main() -> None:
     p.add_argument("--warm", type=int, default=10, help="states not counted, at the start")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
+    prepare_tables()
     rows = [measure(v, args.hands, args.warm) for v in args.variants]
     if args.json:
         print(json.dumps(rows))

@@ -50,6 +50,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from laizi.errors import ErrorCode, LaiziError, TableError
+from laizi.scoring.mcr import prepare_tables
 from laizi.server import (
     admin,
     assets,
@@ -231,6 +232,7 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     _drain_on_sigterm(context.hall)
     gauges = asyncio.create_task(metrics.refresh_forever(context.hall))
     await context.lan_found()  # looked up once before the first request needs it
+    prepare_tables()  # before a player's turn would pay for it (and kept by gc.freeze)
     # Garbage collection: what was loaded at start (modules, tables, rooms) is never
     # collected again, and the young generation is collected every 20,000
     # allocations, not 700: a room's frames allocate thousands of short-lived

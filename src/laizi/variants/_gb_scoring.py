@@ -94,21 +94,27 @@ _SCORED_MAX = 2_000
 def score_record(record: HandRecord, seat: int) -> FanResult:
     """The fan of ``seat``'s win in ``record`` (raises the calculator's ``HandError`` for
     tiles that cannot be a hand). Every concealed copy of the golden tile is wild."""
-    concealed = record.hand_of(seat)
     assert record.win_tile is not None
-    golden = record.wildcard
-    melds = record.seats[seat].melds
-    ctx = win_context(record, seat)
-    # The answer is a pure function of these (FanResult is frozen, so it can be shared).
-    key = (tuple(concealed), record.win_tile, melds, golden, ctx)
+    return score_win(record.hand_of(seat), record.win_tile, record.seats[seat].melds,
+                     record.wildcard, win_context(record, seat))
+
+
+def score_win(concealed: Sequence[int], win_tile: int, melds: Sequence[EngineMeld],
+              golden: int | None, ctx: WinContext) -> FanResult:
+    """The fan of a win: ``concealed`` holds the winning tile ``win_tile`` (in any order),
+    ``melds`` are the engine's, every concealed copy of ``golden`` is wild. One cache for
+    the engine's win check (is it 8 fan?) and the settlement of the same win, which the
+    hall's 听牌提示 pose for every wait (raises ``HandError`` as the calculator does)."""
+    tiles = sorted(concealed)
+    key = (tuple(tiles), win_tile, tuple(melds), golden, ctx)
     got = _SCORED.get(key)
     if got is not None:
         return got
-    n_golden = concealed.count(golden) if golden is not None else 0
+    n_golden = tiles.count(golden) if golden is not None else 0
     # The winning tile goes last: the calculator reads it from there as well.
-    concealed.remove(record.win_tile)
-    concealed.append(record.win_tile)
-    got = score_hand(concealed, mcr_melds(melds), record.win_tile, ctx, golden=n_golden,
+    tiles.remove(win_tile)
+    tiles.append(win_tile)
+    got = score_hand(tiles, mcr_melds(melds), win_tile, ctx, golden=n_golden,
                      golden_face=golden)
     if len(_SCORED) >= _SCORED_MAX:
         _SCORED.clear()

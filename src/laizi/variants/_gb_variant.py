@@ -30,7 +30,7 @@ from laizi.core.records import (
 )
 from laizi.engine.actions import CHOW, KONG, PUNG, Action
 from laizi.engine.variant import Variant
-from laizi.scoring.mcr import FanResult, HandError, score_hand
+from laizi.scoring.mcr import FanResult, HandError
 from laizi.settlement import Payment
 from laizi.variants._gb_common import (
     FLOWER_SET,
@@ -44,10 +44,10 @@ from laizi.variants._gb_common import (
 )
 from laizi.variants._gb_scoring import (
     MCR_RULES,
-    mcr_melds,
     minimum_refusal,
     payments,
     score_record,
+    score_win,
     win_facts,
 )
 
@@ -316,17 +316,10 @@ class GBVariant(Variant):
         counts = list(game.hands[seat])
         if how != SELF_DRAW:
             counts[tile] += 1
-        concealed = T.from_counts(counts)
-        golden = game.wildcard
-        n_golden = concealed.count(golden) if golden is not None else 0
-        # The winning tile goes last: the calculator reads it from there as well.
-        concealed.remove(tile)
-        concealed.append(tile)
         ctx = win_facts(how, seat, game.dealer, bool(extra["last_tile"]),
                         how == SELF_DRAW and game.after_kong, bool(extra["last_copy"]),
                         game.options.prevalent_wind, len(game.flowers[seat]))
-        return score_hand(concealed, mcr_melds(game.melds[seat]), tile, ctx, golden=n_golden,
-                          golden_face=golden)
+        return score_win(T.from_counts(counts), tile, game.melds[seat], game.wildcard, ctx)
 
     def record_extra(
         self, game: HandState, winners: Sequence[int], how: str | None, source: int | None

@@ -8,6 +8,7 @@ from __future__ import annotations
 from .api import score_hand, seed_kong_fans
 from .fans import FAN_BY_KEY, FANS, Fan
 from .hand import MELD_KINDS, FanItem, FanResult, HandError, Meld, WinContext
+from .tables import prepare_tables
 
 __all__ = [
     "FANS",
@@ -19,6 +20,7 @@ __all__ = [
     "HandError",
     "Meld",
     "WinContext",
+    "prepare_tables",
     "score_hand",
     "seed_kong_fans",
 ]

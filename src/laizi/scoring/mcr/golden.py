@@ -48,6 +48,9 @@ _KNITTED: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 
 Assign = tuple[int, ...]
+Bounded = tuple[Assign, int, bool, int, Assign]
+"""An assignment of the golden tiles, its tile bound, whether it has no tile fans, its
+hardness and its tie-break key (:func:`_bounded_assignments`)."""
 
 
 def _free(wilds: int, sets: int, pair: bool) -> Iterator[Assign]:
@@ -255,22 +258,12 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
     cands: list[Cand] = []
     info = FixedInfo(fixed)
     real_counts = T.to_counts(real)
-    full_counts = list(real_counts)
-    for m in melds:
-        for t in m.tiles:
-            full_counts[t] += 1
-    real_masks = masks(real_counts)
-    full_masks = masks(full_counts) if fixed else real_masks
     flag_fans_of: dict[Flags, dict[str, int]] = {}
     # win_flags reads only whether another copy of the winning tile stands in the hand
     flags_of: dict[tuple[int, bool], tuple[Flags, list[str]]] = {}
-    seat, prevalent = ctx.seat_wind, ctx.prevalent_wind
-    for assign in golden_assignments(real, golden, melds):
-        full = _add_masks(full_masks, full_counts, assign)
-        standing_masks = _add_masks(real_masks, real_counts, assign) if fixed else full
-        tb, plain = tiles_bound(info, full, standing_masks, seat, prevalent)
-        hard = assign.count(golden_face)
-        neg = tuple(map(neg_, assign))
+    for assign, tb, plain, hard, neg in _bounded_assignments(
+            tuple(sorted(real)), golden, golden_face, tuple(melds), ctx.seat_wind,
+            ctx.prevalent_wind):
         for w in (sorted(set(assign)) if win_is_golden else (win,)):
             other = real_counts[w] + assign.count(w) > 1
             got = flags_of.get((w, other))
@@ -310,6 +303,43 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
         return FanResult(is_win=False, why_not=NOT_A_WIN + f" with {golden} golden tile(s)")
     key, scored, notes, assign = best
     return result_from(scored, -key[3], ctx, notes, golden_as=assign)
+
+
+_BOUNDED: dict[tuple[object, ...], tuple[Bounded, ...]] = {}
+_BOUNDED_MAX: Final = 512
+
+
+def _bounded_assignments(real: tuple[int, ...], golden: int, golden_face: int,
+                         melds: tuple[Meld, ...], seat: int, prevalent: int
+                         ) -> tuple[Bounded, ...]:
+    """Each assignment of the golden tiles with its tile bound (:func:`.bound.tiles_bound`),
+    whether its tile fans are none, its hardness (golden tiles standing for their own
+    face) and its tie-break key: everything of the search that the win's situation (自摸
+    or not, the last tile, ...) does not change, so a hand asked about by self-draw and
+    on a discard (the 听牌 hints ask both of every wait) works it out once. Kept small,
+    as ``_gb_scoring``'s scores are."""
+    key = (real, golden, golden_face, melds, seat, prevalent)
+    got = _BOUNDED.get(key)
+    if got is not None:
+        return got
+    info = FixedInfo(meld_packs(list(melds)))
+    real_counts = T.to_counts(real)
+    full_counts = list(real_counts)
+    for m in melds:
+        for t in m.tiles:
+            full_counts[t] += 1
+    real_masks = masks(real_counts)
+    full_masks = masks(full_counts) if melds else real_masks
+    out = []
+    for assign in golden_assignments(real, golden, melds):
+        full = _add_masks(full_masks, full_counts, assign)
+        standing_masks = _add_masks(real_masks, real_counts, assign) if melds else full
+        tb, plain = tiles_bound(info, full, standing_masks, seat, prevalent)
+        out.append((assign, tb, plain, assign.count(golden_face), tuple(map(neg_, assign))))
+    if len(_BOUNDED) >= _BOUNDED_MAX:
+        _BOUNDED.clear()
+    got = _BOUNDED[key] = tuple(out)
+    return got
 
 
 def _golden_win_flags(ctx: WinContext, standing: Sequence[int], fixed: list[Pack], w: int,
