@@ -182,6 +182,7 @@ def test_a_session_stored_before_0006_is_claimed_by_its_first_phone(
     after the upgrade it reads as before and the first phone that joins claims it."""
     from sqlalchemy import text
     from sqlalchemy.ext.asyncio import create_async_engine
+
     from test_identity import _upgrade_to
 
     db = sqlite_url(tmp_path / "old.db")

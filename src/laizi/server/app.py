@@ -20,8 +20,8 @@
 ``/``, ``/r/{code}``, ``/replay/{code}`` and ``/score`` serve the browser client
 (``static/index.html``; docs/hall.md, "The client pages"), with its files, service worker
 and manifest (:mod:`laizi.server.assets`); the client's own endpoints
-(settlements, replays, the score-keeper) are in :mod:`laizi.server.records` and
-:mod:`laizi.server.scorekeeper`.
+(settlements, replays, the score-keeper) are in :mod:`laizi.server.records`,
+:mod:`laizi.server.scorekeeper` and :mod:`laizi.server.score_sessions`.
 
 Every refusal is ``{"error": {"code", "message", "seat", "phase"}}`` with an HTTP status
 (400 a bad request, 404 unknown, 409 not now, 413 a body over the limit:
@@ -57,6 +57,7 @@ from laizi.server import (
     metrics,
     people_api,
     records,
+    score_sessions,
     scorekeeper,
     variants_api,
 )
@@ -473,6 +474,7 @@ def _routes() -> list[BaseRoute]:
         WebSocketRoute("/ws/{code}", play),
         *records.routes(),  # the client's settlements and replays
         *scorekeeper.routes(),  # the score-keeper of a physical table
+        *score_sessions.routes(),  # its sessions, shared by the phones at the table
         # the pages, /sw.js, the manifest, /static (versioned and not): assets.py
         *assets.routes(),
     ]

@@ -27,7 +27,8 @@ the very code that settles a hand played online (the hand record, docs/hand-reco
 ``GET /api/score/wildcard``                     ``?variant&indicator`` → the wildcard
 ``…/api/score/sessions…``                       a session and its ledger, shared by
                                                 the phones at the table:
-                                                :mod:`laizi.server.score_sessions`
+                                                :mod:`laizi.server.score_sessions` (its
+                                                routes, beside these in the app)
 ==============================================  ========================================
 
 Every settlement reason carries its ``parts`` (:func:`laizi.reasons.with_parts`): its
@@ -272,13 +273,10 @@ async def variant_info(request: Request) -> Response:
 
 
 def routes() -> list[Route]:
-    from laizi.server import score_sessions  # it builds on this module
-
     return [
         Route("/api/score", score, methods=["POST"]),
         Route("/api/score/check", check, methods=["POST"]),
         Route("/api/score/hand", hand, methods=["POST"]),
         Route("/api/score/variants/{id}", variant_info),
         Route("/api/score/wildcard", wildcard),
-        *score_sessions.routes(),
     ]
