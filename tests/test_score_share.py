@@ -216,3 +216,27 @@ def test_a_session_stored_before_0006_is_claimed_by_its_first_phone(
         assert r.status_code == 201, r.text
         assert [h["n"] for h in r.json()["hands"]] == [0, 1]
         assert _secret(hall, "old", ann)
+
+
+def test_phones_racing_for_the_same_hand_store_it_once(hall: TestClient) -> None:
+    """Five phones send a hand at once, each showing version 0: one is stored, as hand 1;
+    the others are ``409 stale_version`` (never a second "hand 1", never a 500)."""
+    import httpx
+
+    ann = _person(hall, "阿安")
+    sid = _session(hall, ann)["id"]
+
+    async def race() -> list[int]:
+        transport = httpx.ASGITransport(app=hall.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8765",
+                                     headers=ann) as client:
+            answers = await asyncio.gather(*(
+                client.post(f"/api/score/sessions/{sid}/hands",
+                            json={"record": HAND, "version": 0}) for _ in range(5)))
+        return sorted(r.status_code for r in answers)
+
+    # on the app's own event loop (the one its database engine was made on)
+    assert hall.portal is not None
+    assert hall.portal.call(race) == [201, 409, 409, 409, 409]
+    after = hall.get(f"/api/score/sessions/{sid}").json()
+    assert [h["n"] for h in after["hands"]] == [0] and after["version"] == 1
