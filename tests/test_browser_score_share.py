@@ -103,3 +103,15 @@ def test_two_phones_keep_one_ledger(browser: People, server: str) -> None:
         pg.locator("[data-testid=sk-ledger]").scroll_into_view_if_needed()
         shot(pg, f"score-share-hand2-{size}")
         shot(pg, f"score-share-ledger-{size}", "[data-testid=sk-ledger]")
+
+    # A third phone with the session's address but not its link: the ledger, no form
+    # (live too: it follows an undo on A).
+    c = _phone(browser, "360x740", "阿辰")
+    c.goto(url.split("#")[0])
+    c.wait_for_selector("[data-testid=sk-viewer]")
+    assert _ledger(c, 2) == second
+    assert c.locator(".tilekeys").count() == 0 and c.locator("[data-testid=sk-invite]").count() == 0
+    shot(c, "score-share-watcher-360x740")
+    a.click("[data-testid=sk-ledger] button:has-text('撤销上一局')")  # any member may
+    until_sync(lambda: c.locator(f"{LEDGER} tbody tr").count() == 1, "C follows the undo", 15)
+    assert _same_ledger(a, b, 1) == first == _ledger(c, 1)

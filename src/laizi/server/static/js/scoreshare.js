@@ -124,7 +124,7 @@ export function ShareCard({ session }) {
 export function Watcher({ session }) {
   const { rows, totals } = ledgerOf(session);
   return html`<div class="keeper"><div class="keeper-main">
-    <section class="card" data-testid="sk-viewer"><p class="muted">${t("sk_viewer")}</p>
+    <section class="card sk-share" data-testid="sk-viewer"><p class="muted">${t("sk_viewer")}</p>
       <p class="small">${t("sk_members", { names: session.members.join("、") })}</p></section>
     <section class="card" data-testid="sk-ledger"><h2>${t("ledger")}</h2>
       ${session.hands.length ? html`<${LedgerTable} people=${session.names} rows=${rows} totals=${totals} />` : html`<p class="muted">${t("sk_ledger_empty")}</p>`}
