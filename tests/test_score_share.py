@@ -240,3 +240,19 @@ def test_phones_racing_for_the_same_hand_store_it_once(hall: TestClient) -> None
     assert hall.portal.call(race) == [201, 409, 409, 409, 409]
     after = hall.get(f"/api/score/sessions/{sid}").json()
     assert [h["n"] for h in after["hands"]] == [0] and after["version"] == 1
+
+
+def test_the_join_link_is_one_phones_can_open(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session started on the hall's own machine (its page on 127.0.0.1) gives a join
+    link at the LAN address, as a room's share link (GET /api/share)."""
+    from laizi.server import lan
+
+    monkeypatch.setattr(lan, "_SOURCES", (lambda: [("wlan0", "192.168.1.23")],))
+    app = create_app(sqlite_url(tmp_path / "hall.db"), bot_processes=1, listen_host="0.0.0.0")
+    with TestClient(app, base_url="http://127.0.0.1:8765",
+                    client=("127.0.0.1", 50000)) as hall:
+        ann = _person(hall, "阿安")
+        sid = _session(hall, ann)["id"]
+        link = hall.get(f"/api/score/sessions/{sid}/link", headers=ann).json()["link"]
+        assert link.startswith(f"http://192.168.1.23:8765/score?s={sid}#join=")

@@ -45,7 +45,7 @@ import hmac
 import json
 import secrets
 import time
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -56,6 +56,7 @@ from starlette.routing import Route
 from laizi.errors import ErrorCode, LaiziError
 from laizi.reasons import payments_with_parts
 from laizi.server.http import qr_svg
+from laizi.server.lan import share_base
 from laizi.server.people import People, PersonRow
 from laizi.server.people_api import person_of
 from laizi.server.ratelimit import RateLimits
@@ -74,6 +75,14 @@ from laizi.server.scorekeeper import (
 )
 
 __all__ = ["routes"]
+
+
+class _Reach(Protocol):
+    """Where the hall is reached (``app.state.context``, :class:`laizi.server.app.HallContext`)."""
+
+    listen_host: str | None
+
+    async def lan_found(self) -> list[tuple[str, str]]: ...
 
 _STATUS = {ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.UNKNOWN_PERSON: 401,
            ErrorCode.SCORE_MEMBERS_ONLY: 403, ErrorCode.STALE_VERSION: 409,
@@ -365,7 +374,11 @@ async def link(request: Request) -> Response:
     async with _engine(request).connect() as conn:
         secret = (await conn.execute(select(ScoreSessionRow.secret).where(
             ScoreSessionRow.id == sid))).scalar()
-    url = f"{str(request.base_url).rstrip('/')}/score?s={sid}#join={secret}"
+    # the address friends open: the page's own, or a LAN one when this machine opened
+    # the page on loopback (as the room links, GET /api/share)
+    reach = cast(_Reach, request.app.state.context)
+    base = share_base(request, reach.listen_host, await reach.lan_found())["base"]
+    url = f"{base}/score?s={sid}#join={secret}"
     return JSONResponse({"link": url, "qr": qr_svg(url)}, headers={"Cache-Control": "no-store"})
 
 
