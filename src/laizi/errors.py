@@ -41,7 +41,9 @@ class ErrorCode(StrEnum):
     """Well formed, the seat's decision, but not among its legal actions."""
     HAND_OVER = "hand_over"
     STALE_VERSION = "stale_version"
-    """The action answers a version of the view that is no longer the seat's current one."""
+    """The action answers a version of the view that is no longer the seat's current one
+    (a score-keeping session: another phone entered or took back a hand first; HTTP 409,
+    nothing was applied)."""
     NO_HAND = "no_hand"
     """No hand is being played (between hands, or the table is over)."""
     HAND_IN_PROGRESS = "hand_in_progress"
@@ -90,6 +92,10 @@ class ErrorCode(StrEnum):
     UNKNOWN_PERSON = "unknown_person"
     """The hall: an identity credential (``X-Laizi-Person``), a recovery code or a
     device link that is not one the hall gave, or no longer valid (HTTP 401)."""
+    SCORE_MEMBERS_ONLY = "score_members_only"
+    """The hall: only a member of the score-keeping session (who joined it by its link)
+    may enter or take back a hand, or show its link; or a join with a secret that is not
+    the session's (HTTP 403); nothing was applied."""
 
 
 class ErrorJSON(TypedDict):

@@ -20,8 +20,8 @@
 ``/``, ``/r/{code}``, ``/replay/{code}`` and ``/score`` serve the browser client
 (``static/index.html``; docs/hall.md, "The client pages"), with its files, service worker
 and manifest (:mod:`laizi.server.assets`); the client's own endpoints
-(settlements, replays, the score-keeper) are in :mod:`laizi.server.records` and
-:mod:`laizi.server.scorekeeper`.
+(settlements, replays, the score-keeper) are in :mod:`laizi.server.records`,
+:mod:`laizi.server.scorekeeper` and :mod:`laizi.server.score_sessions`.
 
 Every refusal is ``{"error": {"code", "message", "seat", "phase"}}`` with an HTTP status
 (400 a bad request, 404 unknown, 409 not now, 413 a body over the limit:
@@ -40,7 +40,7 @@ import signal
 import threading
 from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TypedDict, cast
+from typing import cast
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -58,6 +58,7 @@ from laizi.server import (
     metrics,
     people_api,
     records,
+    score_sessions,
     scorekeeper,
     variants_api,
 )
@@ -66,6 +67,7 @@ from laizi.server.cluster import Cluster
 from laizi.server.hall import BotPool, Hall, check_name
 from laizi.server.headers import HELLO, BrowserSafety, allowed_from_env
 from laizi.server.http import json_object, qr_svg
+from laizi.server.lan import share_base
 from laizi.server.limits import CLOSE_NO_TOKEN, BodyLimit, SocketCap, hello_timeout
 from laizi.server.people import People
 from laizi.server.ratelimit import GuessLimit, RateLimited, RateLimits, rates_from_env
@@ -158,35 +160,6 @@ def app_from_env() -> Starlette:
 
 
 QR_MAX = 300  # characters of a link the QR endpoint encodes
-
-
-class Share(TypedDict):
-    """``GET /api/share``'s answer."""
-
-    base: str
-    lan: list[str]
-    local_only: bool
-
-
-def share_base(request: Request, listen_host: str | None,
-               found: Iterable[tuple[str, str]]) -> Share:
-    """Where friends open this hall: the address the page was opened at, unless that is
-    this machine only (127.0.0.1, localhost) and the hall listens beyond it, then the
-    first LAN address (same port). ``local_only``: the hall listens on loopback only.
-    ``found``: this machine's LAN addresses (:class:`laizi.server.lan.Addresses`).
-
-    The LAN addresses are told only to a page of this machine: its host (the ``Host``
-    header, which the client writes) is loopback and so is the peer that sent the
-    request; a remote client naming ``Host: 127.0.0.1`` learns nothing."""
-    here = str(request.base_url).rstrip("/")
-    port = request.url.port or (443 if request.url.scheme == "https" else 80)
-    peer = request.client.host if request.client is not None else None
-    if not (lan.is_loopback(request.url.hostname) and lan.is_loopback(peer)):
-        return {"base": here, "lan": [], "local_only": False}
-    if not lan.listens_beyond_loopback(listen_host):
-        return {"base": here, "lan": [], "local_only": True}
-    reach = [url for _, url in lan.bases(listen_host or "0.0.0.0", port, found)]
-    return {"base": reach[0] if reach else here, "lan": reach, "local_only": False}
 
 
 DRAIN_SECONDS = 20.0
@@ -475,6 +448,7 @@ def _routes() -> list[BaseRoute]:
         WebSocketRoute("/ws/{code}", play),
         *records.routes(),  # the client's settlements and replays
         *scorekeeper.routes(),  # the score-keeper of a physical table
+        *score_sessions.routes(),  # its sessions, shared by the phones at the table
         # the pages, /sw.js, the manifest, /static (versioned and not): assets.py
         *assets.routes(),
     ]

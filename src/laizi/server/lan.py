@@ -17,8 +17,13 @@ import struct
 import sys
 import time
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, TypedDict
 
-__all__ = ["Addresses", "bases", "is_loopback", "lan_addresses", "listens_beyond_loopback"]
+if TYPE_CHECKING:
+    from starlette.requests import Request
+
+__all__ = ["Addresses", "Share", "bases", "is_loopback", "lan_addresses",
+           "listens_beyond_loopback", "share_base"]
 
 _SIOCGIFADDR = 0x8915  # Linux: an interface's (first) IPv4 address
 
@@ -150,3 +155,33 @@ def bases(host: str, port: int, found: Iterable[tuple[str, str]] | None = None
         return [(name, f"http://{a}:{port}") for name, a in lan_addresses(found)]
     shown = f"[{host}]" if ":" in host else host
     return [("", f"http://{shown}:{port}")]
+
+
+class Share(TypedDict):
+    """``GET /api/share``'s answer."""
+
+    base: str
+    lan: list[str]
+    local_only: bool
+
+
+def share_base(request: Request, listen_host: str | None,
+               found: Iterable[tuple[str, str]]) -> Share:
+    """Where friends open this hall: the address the page was opened at, unless that is
+    this machine only (127.0.0.1, localhost) and the hall listens beyond it, then the
+    first LAN address (same port). ``local_only``: the hall listens on loopback only.
+    ``found``: this machine's LAN addresses (:class:`Addresses`). The room links
+    (``GET /api/share``) and the score-keeper's join links share it.
+
+    The LAN addresses are told only to a page of this machine: its host (the ``Host``
+    header, which the client writes) is loopback and so is the peer that sent the
+    request; a remote client naming ``Host: 127.0.0.1`` learns nothing."""
+    here = str(request.base_url).rstrip("/")
+    port = request.url.port or (443 if request.url.scheme == "https" else 80)
+    peer = request.client.host if request.client is not None else None
+    if not (is_loopback(request.url.hostname) and is_loopback(peer)):
+        return {"base": here, "lan": [], "local_only": False}
+    if not listens_beyond_loopback(listen_host):
+        return {"base": here, "lan": [], "local_only": True}
+    reach = [url for _, url in bases(listen_host or "0.0.0.0", port, found)]
+    return {"base": reach[0] if reach else here, "lan": reach, "local_only": False}

@@ -25,13 +25,10 @@ the very code that settles a hand played online (the hand record, docs/hand-reco
                                                 :mod:`laizi.server.score_form`
 ``GET /api/score/variants/{id}``                the variant's tiles, seats, hand size
 ``GET /api/score/wildcard``                     ``?variant&indicator`` → the wildcard
-``POST /api/score/sessions``                    ``{"variant", "options", "names"}`` → a
-                                                new session (its ``id``)
-``GET /api/score/sessions/{id}``                the session: names, every hand settled,
-                                                the running ledger
-``POST /api/score/sessions/{id}/hands``         ``{"record"}``: settle and store a hand
-``DELETE /api/score/sessions/{id}/hands/last``  take the last hand back
-``GET /api/score/sessions/{id}/export``         the session as a JSON file
+``…/api/score/sessions…``                       a session and its ledger, shared by
+                                                the phones at the table:
+                                                :mod:`laizi.server.score_sessions` (its
+                                                routes, beside these in the app)
 ==============================================  ========================================
 
 Every settlement reason carries its ``parts`` (:func:`laizi.reasons.with_parts`): its
@@ -47,17 +44,13 @@ shows, not a failed request (a browser logs every 4xx as a console error). A bod
 not ``{"record"}`` is still ``400``. API clients keep ``POST /api/score`` and its ``400``.
 
 Sessions live in the hall's database (tables ``score_sessions`` and ``score_hands``,
-migration ``0002_scorekeeper``).
+migration ``0002_scorekeeper``; ``score_members`` and the sessions' secret, version and
+club, migration ``0006``).
 """
 
 from __future__ import annotations
 
-import json
-import secrets
-import time
-from typing import Any
-
-from sqlalchemy import Float, ForeignKey, Integer, String, Text, delete, insert, select, update
+from sqlalchemy import Float, ForeignKey, Integer, String, Text
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.orm import Mapped, mapped_column
 from starlette.requests import Request
@@ -74,7 +67,7 @@ from laizi.server.storage import Base
 from laizi.settlement import payments_json
 from laizi.variants.descriptors import describe
 
-__all__ = ["ScoreHandRow", "ScoreSessionRow", "routes", "settle_record"]
+__all__ = ["ScoreHandRow", "ScoreMemberRow", "ScoreSessionRow", "routes", "settle_record"]
 
 MAX_BODY = 64 * 1024
 MAX_HANDS = 2000
@@ -92,6 +85,15 @@ class ScoreSessionRow(Base):
     updated: Mapped[float] = mapped_column(Float)
 
 
+    # migration 0006 (the score-keeper on every phone, :mod:`laizi.server.score_sessions`)
+    secret: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The join secret its link carries (NULL: a session stored before 0006)."""
+    version: Mapped[int] = mapped_column(Integer, server_default="0")
+    """Moved by every hand entered or taken back: what the phones poll and check."""
+    club: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """A club id the session names (its ledger is fed by the clubs, later)."""
+
+
 class ScoreHandRow(Base):
     __tablename__ = "score_hands"
 
@@ -100,6 +102,19 @@ class ScoreHandRow(Base):
     record: Mapped[str] = mapped_column(Text)
     settlement: Mapped[str] = mapped_column(Text)
     created: Mapped[float] = mapped_column(Float)
+    person: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The member who entered it (NULL before 0006)."""
+
+
+class ScoreMemberRow(Base):
+    """A person who joined a session by its link (or made it): may enter hands."""
+
+    __tablename__ = "score_members"
+
+    session: Mapped[str] = mapped_column(ForeignKey("score_sessions.id"), primary_key=True)
+    person: Mapped[str] = mapped_column(ForeignKey("persons.id"), primary_key=True,
+                                        index=True)
+    joined: Mapped[float] = mapped_column(Float)
 
 
 class ScoreError(LaiziError):
@@ -217,141 +232,6 @@ async def hand(request: Request) -> Response:
         return _fail(exc.code, exc.message)
 
 
-def _check_names(names: object, seats: int) -> list[str]:
-    if not isinstance(names, list) or len(names) != seats:
-        raise ScoreError(f"names: one name a seat ({seats})")
-    out = []
-    for n in names:
-        if not isinstance(n, str) or not n.strip() or len(n) > 24 or not n.isprintable():
-            raise ScoreError(f"names: a name is 1-24 printable characters, got {n!r}")
-        out.append(n.strip())
-    return out
-
-
-async def create_session(request: Request) -> Response:
-    from laizi.variants import get, ids
-
-    try:
-        data = await _body(request)
-        extra = sorted(set(data) - {"variant", "options", "names"})
-        if extra:
-            raise ScoreError(f"unknown field(s) {', '.join(extra)}")
-        vid = data.get("variant")
-        if not isinstance(vid, str) or vid not in ids():
-            raise ScoreError(f"variant must be one of {', '.join(ids())}, got {vid!r}")
-        variant = get(vid)
-        options = data.get("options", {})
-        if not isinstance(options, dict):
-            raise ScoreError("options are a JSON object")
-        try:
-            variant.options_to_json(variant.options_from_json(options))
-        except (LaiziError, ValueError, TypeError) as exc:
-            raise ScoreError(f"options: {exc}", code=ErrorCode.BAD_OPTION) from None
-        names = _check_names(data.get("names", [f"{i + 1}" for i in range(variant.seats)]),
-                             variant.seats)
-    except LaiziError as exc:
-        return _fail(exc.code, exc.message)
-    sid = secrets.token_urlsafe(9)
-    now = time.time()
-    async with _engine(request).begin() as conn:
-        await conn.execute(insert(ScoreSessionRow).values(
-            id=sid, variant=vid, options=json.dumps(options, ensure_ascii=False),
-            names=json.dumps(names, ensure_ascii=False), created=now, updated=now))
-    return JSONResponse(await _session(request, sid), status_code=201)
-
-
-async def _session(request: Request, sid: str) -> dict[str, Any]:
-    async with _engine(request).connect() as conn:
-        row = (await conn.execute(select(ScoreSessionRow)
-                                  .where(ScoreSessionRow.id == sid))).first()
-        if row is None:
-            raise ScoreError(f"no score-keeping session {sid!r}", code=ErrorCode.UNKNOWN_ROOM)
-        hands = (await conn.execute(
-            select(ScoreHandRow.n, ScoreHandRow.record, ScoreHandRow.settlement,
-                   ScoreHandRow.created)
-            .where(ScoreHandRow.session == sid).order_by(ScoreHandRow.n))).all()
-    names: list[str] = json.loads(row.names)
-    ledger = [0] * len(names)
-    out_hands = []
-    for n, record, settlement, created in hands:
-        s = json.loads(settlement)
-        for seat, amount in enumerate(s["net"][:len(names)]):
-            ledger[seat] += amount
-        s["payments"] = payments_with_parts(s.get("payments", []))
-        out_hands.append({"n": n, "record": json.loads(record), "settlement": s,
-                          "created": created, "ledger": list(ledger)})
-    return {"id": row.id, "variant": row.variant, "options": json.loads(row.options),
-            "names": names, "created": row.created, "updated": row.updated,
-            "hands": out_hands, "ledger": ledger}
-
-
-async def get_session(request: Request) -> Response:
-    try:
-        return JSONResponse(await _session(request, request.path_params["id"]))
-    except LaiziError as exc:
-        return _fail(exc.code, exc.message, 404 if exc.code == ErrorCode.UNKNOWN_ROOM else 400)
-
-
-async def add_hand(request: Request) -> Response:
-    sid = request.path_params["id"]
-    try:
-        session = await _session(request, sid)
-        data = await _body(request)
-        if set(data) - {"record"}:
-            raise ScoreError("the body is {\"record\": {...}}")
-        record = data.get("record")
-        if not isinstance(record, dict):
-            raise ScoreError("record is a hand record (a JSON object)")
-        if record.get("variant", session["variant"]) != session["variant"]:
-            raise ScoreError(f"this session keeps score of {session['variant']}")
-        record = {"options": session["options"], **record, "variant": session["variant"]}
-        if len(session["hands"]) >= MAX_HANDS:
-            raise ScoreError(f"a session holds at most {MAX_HANDS} hands")
-        settled = _settle(record)
-    except _Invalid as exc:
-        return _fail(INVALID, str(exc), refusal=exc.refusal)
-    except LaiziError as exc:
-        return _fail(exc.code, exc.message, 404 if exc.code == ErrorCode.UNKNOWN_ROOM else 400)
-    n = len(session["hands"])
-    now = time.time()
-    stored = {k: v for k, v in settled.items() if k != "record"}
-    async with _engine(request).begin() as conn:
-        await conn.execute(insert(ScoreHandRow).values(
-            session=sid, n=n, record=json.dumps(settled["record"], ensure_ascii=False),
-            settlement=json.dumps(stored, ensure_ascii=False), created=now))
-        await conn.execute(update(ScoreSessionRow).where(ScoreSessionRow.id == sid)
-                           .values(updated=now))
-    return JSONResponse(await _session(request, sid), status_code=201)
-
-
-async def undo_hand(request: Request) -> Response:
-    sid = request.path_params["id"]
-    try:
-        session = await _session(request, sid)
-    except LaiziError as exc:
-        return _fail(exc.code, exc.message, 404)
-    if session["hands"]:
-        n = session["hands"][-1]["n"]
-        async with _engine(request).begin() as conn:
-            await conn.execute(delete(ScoreHandRow).where(ScoreHandRow.session == sid,
-                                                          ScoreHandRow.n == n))
-            await conn.execute(update(ScoreSessionRow).where(ScoreSessionRow.id == sid)
-                               .values(updated=time.time()))
-    return JSONResponse(await _session(request, sid))
-
-
-async def export(request: Request) -> Response:
-    sid = request.path_params["id"]
-    try:
-        session = await _session(request, sid)
-    except LaiziError as exc:
-        return _fail(exc.code, exc.message, 404)
-    body = json.dumps({"format": "laizi-scorekeeper/1", **session}, ensure_ascii=False,
-                      indent=2)
-    return Response(body, media_type="application/json", headers={
-        "Content-Disposition": f'attachment; filename="laizi-score-{sid}.json"'})
-
-
 async def wildcard(request: Request) -> Response:
     """``?variant=V&indicator=9s`` → ``{"wildcard": tile id or null}``: the wildcard the
     indicator gives, by the variant's own rule (the keeper shows it while typing)."""
@@ -399,9 +279,4 @@ def routes() -> list[Route]:
         Route("/api/score/hand", hand, methods=["POST"]),
         Route("/api/score/variants/{id}", variant_info),
         Route("/api/score/wildcard", wildcard),
-        Route("/api/score/sessions", create_session, methods=["POST"]),
-        Route("/api/score/sessions/{id}", get_session),
-        Route("/api/score/sessions/{id}/hands", add_hand, methods=["POST"]),
-        Route("/api/score/sessions/{id}/hands/last", undo_hand, methods=["DELETE"]),
-        Route("/api/score/sessions/{id}/export", export),
     ]

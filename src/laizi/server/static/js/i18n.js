@@ -323,6 +323,16 @@ const S = {
   sk_pending_win: ["{name} 胡", "{name} won"],
   sk_pending_note: ["离线记下的，联网后自动结算入账", "Kept offline; settled and added when back online"],
   sk_pending_refused: ["没能入账：{msg}", "Not added: {msg}"],
+  // the score-keeper on every phone (static/js/scoreshare.js)
+  sk_members: ["一起记分：{names}", "Keeping score: {names}"],
+  sk_share: ["邀请牌友一起记（二维码）", "Invite the table (QR code)"],
+  sk_share_hint: ["牌友扫码或打开链接就加入了：每部手机都能记一局，账本在每部手机上同步更新", "Scan it or open the link to join: every phone may enter a hand, and every phone shows the ledger as it changes"],
+  sk_copy_link: ["复制链接", "Copy the link"],
+  sk_hide_link: ["收起", "Hide"],
+  sk_qr: ["加入这场记分的二维码", "QR code to join this session"],
+  sk_joined: ["已加入这场记分，可以一起记了", "You joined this session: you may enter hands"],
+  sk_viewer: ["你在看这场记分的账本。要一起记，请扫在场手机上的二维码加入。", "You are watching this session's ledger. To enter hands, scan the QR code on a phone at the table."],
+  sk_conflict: ["另一部手机刚改了账本，已刷新：请看一下再记", "Another phone just changed the ledger; it is refreshed: look before adding"],
   // the device (static/js/device.js)
   this_device: ["本机设置", "This device"],
   install_app: ["安装到手机桌面", "Install as an app"],
@@ -349,6 +359,7 @@ const S = {
   err_not_admin: ["需要管理员口令", "The admin token is needed"],
   err_kicked: ["房主已把你移出这个房间", "The host removed you from this room"],
   err_room_locked: ["房主已锁定这个房间，新的人不能加入", "The host has locked this room: nobody new may join"],
+  err_score_members_only: ["只有加入这场记分的人才能记（请扫码加入）", "Only those who joined this session may enter hands (scan its QR code to join)"],
   err_unknown_person: ["牌馆不认识这个身份、恢复码或链接（可能已过期或用过）", "The hall does not know this identity, code or link (it may be expired or used)"],
 };
 

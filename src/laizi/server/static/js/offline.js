@@ -10,6 +10,7 @@
 //   hand) and then POST /api/score/sessions/ID/hands (stored, settled, in the ledger).
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError } from "./api.js";
+import { ErrorCode } from "./protocol.js";
 
 const SAVED = "laizi.saved.";
 const PENDING = "laizi.score.pending";
@@ -112,7 +113,8 @@ async function sendAll(sessionId) {
     try {
       session = await api(`/api/score/sessions/${encodeURIComponent(sessionId)}/hands`, { method: "POST", body: { record: made.record } });
     } catch (e) {
-      if (e instanceof ApiError) mark(p.id, { error: e.detail });
+      // another phone's hand stored at that moment (stale_version): sent again next time
+      if (e instanceof ApiError && e.code !== ErrorCode.STALE_VERSION) mark(p.id, { error: e.detail });
       break;
     }
     dropPending(p.id);

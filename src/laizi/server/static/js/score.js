@@ -8,16 +8,17 @@
 import { html } from "htm/preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { getLang, pick, reasonText, t, variantName, zh } from "./i18n.js";
-import { api, ApiError } from "./api.js";
+import { api, ApiError, ensurePerson, getName } from "./api.js";
 import { changedOptions, OptionsForm } from "./options.js";
 import { LedgerTable, Settlement } from "./settle.js";
 import { formatTiles, mpsz, Tile, tileName } from "./tiles.js";
 import { TopBar, useToast } from "./ui.js";
 import { useVariants } from "./lobby.js";
 import { displayName, errorText, meldWord, seatName, seatWind, wildcardWord } from "./words.js";
-import { MeldKind, Outcome, WinHow } from "./protocol.js";
+import { ErrorCode, MeldKind, Outcome, WinHow } from "./protocol.js";
 import { descriptor } from "./variants.js";
 import { dropPending, isOffline, keep, pendingHands, queueHand, savedGet, sendPending, useOnline } from "./offline.js";
+import { ledgerOf, openSession, ShareCard, useLive, Watcher } from "./scoreshare.js";
 
 const KEY = "laizi.score.session";
 
@@ -100,6 +101,7 @@ function Setup({ onStarted }) {
     if (isOffline()) { show(t("sk_offline_start")); return; }
     const filled = shown.map((x, i) => x.trim() || `${seatWind(i, 0, n, true)}`);
     try {
+      await ensurePerson(getName());  // the session's first member is this phone's person
       const s = await api("/api/score/sessions", { method: "POST", body: { variant, options: changedOptions(v, options), names: filled } });
       onStarted(s);
     } catch (err) { show(errorText(err)); }
@@ -283,15 +285,23 @@ function KeeperForm({ session, setSession, onNew, info, d }) {
     try {
       const made = await askHand(session, hand);
       if (made.missing.length) { show(t("sk_incomplete", { what: made.missing.map(missingText).join("、") })); return; }
-      const s = await api(`/api/score/sessions/${session.id}/hands`, { method: "POST", body: { record: made.record } });
+      // the version this phone shows: another phone's hand stored meanwhile is a conflict
+      const s = await api(`/api/score/sessions/${session.id}/hands`, { method: "POST", body: { record: made.record, version: session.version } });
       setSession(s);
       setHand(freshHand(n, made.next.dealer, made.next.facts));
       setTarget({ kind: "concealed" });
       window.scrollTo({ top: 0, behavior: "smooth" });
-    } catch (e) { show(refusalText(e, names)); }
+    } catch (e) { if (!(await conflict(e))) show(refusalText(e, names)); }
   }
   async function undo() {
-    try { setSession(await api(`/api/score/sessions/${session.id}/hands/last`, { method: "DELETE" })); } catch (e) { show(errorText(e)); }
+    try { setSession(await api(`/api/score/sessions/${session.id}/hands/last?version=${session.version}`, { method: "DELETE" })); } catch (e) { if (!(await conflict(e))) show(errorText(e)); }
+  }
+  // Another phone wrote first: the ledger as it is now, and this phone's form kept.
+  async function conflict(e) {
+    if (!(e instanceof ApiError) || e.code !== ErrorCode.STALE_VERSION) return false;
+    show(t("sk_conflict"));
+    try { setSession(await api(`/api/score/sessions/${session.id}`)); } catch { /* the next poll */ }
+    return true;
   }
 
   const w = hand.winner;
@@ -299,10 +309,10 @@ function KeeperForm({ session, setSession, onNew, info, d }) {
     : target.kind === "flowers" ? `${names[target.seat]} · ${t("sk_flowers")}`
     : target.kind === "meld" ? `${names[target.seat]} · ${meldWord(hand.melds[target.seat][target.i]?.kind || "", v)}`
     : w === null ? t("sk_winner") : `${names[w]} · ${t("sk_concealed")}`;
-  const rows = session.hands.map((h) => ({ label: t("sk_hand", { n: h.n + 1 }), values: Object.fromEntries(names.map((p, s) => [p, h.settlement.net[s]])) }));
-  const totals = Object.fromEntries(names.map((p, s) => [p, session.ledger[s]]));
+  const { rows, totals } = ledgerOf(session);
 
   return html`<div class="keeper"><div class="keeper-main">
+    <${ShareCard} session=${session} />
     <section class="card">
       <h2>${t("sk_hand", { n: session.hands.length + 1 })} · ${variantName(v)}</h2>
       <fieldset><legend>${t("dealer_long")}</legend>
@@ -435,12 +445,18 @@ function Facts({ d, hand, names, setFact }) {
 export function ScorePage() {
   const [session, setSession] = useState(null);
   const [loading, setLoading] = useState(true);
+  const [toast, show] = useToast();
   useEffect(() => {
     const id = new URLSearchParams(location.search).get("s") || localStorage.getItem(KEY);
     if (!id) { setLoading(false); return; }
-    savedGet(`/api/score/sessions/${encodeURIComponent(id)}`).then((s) => { setSession(s); setLoading(false); })
-      .catch((e) => { if (e.status === 404) localStorage.removeItem(KEY); setLoading(false); });
+    openSession(id).then(({ session: s, note }) => {
+      if (s.member) localStorage.setItem(KEY, s.id);
+      if (note) show(note);
+      setSession(s);
+      setLoading(false);
+    }).catch((e) => { if (e.status === 404) localStorage.removeItem(KEY); setLoading(false); });
   }, []);
+  useLive(session, setSession);  // every phone's ledger follows the others' hands
   // The ledger as last seen, for a reload offline (offline.js).
   useEffect(() => { if (session) keep(`/api/score/sessions/${encodeURIComponent(session.id)}`, session); }, [session]);
   useEffect(() => { document.title = t("sk_title"); });
@@ -457,7 +473,9 @@ export function ScorePage() {
   return html`<div class="page score-page">
     <${TopBar} title=${session ? html`${t("sk_title")} · <span class="muted">${session.names.join(" · ")}</span>` : t("sk_title")} />
     <main class="cards">${loading ? html`<p class="loading">${t("loading")}</p>`
+      : session && !session.member ? html`<${Watcher} session=${session} />`
       : session ? html`<${Keeper} key=${session.id} session=${session} setSession=${setSession} onNew=${fresh} />`
       : html`<${Setup} onStarted=${started} />`}</main>
+    ${toast}
   </div>`;
 }
