@@ -90,6 +90,16 @@ class ErrorCode(StrEnum):
     UNKNOWN_PERSON = "unknown_person"
     """The hall: an identity credential (``X-Laizi-Person``), a recovery code or a
     device link that is not one the hall gave, or no longer valid (HTTP 401)."""
+    UNKNOWN_CLUB = "unknown_club"
+    """The hall: no club (亲友圈) has this id or invite code (HTTP 404)."""
+    NOT_CLUB_MEMBER = "not_club_member"
+    """The hall: only a member of the club may see or do this — its page, its rooms, its
+    ledger, a member's 战绩 (HTTP 403)."""
+    NOT_CLUB_MANAGER = "not_club_manager"
+    """The hall: only a manager of the club (管理员) may do this (HTTP 403)."""
+    MEMBERS_ONLY = "members_only"
+    """The hall: the room belongs to a club and takes its members only; a stranger with
+    the room's code is refused (HTTP 403)."""
 
 
 class ErrorJSON(TypedDict):

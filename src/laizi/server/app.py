@@ -12,6 +12,7 @@
 ``GET /api/rooms/{code}/hands``        every finished hand (records, settlements)
 ``GET /api/rooms/{code}/log``          the table log, once the match is over (``laizi verify``)
 ``/api/me…``                           people: identities, recovery, 战绩 (people_api.py)
+``/api/clubs…``                        clubs (亲友圈), their ledgers, ratings (clubs_api.py)
 ``GET /api/share``                     ``{"base", "lan", "local_only"}``: the address friends open
 ``GET /api/qr?text=LINK``              an SVG QR code of one of this hall's room links
 ``WS /ws/{code}?version=V``            play: ``{"op": "hello", "token"}`` first (docs/hall.md)
@@ -53,6 +54,7 @@ from laizi.errors import ErrorCode, LaiziError, TableError
 from laizi.server import (
     admin,
     assets,
+    clubs_api,
     lan,
     metrics,
     people_api,
@@ -61,6 +63,8 @@ from laizi.server import (
     variants_api,
 )
 from laizi.server.asgi import WS_DISCONNECT
+from laizi.server.club_books import Books
+from laizi.server.clubs import Clubs
 from laizi.server.cluster import Cluster
 from laizi.server.hall import BotPool, Hall, check_name
 from laizi.server.headers import HELLO, BrowserSafety, allowed_from_env
@@ -87,7 +91,9 @@ _STATUS = {ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.UNKNOWN_TOKEN: 404,
            ErrorCode.RATE_LIMITED: 429, ErrorCode.FORBIDDEN_ORIGIN: 403,
            ErrorCode.NOT_JSON: 415, ErrorCode.BANNED: 403, ErrorCode.NOT_ADMIN: 401,
            ErrorCode.KICKED: 403, ErrorCode.ROOM_LOCKED: 403,
-           ErrorCode.UNKNOWN_PERSON: 401}
+           ErrorCode.UNKNOWN_PERSON: 401, ErrorCode.MEMBERS_ONLY: 403,
+           ErrorCode.NOT_CLUB_MEMBER: 403, ErrorCode.NOT_CLUB_MANAGER: 403,
+           ErrorCode.UNKNOWN_CLUB: 404}
 ALL_ADDRESSES = (None, "0.0.0.0", "::", "")
 """``listen_host`` values that listen on every address (LAN addresses included)."""
 
@@ -297,6 +303,25 @@ async def create_room(request: Request) -> Response:
                          "link": _link(request, room.code, member.token)}, status_code=201)
 
 
+async def create_club_room(request: Request, club: str, person: str, name: object,
+                           settings: object) -> Response:
+    """A room of a club (``POST /api/clubs/ID/rooms``; the caller checked the member):
+    its host the person, its members the club's only (:meth:`Clubs.may_join`)."""
+    hall = _context(request).hall
+    try:
+        await request.app.state.bans.check(request, name)
+        _context(request).count("create", request, name or "")
+        room_settings = RoomSettings.from_json(settings)
+        room, member = await hall.create(room_settings, name)
+        await request.app.state.clubs.add_room(club, room.code)
+        await _tie(request, member.token, await people_api.person_of(request), name)
+    except LaiziError as exc:
+        return _error(exc)
+    return JSONResponse({"code": room.code, "token": member.token, "club": club,
+                         "seats": room.table.variant.seats,
+                         "link": _link(request, room.code, member.token)}, status_code=201)
+
+
 async def room_info(request: Request) -> Response:
     try:
         return JSONResponse(await _context(request).hall.info(request.path_params["code"]))
@@ -311,6 +336,8 @@ async def join(request: Request) -> Response:
         await request.app.state.bans.check(request, data.get("name"))
         _context(request).count("join", request, data.get("name", ""))
         person = await people_api.person_of(request)
+        await request.app.state.clubs.may_join(request.path_params["code"],
+                                               person[0] if person else None)
         joined = await hall.join(request.path_params["code"], data.get("name", ""),
                                  data.get("role", "player"))
         await _tie(request, joined["token"], person, data.get("name"))
@@ -468,6 +495,7 @@ def _routes() -> list[BaseRoute]:
         Route("/api/rooms/{code}/hands", hands),
         Route("/api/rooms/{code}/log", room_log),
         *people_api.routes(),  # /api/me…: identities, recovery, device links, 战绩
+        *clubs_api.routes(),  # /api/clubs…: clubs, their ledgers and ratings
         Route("/api/share", share),
         Route("/api/qr", qr),
         WebSocketRoute("/ws/{code}", play),
@@ -509,6 +537,9 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
     app.state.admin_token = admin_token
     app.state.bans = admin.Bans(hall.store)
     app.state.people = People(hall.store)
+    app.state.clubs = Clubs(hall.store)
+    app.state.books = Books(hall.store, app.state.clubs)
+    hall.on_hands = app.state.books.room_hands_stored  # a club room's hand → its ledger
     app.state.context = HallContext(hall, listen_host, limits=limits)
     app.state.limits = limits
     return app

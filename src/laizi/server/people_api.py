@@ -40,7 +40,7 @@ from laizi.server.people import LINK_SECONDS, PERSON_HEADER, People
 from laizi.server.ratelimit import RateLimited, RateLimits
 from laizi.server.storage import LogLineRow, Played, Store
 
-__all__ = ["VariantStats", "person_of", "routes", "variant_stats"]
+__all__ = ["VariantStats", "me_or_refuse", "person_of", "routes", "variant_stats"]
 
 _MAX_BODY = 1024
 
@@ -75,7 +75,8 @@ async def person_of(conn: HTTPConnection) -> tuple[str, str] | None:
     return await _people(conn).authenticate(header)
 
 
-async def _me(conn: HTTPConnection) -> tuple[str, str]:
+async def me_or_refuse(conn: HTTPConnection) -> tuple[str, str]:
+    """(person id, name) of the request's identity; ``unknown_person`` without one."""
     found = await person_of(conn)
     if found is None:
         raise TableError(f"this needs the {PERSON_HEADER} header of an identity",
@@ -110,7 +111,7 @@ async def create(request: Request) -> Response:
 
 async def me(request: Request) -> Response:
     try:
-        person, name = await _me(request)
+        person, name = await me_or_refuse(request)
         devices, recovery = await _people(request).devices(person)
     except LaiziError as exc:
         return _error(exc)
@@ -120,7 +121,7 @@ async def me(request: Request) -> Response:
 
 async def recovery_code(request: Request) -> Response:
     try:
-        person, _ = await _me(request)
+        person, _ = await me_or_refuse(request)
         code = await _people(request).new_recovery_code(person)
     except LaiziError as exc:
         return _error(exc)
@@ -139,7 +140,7 @@ async def recover(request: Request) -> Response:
 
 async def new_link(request: Request) -> Response:
     try:
-        person, _ = await _me(request)
+        person, _ = await me_or_refuse(request)
         token, expires = await _people(request).new_link(person)
     except LaiziError as exc:
         return _error(exc)
@@ -159,7 +160,7 @@ async def take_link(request: Request) -> Response:
 
 async def history(request: Request) -> Response:
     try:
-        person, _ = await _me(request)
+        person, _ = await me_or_refuse(request)
     except LaiziError as exc:
         return _error(exc)
     store = _people(request).store
