@@ -66,7 +66,7 @@ from laizi.server.asgi import WS_DISCONNECT
 from laizi.server.club_books import Books
 from laizi.server.clubs import Clubs
 from laizi.server.cluster import Cluster
-from laizi.server.hall import BotPool, Hall, check_name
+from laizi.server.hall import BotPool, Hall
 from laizi.server.headers import HELLO, BrowserSafety, allowed_from_env
 from laizi.server.http import json_object, qr_svg
 from laizi.server.limits import CLOSE_NO_TOKEN, BodyLimit, SocketCap, hello_timeout
@@ -274,18 +274,6 @@ async def metrics_page(request: Request) -> Response:
                     media_type=metrics.CONTENT_TYPE_LATEST)
 
 
-async def _tie(request: Request, token: str, person: tuple[str, str] | None,
-               name: object) -> None:
-    """The new seat token is the person's (``members.person_id``); the name they last
-    played under becomes their display name. A guest (no identity) ties nothing."""
-    if person is None:
-        return
-    people: People = request.app.state.people
-    await people.tie(token, person[0])
-    if name != person[1]:
-        await people.rename(person[0], check_name(name))
-
-
 async def create_room(request: Request) -> Response:
     hall = _context(request).hall
     try:
@@ -295,29 +283,10 @@ async def create_room(request: Request) -> Response:
         person = await people_api.person_of(request)
         settings = RoomSettings.from_json(data.get("settings", {}))
         room, member = await hall.create(settings, data.get("name", ""))
-        await _tie(request, member.token, person, data.get("name"))
+        await people_api.tie_seat(request, member.token, person, data.get("name"))
     except LaiziError as exc:
         return _error(exc)
     return JSONResponse({"code": room.code, "token": member.token,
-                         "seats": room.table.variant.seats,
-                         "link": _link(request, room.code, member.token)}, status_code=201)
-
-
-async def create_club_room(request: Request, club: str, person: str, name: object,
-                           settings: object) -> Response:
-    """A room of a club (``POST /api/clubs/ID/rooms``; the caller checked the member):
-    its host the person, its members the club's only (:meth:`Clubs.may_join`)."""
-    hall = _context(request).hall
-    try:
-        await request.app.state.bans.check(request, name)
-        _context(request).count("create", request, name or "")
-        room_settings = RoomSettings.from_json(settings)
-        room, member = await hall.create(room_settings, name)
-        await request.app.state.clubs.add_room(club, room.code)
-        await _tie(request, member.token, await people_api.person_of(request), name)
-    except LaiziError as exc:
-        return _error(exc)
-    return JSONResponse({"code": room.code, "token": member.token, "club": club,
                          "seats": room.table.variant.seats,
                          "link": _link(request, room.code, member.token)}, status_code=201)
 
@@ -340,7 +309,7 @@ async def join(request: Request) -> Response:
                                                person[0] if person else None)
         joined = await hall.join(request.path_params["code"], data.get("name", ""),
                                  data.get("role", "player"))
-        await _tie(request, joined["token"], person, data.get("name"))
+        await people_api.tie_seat(request, joined["token"], person, data.get("name"))
     except LaiziError as exc:
         return _error(exc)
     return JSONResponse({**joined, "link": _link(request, joined["code"], joined["token"])})

@@ -44,8 +44,9 @@ from laizi.server import assets
 from laizi.server.club_books import Books, ratings, totals
 from laizi.server.clubs import Clubs
 from laizi.server.http import json_object, qr_svg
-from laizi.server.people_api import me_or_refuse, variant_stats
+from laizi.server.people_api import me_or_refuse, person_of, tie_seat, variant_stats
 from laizi.server.ratelimit import RateLimited
+from laizi.server.room_settings import RoomSettings
 
 __all__ = ["routes"]
 
@@ -53,7 +54,7 @@ _MAX_BODY = 8192
 _STATUS = {ErrorCode.UNKNOWN_PERSON: 401, ErrorCode.RATE_LIMITED: 429,
            ErrorCode.UNKNOWN_CLUB: 404, ErrorCode.NOT_CLUB_MEMBER: 403,
            ErrorCode.NOT_CLUB_MANAGER: 403, ErrorCode.MEMBERS_ONLY: 403,
-           ErrorCode.UNKNOWN_ROOM: 404}
+           ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.BANNED: 403, ErrorCode.STORAGE: 503}
 _NO_STORE = {"Cache-Control": "no-store"}
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -203,16 +204,22 @@ async def settings(request: Request) -> Response:
 async def new_room(request: Request) -> Response:
     """A member-only room of the club, its variant and house rules the club's unless the
     settings name others."""
-    from laizi.server.app import create_club_room
-
-    club, person, _ = await _member(request)
+    club, _, _ = await _member(request)
     data = await json_object(request, limit=_MAX_BODY)
     defaults = (await _clubs(request).club(club))["settings"]
     given = data.get("settings") or {}
     if not isinstance(given, dict):
         raise TableError("settings are a JSON object", code=ErrorCode.MALFORMED)
     merged = {"variant": defaults["variant"], "options": defaults["options"], **given}
-    return await create_club_room(request, club, person, data.get("name"), merged)
+    name = data.get("name")
+    await request.app.state.bans.check(request, name)
+    request.app.state.context.count("create", request, name or "")
+    room, member = await request.app.state.hall.create(RoomSettings.from_json(merged), name)
+    await _clubs(request).add_room(club, room.code)
+    await tie_seat(request, member.token, await person_of(request), name)
+    link = f"{str(request.base_url).rstrip('/')}/r/{room.code}?t={member.token}"
+    return _ok({"code": room.code, "token": member.token, "club": club,
+                "seats": room.table.variant.seats, "link": link}, 201)
 
 
 async def _names(request: Request, club: str) -> dict[str, str]:

@@ -40,7 +40,8 @@ from laizi.server.people import LINK_SECONDS, PERSON_HEADER, People
 from laizi.server.ratelimit import RateLimited, RateLimits
 from laizi.server.storage import LogLineRow, Played, Store
 
-__all__ = ["VariantStats", "me_or_refuse", "person_of", "routes", "variant_stats"]
+__all__ = ["VariantStats", "me_or_refuse", "person_of", "routes", "tie_seat",
+           "variant_stats"]
 
 _MAX_BODY = 1024
 
@@ -82,6 +83,18 @@ async def me_or_refuse(conn: HTTPConnection) -> tuple[str, str]:
         raise TableError(f"this needs the {PERSON_HEADER} header of an identity",
                          code=ErrorCode.UNKNOWN_PERSON)
     return found
+
+
+async def tie_seat(request: Request, token: str, person: tuple[str, str] | None,
+                   name: object) -> None:
+    """The new seat token is the person's (``members.person_id``); the name they last
+    played under becomes their display name. A guest (no identity) ties nothing."""
+    if person is None:
+        return
+    people = _people(request)
+    await people.tie(token, person[0])
+    if name != person[1]:
+        await people.rename(person[0], check_name(name))
 
 
 def _error(exc: LaiziError) -> JSONResponse:
