@@ -292,8 +292,20 @@ async def create_room(request: Request) -> Response:
 
 
 async def room_info(request: Request) -> Response:
+    """The room as everybody may see it, with ``members_only`` (a club's room) and
+    ``may_join``: whether the asking person (``X-Laizi-Person``) may join it."""
     try:
-        return JSONResponse(await _context(request).hall.info(request.path_params["code"]))
+        info = dict(await _context(request).hall.info(request.path_params["code"]))
+        clubs = request.app.state.clubs
+        club = await clubs.club_of_room(request.path_params["code"])
+        person = None
+        if club is not None:
+            with contextlib.suppress(LaiziError):  # a stale identity: a stranger here
+                person = await people_api.person_of(request)
+        info["members_only"] = club is not None
+        info["may_join"] = club is None or (
+            person is not None and await clubs.role(club, person[0]) is not None)
+        return JSONResponse(info)
     except LaiziError as exc:
         return _error(exc)
 

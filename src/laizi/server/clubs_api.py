@@ -6,10 +6,12 @@ it for its managers (403 ``not_club_manager``); an unknown club or invite is 404
 ``unknown_club``.
 
 ===========================================  ==========================================
-``POST /api/clubs``                          ``{"name", "settings"?}`` → 201 ``{"id"}``
+``POST /api/clubs``                          ``{"name", "settings"?, "person_name"?}``
+                                             → 201 ``{"id"}``
 ``GET /api/clubs``                           ``{"clubs"}``: the caller's clubs
 ``GET /api/clubs/invite/{invite}``           ``{"id", "name"}`` of an invite (any person)
-``POST /api/clubs/invite/{invite}``          ask to join → ``{"id", "status"}``
+``POST /api/clubs/invite/{invite}``          ``{"person_name"?}``: ask to join →
+                                             ``{"id", "status"}``
                                              (``requested`` or ``member``)
 ``GET /api/clubs/{id}``                      the club's page: club, me, members (online),
                                              live rooms; for managers the requests
@@ -43,6 +45,7 @@ from laizi.errors import ErrorCode, LaiziError, TableError
 from laizi.server import assets
 from laizi.server.club_books import Books, ratings, totals
 from laizi.server.clubs import Clubs
+from laizi.server.hall import check_name
 from laizi.server.http import json_object, qr_svg
 from laizi.server.people_api import me_or_refuse, person_of, tie_seat, variant_stats
 from laizi.server.ratelimit import RateLimited
@@ -102,10 +105,19 @@ async def _member(request: Request, *, manager: bool = False) -> tuple[str, str,
     return club, person, role
 
 
+async def _renamed(request: Request, person: str, data: dict[str, object]) -> None:
+    """``person_name`` in a body: the name the person goes by from now on (the lobby's
+    name, typed after the identity was made)."""
+    name = data.get("person_name")
+    if name is not None:
+        await request.app.state.people.rename(person, check_name(name))
+
+
 @_refusals
 async def create(request: Request) -> Response:
     person, _ = await me_or_refuse(request)
     data = await json_object(request, limit=_MAX_BODY)
+    await _renamed(request, person, data)
     club = await _clubs(request).create(person, data.get("name"), data.get("settings"))
     return _ok({"id": club}, 201)
 
@@ -125,6 +137,7 @@ async def invite_info(request: Request) -> Response:
 @_refusals
 async def ask(request: Request) -> Response:
     person, _ = await me_or_refuse(request)
+    await _renamed(request, person, await json_object(request, limit=_MAX_BODY))
     club, status = await _clubs(request).request(request.path_params["invite"], person)
     return _ok({"id": club, "status": status})
 
