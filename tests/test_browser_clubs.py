@@ -1,6 +1,7 @@
 """Clubs in the browser (issue 41, item 3): one phone creates a club, a second joins by
 its invite link and is approved by the first, both see the members; a third phone, a
 stranger with a club room's link, is told the room is for members only (no join to try);
+a member opens a fellow member's 战绩 on the club's page;
 at phone sizes, against a real ``laizi serve``."""
 
 from __future__ import annotations
@@ -43,6 +44,9 @@ def test_a_club_made_joined_by_link_and_closed_to_strangers(browser: People,
         names = pg.locator("[data-testid=club-members] li").evaluate_all(
             "els => els.map(e => e.dataset.member)")
         assert names == ["阿明", "小红"], names
+    # a fellow member's 战绩 opens under their name (nothing played yet)
+    b.click("[data-testid=club-members] li[data-member='阿明'] [data-testid=member-history]")
+    b.wait_for_selector("[data-testid=club-members] [data-testid=history-empty]")
     b.wait_for_selector("[data-testid=club-verdict]")
     shot(a, "club-360x740")
     shot(b, "club-390x844")

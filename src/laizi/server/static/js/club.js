@@ -7,6 +7,7 @@ import { html } from "htm/preact";
 import { useEffect, useState } from "preact/hooks";
 import { t, variantName } from "./i18n.js";
 import { api, ensurePerson, getName, personCredential, rememberRoom, setName } from "./api.js";
+import { MyHistory } from "./account.js";
 import { copyText, TopBar } from "./ui.js";
 import { displayName, errorText } from "./words.js";
 
@@ -118,6 +119,7 @@ function Requests({ id, requests, reload, fail }) {
 }
 
 function Members({ id, data, reload, fail }) {
+  const [shown, setShown] = useState("");  // whose 战绩 is open
   const manager = data.me.role === "manager";
   const set = (person, role) => api(`/api/clubs/${id}/members/${person}`, { method: "POST", body: { role } })
     .then(reload).catch(fail);
@@ -126,13 +128,15 @@ function Members({ id, data, reload, fail }) {
     <h2>${t("club_members")} <span class="muted small">${t("club_online", { n: online, all: data.members.length })}</span></h2>
     <ul class="myrooms">${data.members.map((m) => html`<li key=${m.id} data-member=${m.name}>
       <span class=${m.online ? "dot on" : "dot"} title=${m.online ? t("club_is_online") : ""}></span>
-      <span>${m.name}</span>
+      <button type="button" class="link" data-testid="member-history" aria-expanded=${shown === m.id}
+        onClick=${() => setShown(shown === m.id ? "" : m.id)}>${m.name}</button>
       ${m.role === "manager" ? html`<span class="tag">${t("club_manager")}</span>` : ""}
       ${manager && m.id !== data.me.id ? html`<span class="member-acts">
         <button type="button" class="small" onClick=${() => set(m.id, m.role === "manager" ? "member" : "manager")}>
           ${m.role === "manager" ? t("club_unmake") : t("club_make")}</button>
         <button type="button" class="small" onClick=${() => confirm(t("club_remove_q", { name: m.name })) && set(m.id, null)}>${t("club_remove")}</button>
-      </span>` : ""}</li>`)}</ul>
+      </span>` : ""}
+      ${shown === m.id ? html`<div class="member-history"><${MyHistory} path=${`/api/persons/${m.id}/history`} /></div>` : ""}</li>`)}</ul>
   </section>`;
 }
 
