@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -195,3 +196,57 @@ def test_the_migrations_make_the_models_tables(db: str) -> None:
 
     diffs = asyncio.run(go())
     assert not diffs, diffs
+
+
+def test_the_ledger_books_a_rooms_hands_on_either_backend(db: str) -> None:
+    """A club room's finished hands, stored as the hall stores them, become chained
+    entries summing to zero that the server's check accepts; appending again adds
+    nothing (each hand once)."""
+    from laizi.bots.registry import make_bot
+    from laizi.server.club_books import Books
+    from laizi.server.clubs import Clubs
+    from laizi.server.people import People
+    from laizi.table import deals
+    from laizi.table.events import canonical
+    from laizi.table.table import Table
+
+    secret = deals.new_secret()
+    table = Table("jingzhou", people=["阿明", "🤖 1", "🤖 2"], secret=secret)
+    bot = make_bot("greedy", 0)
+    for _ in range(2):
+        table.start_hand()
+        while table.in_hand:
+            seat = table.to_act()[0]
+            assert table.game is not None
+            table.act(bot.choose(table.game.view(seat), table.legal_actions(seat)))
+
+    async def go() -> None:
+        store = Store(db)
+        await store.setup()
+        try:
+            person = (await People(store).create("阿明")).person
+            clubs = Clubs(store)
+            books = Books(store, clubs)
+            club = await clubs.create(person, "周五", {})
+            code = str(random.randrange(10**15, 10**16))
+            lines = [canonical(e) for e in table.log]
+            await store.create_room(code, "jingzhou", {"variant": "jingzhou"},
+                                    deals.secret_hex(secret), lines[:1])
+            await store.add_member("t" + code, code, "阿明", "player", person=person)
+            await clubs.add_room(club, code)
+            hands = [(int(e["number"]), canonical({k: v for k, v in e.items() if k != "wall"}))
+                     for e in table.log if e["type"] == "hand_end"]
+            await store.append(code, 1, lines[1:], hands)
+            await books.room_hands_stored(code)
+            await books.sync(club)  # nothing new: no hand twice
+            entries = await books.entries(club)
+            assert [(e["seq"], e["hand"]) for e in entries] == [(0, 0), (1, 1)]
+            assert all(sum(e["net"].values()) == 0 for e in entries)
+            assert all(e["persons"] == ({"阿明": person} if "阿明" in e["net"] else {})
+                       for e in entries)
+            assert (await books.verify(club)).ok
+            assert await books.count(club) == 2
+        finally:
+            await store.close()
+
+    asyncio.run(go())
