@@ -52,11 +52,16 @@ def test_a_club_made_joined_by_link_and_closed_to_strangers(browser: People,
     shot(b, "club-390x844")
     shot(b, "club-full-390x844", "main")
 
+    # the manager sets the club's game: its rooms are made with it
+    a.click("[data-testid=club-rules] summary")
+    a.select_option("#club-variant", "huanghuang")
+    a.click("[data-testid=club-rules] button[type=submit]")
+    a.wait_for_selector("[data-testid=club-head]:has-text('晃晃')")
     a.click("[data-testid=club-new-room]")
     a.wait_for_url(f"{server}/r/*")
     code = a.url.split("/r/")[1].split("?")[0]
     b.reload()
-    b.wait_for_selector(f"[data-testid=club-rooms] li[data-room='{code}']")
+    b.wait_for_selector(f"[data-testid=club-rooms] li[data-room='{code}']:has-text('晃晃')")
 
     c = browser.page(PHONES["360x740"], who="stranger")
     c.goto(f"{server}/r/{code}")

@@ -5,7 +5,9 @@
 // Everything shown is the server's: no sums of points are made here.
 import { html } from "htm/preact";
 import { useEffect, useState } from "preact/hooks";
-import { t, variantName } from "./i18n.js";
+import { getLang, t, variantName } from "./i18n.js";
+import { changedOptions, OptionsForm } from "./options.js";
+import { loadVariants } from "./variants.js";
 import { api, ensurePerson, getName, personCredential, rememberRoom, setName } from "./api.js";
 import { MyHistory } from "./account.js";
 import { copyText, TopBar } from "./ui.js";
@@ -202,6 +204,31 @@ function Ratings({ ratings }) {
   </section>`;
 }
 
+// A manager's form of the club's default variant and house rules (its rooms' defaults).
+function ClubRules({ id, club, reload, fail }) {
+  const [variants, setVariants] = useState(/** @type {any[] | null} */ (null));
+  const [variant, setVariant] = useState(club.settings.variant);
+  const [options, setOptions] = useState(club.settings.options || {});
+  const [saved, setSaved] = useState(false);
+  useEffect(() => { loadVariants().then(setVariants); }, []);
+  const v = variants && variants.find((x) => x.id === variant);
+  async function save(e) {
+    e.preventDefault();
+    const settings = { ...club.settings, variant, options: changedOptions(v, options) };
+    try { await api(`/api/clubs/${id}/settings`, { method: "POST", body: { settings } }); setSaved(true); reload(); } catch (err) { fail(err); }
+  }
+  return html`<details class="card" data-testid="club-rules"><summary><h2>${t("club_rules")}</h2></summary>
+    <form onSubmit=${save}>
+      <label for="club-variant">${t("variant")}
+        <select id="club-variant" name="club-variant" value=${variant} onChange=${(e) => { setVariant(e.currentTarget.value); setOptions({}); setSaved(false); }}>
+          ${(variants || []).map((x) => html`<option value=${x.id}>${variantName(x.id, x.name)}</option>`)}
+        </select></label>
+      <${OptionsForm} variant=${v} value=${options} onChange=${(o) => { setOptions(o); setSaved(false); }} lang=${getLang()} />
+      <button type="submit" class="primary" disabled=${!v}>${saved ? t("club_saved") : t("club_save")}</button>
+    </form>
+  </details>`;
+}
+
 /** The club page's data: the page, its ledger, the check and the ratings. */
 function useClub(id) {
   const [state, setState] = useState(/** @type {any} */ ({ data: null, ledger: null, verdict: null, ratings: null, note: "" }));
@@ -245,6 +272,7 @@ export function ClubPage({ id }) {
       <${Rooms} id=${id} rooms=${data.rooms} fail=${fail} />
       ${ledger ? html`<${Ledger} id=${id} ledger=${ledger} verdict=${verdict} />` : ""}
       ${ratings ? html`<${Ratings} ratings=${ratings} />` : ""}
+      ${data.me.role === "manager" ? html`<${ClubRules} id=${id} club=${club} reload=${load} fail=${fail} />` : ""}
       <${InviteBox} club=${club} />
       <section class="card"><button type="button" class="small" data-testid="club-leave" onClick=${leave}>${t("club_leave")}</button></section>`
       : note ? "" : html`<p class="muted">${t("loading")}</p>`}
