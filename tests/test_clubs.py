@@ -149,6 +149,16 @@ def test_member_only_rooms_refuse_strangers(hall: TestClient) -> None:
              403, "members_only")  # a guest with the code and no identity
     ok = hall.post(f"/api/rooms/{code}/join", json={"name": "小红"}, headers=_as(hong))
     assert ok.status_code == 200 and ok.json()["role"] == "player", ok.text
+
+    def online() -> dict[str, bool]:
+        page = hall.get(f"/api/clubs/{club}", headers=_as(ming)).json()
+        return {m["name"]: m["online"] for m in page["members"]}
+
+    assert online() == {"阿明": True, "小红": False}  # 小红 never opened the club's page
+    with hall.websocket_connect(f"/ws/{code}") as ws:  # at the club's table: online
+        ws.send_json({"op": "hello", "token": ok.json()["token"]})
+        assert ws.receive_json()["op"] == "state"
+        assert online() == {"阿明": True, "小红": True}
     _refused(hall.post(f"/api/clubs/{club}/rooms", json={"name": "路人"},
                        headers=_as(stranger)), 403, "not_club_member")
     rooms = hall.get(f"/api/clubs/{club}", headers=_as(hong)).json()["rooms"]

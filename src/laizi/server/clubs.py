@@ -43,7 +43,7 @@ __all__ = ["ONLINE_SECONDS", "ClubLedgerRow", "ClubMemberRow", "ClubRequestRow",
 
 ONLINE_SECONDS = 90.0
 """A member who opened the club's page (which asks again every 30 s) this recently is
-shown online."""
+shown online, and so is one connected to a live room of the club."""
 _NAME_MAX = 32
 
 
@@ -273,6 +273,17 @@ class Clubs:
                 .where(ClubMemberRow.club == club).order_by(ClubMemberRow.joined))).all()
         return [Member(id=p, name=n, role=r, online=now - s < ONLINE_SECONDS)
                 for p, n, r, s in rows]
+
+    async def persons_in(self, room: str, names: list[str]) -> set[str]:
+        """The persons who hold seats named ``names`` in a room (those with an
+        identity)."""
+        from laizi.server.storage import MemberRow
+
+        if not names:
+            return set()
+        async with self.store.engine.connect() as conn:
+            return {p for p in (await conn.execute(select(MemberRow.person_id).where(
+                MemberRow.room == room, MemberRow.name.in_(names)))).scalars() if p}
 
     async def set_role(self, club: str, person: str, role: str | None) -> None:
         """Make a member a manager or a member, or (``None``) remove them; the last

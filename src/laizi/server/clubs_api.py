@@ -163,9 +163,14 @@ async def page(request: Request) -> Response:
     data = await clubs.club(club)
     data["link"] = _invite_link(request, data["invite"])
     data["qr"] = qr_svg(data["link"])
+    rooms = await _live_rooms(request, club)
+    playing: set[str] = set()
+    for room in rooms:
+        playing |= await clubs.persons_in(room["code"], room["online"])
+    members = [{**m, "online": m["online"] or m["id"] in playing}
+               for m in await clubs.members(club)]
     return _ok({"club": data, "me": {"id": person, "role": role},
-                "members": await clubs.members(club),
-                "rooms": await _live_rooms(request, club),
+                "members": members, "rooms": rooms,
                 "requests": await clubs.requests(club) if role == "manager" else []})
 
 
