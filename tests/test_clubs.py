@@ -256,6 +256,17 @@ def test_the_ledger_books_a_rooms_hands_on_either_backend(db: str) -> None:
                        for e in entries)
             assert (await books.verify(club)).ok
             assert await books.count(club) == 2
+            # a row changed in the database: the server's check says so at once
+            from sqlalchemy import update
+
+            from laizi.server.clubs import ClubLedgerRow
+
+            async with store.engine.begin() as conn:
+                await conn.execute(update(ClubLedgerRow).where(
+                    ClubLedgerRow.club == club, ClubLedgerRow.seq == 0)
+                    .values(evening="1999-01-01"))
+            verdict = await books.verify(club)
+            assert not verdict.ok and "entry 0" in str(verdict.problem)
         finally:
             await store.close()
 

@@ -12,6 +12,7 @@ club + room + hand) let one of two racing appends fail, and it is tried again.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import time
 from collections import defaultdict
@@ -29,6 +30,7 @@ from laizi.club_ledger import (
     entry_hash,
     evening_of,
     hand_facts,
+    to_csv,
 )
 from laizi.server.clubs import ClubLedgerRow, ClubMemberRow, ClubRoomRow, Clubs
 from laizi.server.storage import HandRow, MemberRow, Store
@@ -67,6 +69,7 @@ class Books:
         self.store = store
         self.clubs = clubs
         self._locks: dict[str, asyncio.Lock] = {}
+        self._verdicts: dict[str, tuple[tuple[str, str], Verdict]] = {}
 
     async def room_hands_stored(self, room: str) -> None:
         """The hall's word that a room stored a finished hand: its club's ledger (if
@@ -160,8 +163,19 @@ class Books:
 
     async def verify(self, club: str) -> Verdict:
         """The check ``laizi verify-ledger`` makes, on the server's own logs (each room's
-        log replayed with its secret)."""
+        log replayed with its secret). The verdict is kept while the stored entries are
+        the same, byte for byte (finished hands never change): any change to a stored
+        entry, or a new one, checks again."""
         entries = await self.entries(club)
+        key = (club, hashlib.sha256(to_csv(entries).encode("utf-8")).hexdigest())
+        kept = self._verdicts.get(club)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        verdict = await self._check(entries)
+        self._verdicts[club] = (key, verdict)
+        return verdict
+
+    async def _check(self, entries: list[LedgerEntry]) -> Verdict:
         facts = {}
         for room in dict.fromkeys(e["room"] for e in entries):
             from laizi.club_ledger import HandFact

@@ -274,6 +274,15 @@ class Clubs:
         return [Member(id=p, name=n, role=r, online=now - s < ONLINE_SECONDS)
                 for p, n, r, s in rows]
 
+    async def names(self, persons: set[str]) -> dict[str, str]:
+        """The display names of persons (former members in a ledger too)."""
+        if not persons:
+            return {}
+        async with self.store.engine.connect() as conn:
+            rows = (await conn.execute(select(PersonRow.id, PersonRow.name).where(
+                PersonRow.id.in_(sorted(persons))))).all()
+        return {p: n for p, n in rows}
+
     async def persons_in(self, room: str, names: list[str]) -> set[str]:
         """The persons who hold seats named ``names`` in a room (those with an
         identity)."""

@@ -248,8 +248,10 @@ async def _names(request: Request, club: str) -> dict[str, str]:
 async def ledger(request: Request) -> Response:
     club, _, _ = await _member(request)
     entries = await _books(request).entries(club)
+    # a member who left keeps their name in the totals
+    names = await _clubs(request).names({p for e in entries for p in e["persons"].values()})
     return _ok({"entries": entries[-200:], "count": len(entries),
-                "totals": totals(entries, await _names(request, club))})
+                "totals": totals(entries, {**names, **await _names(request, club)})})
 
 
 @_refusals
