@@ -32,6 +32,7 @@ def test_a_club_made_joined_by_link_and_closed_to_strangers(browser: People,
     b.fill("#invite-name", "小红")
     b.click("[data-testid=ask-join]")
     b.wait_for_selector("[data-testid=club-requested]")
+    shot(b, "club-invite-390x844")
 
     a.reload()
     a.click("[data-testid=club-requests] li[data-person='小红'] [data-testid=approve]")
