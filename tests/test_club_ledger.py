@@ -167,3 +167,40 @@ def test_a_rechained_change_fails_against_the_log(played: dict[str, Any], which:
         e["hash"] = prev = entry_hash(e)
     verdict = check_ledger(entries, _facts(played["log"]))
     assert not verdict.ok and "net" in str(verdict.problem)
+
+
+def test_an_evening_runs_past_midnight_in_the_clubs_time() -> None:
+    from datetime import UTC, datetime
+
+    from laizi.club_ledger import evening_of
+
+    at = lambda s: datetime.fromisoformat(s).replace(tzinfo=UTC).timestamp()  # noqa: E731
+    assert evening_of(at("2026-12-05T12:00:00"), 480) == "2026-12-05"  # 20:00 in Beijing
+    assert evening_of(at("2026-12-05T17:30:00"), 480) == "2026-12-05"  # 01:30 the next day
+    assert evening_of(at("2026-12-05T22:30:00"), 480) == "2026-12-06"  # 06:30: a new day
+    assert evening_of(at("2026-12-05T17:30:00"), 0) == "2026-12-05"
+
+
+def _entry(seq: int, room: str, net: dict[str, int], persons: dict[str, str]) -> LedgerEntry:
+    return LedgerEntry(seq=seq, club="c", time=0, evening="2026-12-05", room=room, hand=seq,
+                       net=net, persons=persons, log_hash="", prev="", hash="")
+
+
+def test_ratings_rank_each_finished_match_of_three_or_four() -> None:
+    from laizi.server.club_books import ratings, totals
+
+    who = {"阿明": "p1", "小红": "p2", "老王": "p3"}
+    entries = [
+        _entry(0, "A", {"阿明": 30, "小红": -10, "老王": -10, "🤖 1": -10}, who),
+        _entry(1, "A", {"阿明": 5, "小红": -5}, who),
+        _entry(2, "B", {"阿明": -8, "小红": 8}, who),  # a match of two: not rated
+        _entry(3, "C", {"小红": 20, "老王": -10, "🤖 1": -10}, who),  # not over yet
+    ]
+    names = {"p1": "阿明", "p2": "小红", "p3": "老王"}
+    out = ratings(entries, {"A": "jingzhou", "B": "jingzhou"}, names)
+    rows = out["jingzhou"]
+    assert rows[0]["name"] == "阿明" and len(rows) == 3  # the winner first; no bot shown
+    assert all(r["matches"] == 1 for r in rows)
+    book = totals(entries, names)
+    assert book["total"]["members"] == {"p1": 27, "p2": 13, "p3": -20}
+    assert book["total"]["others"] == {"🤖 1": -20} and book["total"]["hands"] == 4
