@@ -80,12 +80,12 @@ export function ClubInvitePage({ invite }) {
     } catch (err) { setNote(errorText(err)); }
   }
   return html`<div class="page lobby">
-    <${TopBar} title=${t("clubs")} />
+    <${TopBar} title=${t("club_title")} />
     <main class="cards"><section class="card" data-testid="club-invite">
       ${club ? html`<h2 data-testid="invite-club-name">${club.name}</h2>` : ""}
       <p>${t("club_invited")}</p>
       ${status === "member" ? html`<a class="button primary" data-testid="open-club" href=${`/club/${club.id}`}>${t("club_open")}</a>`
-        : status === "requested" ? html`<p class="note" role="status" data-testid="club-requested">${t("club_requested")}</p>`
+        : status === "requested" ? html`<p class="note-warn" role="status" data-testid="club-requested">${t("club_requested")}</p>`
         : html`<form onSubmit=${ask}>
           <label for="invite-name">${t("your_name")}
             <input id="invite-name" name="invite-name" maxlength="24" autocomplete="nickname" value=${name}
@@ -260,7 +260,7 @@ export function ClubPage({ id }) {
   }
   const club = data && data.club;
   return html`<div class="page lobby club-page">
-    <${TopBar} title=${club ? club.name : t("clubs")} />
+    <${TopBar} title=${club ? club.name : t("club_title")} />
     <main class="cards">
       ${note ? html`<p class="note-warn" role="status" data-testid="club-note">${note}</p>` : ""}
       ${club ? html`<section class="card hero" data-testid="club-head">

@@ -116,6 +116,7 @@ const S = {
   acct_linked: ["好了：这台设备已加入你的身份", "Done: this device is now yours too"],
   // clubs (亲友圈; club.js)
   clubs: ["我的亲友圈", "My clubs"],
+  club_title: ["亲友圈", "Club"],
   clubs_hint: ["固定牌友的圈子：成员、管理员、常用规则、只许成员进的房间和一本谁都能核对的积分账。", "The people you play with every week: members, managers, house rules, rooms for members only and a points ledger anyone can check."],
   club_name: ["亲友圈名字", "Club name"],
   club_create: ["建圈", "Create a club"],
