@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "serve": "run the hall: rooms, bots and play over websockets",
     "simulate": "simulate many hands with bots and summarise them",
     "verify": "check a table log: the secret, every deal and every action",
+    "verify-ledger": "check a club's exported ledger against its match logs",
 }
 """Sub-command → the one-line help ``laizi --help`` shows (the module's own ``register``
 gives the same line)."""
@@ -83,7 +84,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     full = set(COMMANDS) if argv is None else {_chosen(argv)}
     for name, help_text in COMMANDS.items():
         if name in full:
-            module = importlib.import_module(f"laizi.commands.{name}")
+            module = importlib.import_module(f"laizi.commands.{name.replace('-', '_')}")
             module.register(subparsers)
         else:
             subparsers.add_parser(name, help=help_text, add_help=False)

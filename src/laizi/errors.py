@@ -96,6 +96,16 @@ class ErrorCode(StrEnum):
     """The hall: only a member of the score-keeping session (who joined it by its link)
     may enter or take back a hand, or show its link; or a join with a secret that is not
     the session's (HTTP 403); nothing was applied."""
+    UNKNOWN_CLUB = "unknown_club"
+    """The hall: no club (亲友圈) has this id or invite code (HTTP 404)."""
+    NOT_CLUB_MEMBER = "not_club_member"
+    """The hall: only a member of the club may see or do this — its page, its rooms, its
+    ledger, a member's 战绩 (HTTP 403)."""
+    NOT_CLUB_MANAGER = "not_club_manager"
+    """The hall: only a manager of the club (管理员) may do this (HTTP 403)."""
+    MEMBERS_ONLY = "members_only"
+    """The hall: the room belongs to a club and takes its members only; a stranger with
+    the room's code is refused (HTTP 403)."""
 
 
 class ErrorJSON(TypedDict):

@@ -56,7 +56,7 @@ def db_url(given: str | None) -> str:
 
 
 def _tables() -> list[Table]:
-    from laizi.server import admin, people, scorekeeper  # noqa: F401  (tables join Base)
+    from laizi.server import admin, clubs, people, scorekeeper  # noqa: F401  (tables)
     from laizi.server.storage import Base
 
     return list(Base.metadata.sorted_tables)

@@ -12,6 +12,7 @@
 ``GET /api/rooms/{code}/hands``        every finished hand (records, settlements)
 ``GET /api/rooms/{code}/log``          the table log, once the match is over (``laizi verify``)
 ``/api/me…``                           people: identities, recovery, 战绩 (people_api.py)
+``/api/clubs…``                        clubs (亲友圈), their ledgers, ratings (clubs_api.py)
 ``GET /api/share``                     ``{"base", "lan", "local_only"}``: the address friends open
 ``GET /api/qr?text=LINK``              an SVG QR code of one of this hall's room links
 ``WS /ws/{code}?version=V``            play: ``{"op": "hello", "token"}`` first (docs/hall.md)
@@ -54,6 +55,7 @@ from laizi.scoring.mcr import prepare_tables
 from laizi.server import (
     admin,
     assets,
+    clubs_api,
     lan,
     metrics,
     people_api,
@@ -63,8 +65,10 @@ from laizi.server import (
     variants_api,
 )
 from laizi.server.asgi import WS_DISCONNECT
+from laizi.server.club_books import Books
+from laizi.server.clubs import Clubs
 from laizi.server.cluster import Cluster
-from laizi.server.hall import BotPool, Hall, check_name
+from laizi.server.hall import BotPool, Hall
 from laizi.server.headers import HELLO, BrowserSafety, allowed_from_env
 from laizi.server.http import json_object, qr_svg
 from laizi.server.lan import share_base
@@ -90,7 +94,9 @@ _STATUS = {ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.UNKNOWN_TOKEN: 404,
            ErrorCode.RATE_LIMITED: 429, ErrorCode.FORBIDDEN_ORIGIN: 403,
            ErrorCode.NOT_JSON: 415, ErrorCode.BANNED: 403, ErrorCode.NOT_ADMIN: 401,
            ErrorCode.KICKED: 403, ErrorCode.ROOM_LOCKED: 403,
-           ErrorCode.UNKNOWN_PERSON: 401}
+           ErrorCode.UNKNOWN_PERSON: 401, ErrorCode.MEMBERS_ONLY: 403,
+           ErrorCode.NOT_CLUB_MEMBER: 403, ErrorCode.NOT_CLUB_MANAGER: 403,
+           ErrorCode.UNKNOWN_CLUB: 404}
 ALL_ADDRESSES = (None, "0.0.0.0", "::", "")
 """``listen_host`` values that listen on every address (LAN addresses included)."""
 
@@ -243,18 +249,6 @@ async def metrics_page(request: Request) -> Response:
                     media_type=metrics.CONTENT_TYPE_LATEST)
 
 
-async def _tie(request: Request, token: str, person: tuple[str, str] | None,
-               name: object) -> None:
-    """The new seat token is the person's (``members.person_id``); the name they last
-    played under becomes their display name. A guest (no identity) ties nothing."""
-    if person is None:
-        return
-    people: People = request.app.state.people
-    await people.tie(token, person[0])
-    if name != person[1]:
-        await people.rename(person[0], check_name(name))
-
-
 async def create_room(request: Request) -> Response:
     hall = _context(request).hall
     try:
@@ -264,7 +258,7 @@ async def create_room(request: Request) -> Response:
         person = await people_api.person_of(request)
         settings = RoomSettings.from_json(data.get("settings", {}))
         room, member = await hall.create(settings, data.get("name", ""))
-        await _tie(request, member.token, person, data.get("name"))
+        await people_api.tie_seat(request, member.token, person, data.get("name"))
     except LaiziError as exc:
         return _error(exc)
     return JSONResponse({"code": room.code, "token": member.token,
@@ -273,8 +267,20 @@ async def create_room(request: Request) -> Response:
 
 
 async def room_info(request: Request) -> Response:
+    """The room as everybody may see it, with ``members_only`` (a club's room) and
+    ``may_join``: whether the asking person (``X-Laizi-Person``) may join it."""
     try:
-        return JSONResponse(await _context(request).hall.info(request.path_params["code"]))
+        info = dict(await _context(request).hall.info(request.path_params["code"]))
+        clubs = request.app.state.clubs
+        club = await clubs.club_of_room(request.path_params["code"])
+        person = None
+        if club is not None:
+            with contextlib.suppress(LaiziError):  # a stale identity: a stranger here
+                person = await people_api.person_of(request)
+        info["members_only"] = club is not None
+        info["may_join"] = club is None or (
+            person is not None and await clubs.role(club, person[0]) is not None)
+        return JSONResponse(info)
     except LaiziError as exc:
         return _error(exc)
 
@@ -286,9 +292,11 @@ async def join(request: Request) -> Response:
         await request.app.state.bans.check(request, data.get("name"))
         _context(request).count("join", request, data.get("name", ""))
         person = await people_api.person_of(request)
+        await request.app.state.clubs.may_join(request.path_params["code"],
+                                               person[0] if person else None)
         joined = await hall.join(request.path_params["code"], data.get("name", ""),
                                  data.get("role", "player"))
-        await _tie(request, joined["token"], person, data.get("name"))
+        await people_api.tie_seat(request, joined["token"], person, data.get("name"))
     except LaiziError as exc:
         return _error(exc)
     return JSONResponse({**joined, "link": _link(request, joined["code"], joined["token"])})
@@ -443,6 +451,7 @@ def _routes() -> list[BaseRoute]:
         Route("/api/rooms/{code}/hands", hands),
         Route("/api/rooms/{code}/log", room_log),
         *people_api.routes(),  # /api/me…: identities, recovery, device links, 战绩
+        *clubs_api.routes(),  # /api/clubs…: clubs, their ledgers and ratings
         Route("/api/share", share),
         Route("/api/qr", qr),
         WebSocketRoute("/ws/{code}", play),
@@ -485,6 +494,9 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
     app.state.admin_token = admin_token
     app.state.bans = admin.Bans(hall.store)
     app.state.people = People(hall.store)
+    app.state.clubs = Clubs(hall.store)
+    app.state.books = Books(hall.store, app.state.clubs)
+    hall.on_hands = app.state.books.room_hands_stored  # a club room's hand → its ledger
     app.state.context = HallContext(hall, listen_host, limits=limits)
     app.state.limits = limits
     return app

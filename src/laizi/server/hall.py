@@ -192,10 +192,19 @@ class Hall:
         """Set by :meth:`drain` (SIGTERM): ``/readyz`` answers 503 from then on."""
         self._drained = False
         self.cluster: HallCluster | None = cluster(self) if cluster is not None else None
+        self.on_hands: Callable[[str], Awaitable[None]] | None = None
+        """Told a room's code when it stored a finished hand (the clubs' ledgers)."""
 
     def _ports(self) -> RoomPorts:
         return RoomPorts(store=self.store, bots=self.bots, reporter=self, clock=self.clock,
-                         finished=self._finished)
+                         finished=self._finished, hands_stored=self._hands_stored)
+
+    async def _hands_stored(self, code: str) -> None:
+        if self.on_hands is not None:
+            try:
+                await self.on_hands(code)
+            except Exception as exc:  # the ledger catches up at its next read
+                self.report(None, exc)
 
     async def _finished(self, code: str) -> None:
         if self.cluster is not None:

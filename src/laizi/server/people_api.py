@@ -41,7 +41,8 @@ from laizi.server.people import LINK_SECONDS, PERSON_HEADER, People
 from laizi.server.ratelimit import RateLimited, RateLimits
 from laizi.server.storage import LogLineRow, Played, Store
 
-__all__ = ["VariantStats", "person_of", "routes", "variant_stats"]
+__all__ = ["VariantStats", "me_or_refuse", "person_of", "routes", "tie_seat",
+           "variant_stats"]
 
 _MAX_BODY = 1024
 
@@ -76,12 +77,25 @@ async def person_of(conn: HTTPConnection) -> tuple[str, str] | None:
     return await _people(conn).authenticate(header)
 
 
-async def _me(conn: HTTPConnection) -> tuple[str, str]:
+async def me_or_refuse(conn: HTTPConnection) -> tuple[str, str]:
+    """(person id, name) of the request's identity; ``unknown_person`` without one."""
     found = await person_of(conn)
     if found is None:
         raise TableError(f"this needs the {PERSON_HEADER} header of an identity",
                          code=ErrorCode.UNKNOWN_PERSON)
     return found
+
+
+async def tie_seat(request: Request, token: str, person: tuple[str, str] | None,
+                   name: object) -> None:
+    """The new seat token is the person's (``members.person_id``); the name they last
+    played under becomes their display name. A guest (no identity) ties nothing."""
+    if person is None:
+        return
+    people = _people(request)
+    await people.tie(token, person[0])
+    if name != person[1]:
+        await people.rename(person[0], check_name(name))
 
 
 def _error(exc: LaiziError) -> JSONResponse:
@@ -129,14 +143,14 @@ async def create(request: Request) -> Body:
 
 @_answered()
 async def me(request: Request) -> Body:
-    person, name = await _me(request)
+    person, name = await me_or_refuse(request)
     devices, recovery = await _people(request).devices(person)
     return {"id": person, "name": name, "devices": devices, "recovery": recovery}
 
 
 @_answered()
 async def recovery_code(request: Request) -> Body:
-    person, _ = await _me(request)
+    person, _ = await me_or_refuse(request)
     return {"code": await _people(request).new_recovery_code(person)}
 
 
@@ -149,7 +163,7 @@ async def recover(request: Request) -> Body:
 
 @_answered()
 async def new_link(request: Request) -> Body:
-    person, _ = await _me(request)
+    person, _ = await me_or_refuse(request)
     token, expires = await _people(request).new_link(person)
     link = f"{str(request.base_url).rstrip('/')}/me/link/{token}"
     return {"link": link, "expires": expires, "seconds": LINK_SECONDS, "qr": qr_svg(link)}
@@ -163,7 +177,7 @@ async def take_link(request: Request) -> Body:
 
 @_answered()
 async def history(request: Request) -> Body:
-    person, _ = await _me(request)
+    person, _ = await me_or_refuse(request)
     store = _people(request).store
     rooms = await store.history(person)
     return {"rooms": rooms, "stats": await variant_stats(store, rooms)}

@@ -4,9 +4,9 @@ who decides for its bots, whom it tells of its errors, and its clock. The hall
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from laizi.engine.actions import Action
 from laizi.server.room_clock import Clock
@@ -79,10 +79,12 @@ class Reporter(Protocol):
 @dataclass(frozen=True, slots=True)
 class RoomPorts:
     """Everything a room is given. ``finished``: told when the room is over (with several
-    processes, the room's lease is given back)."""
+    processes, the room's lease is given back); ``hands_stored``: told (off the room's
+    lock) when the room stored a finished hand (a club's ledger takes it)."""
 
     store: RoomStore
     bots: BotChooser
     reporter: Reporter
     clock: Clock
     finished: Callable[[str], Awaitable[None]] | None = None
+    hands_stored: Callable[[str], Coroutine[Any, Any, None]] | None = None

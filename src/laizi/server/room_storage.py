@@ -15,6 +15,9 @@ from laizi.vocab import TableEventType
 
 __all__ = ["RoomStorage"]
 
+_telling: set[asyncio.Task[None]] = set()
+"""The hall being told of stored hands (kept until done)."""
+
 
 class RoomStorage(RoomState):
     """The room's lines, status and settings in storage."""
@@ -44,6 +47,11 @@ class RoomStorage(RoomState):
             raise LaiziError(f"the action could not be stored ({type(exc).__name__}); "
                              "nothing was applied", code=ErrorCode.STORAGE) from None
         self.stored = len(t.log)
+        told = self.ports.hands_stored
+        if hands and told is not None:
+            task: asyncio.Task[None] = asyncio.create_task(told(self.code))
+            _telling.add(task)
+            task.add_done_callback(_telling.discard)
 
     def _stored_settings(self) -> dict[str, object]:
         return {**self.settings.to_json(), "host": self.host, "paused": self.paused,

@@ -6,7 +6,7 @@ A session stored before has no secret and no members: the first phone that joins
 with an identity claims it (it held the session's id alone, as before) and gets a secret.
 
 Revision ID: 0006
-Revises: 0004 (the merger re-chains it after another helper's 0005)
+Revises: 0005_clubs
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006"
-down_revision = "0004"
+down_revision = "0005_clubs"
 branch_labels = None
 depends_on = None
 

@@ -11,15 +11,16 @@ import { errorText } from "./words.js";
 /** @param {number} n */
 const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
 
-// 我的战绩: per-variant statistics, then the rooms (newest first).
-export function MyHistory({ version = 0 }) {
+// 我的战绩: per-variant statistics, then the rooms (newest first). `path`: another
+// person's 战绩 (GET /api/persons/ID/history: a fellow member of a club, club.js).
+export function MyHistory({ version = 0, path = "/api/me/history" }) {
   const [data, setData] = useState(/** @type {any} */ (null));
   const [failed, setFailed] = useState("");
   useEffect(() => {
     setData(null);
-    ensurePerson(getName()).then(() => api("/api/me/history")).then(setData)
+    ensurePerson(getName()).then(() => api(path)).then(setData)
       .catch((err) => setFailed(errorText(err)));
-  }, [version]);
+  }, [version, path]);
   if (failed) return html`<p class="muted">${failed}</p>`;
   if (data === null) return html`<p class="muted">${t("loading")}</p>`;
   if (!data.rooms.length) return html`<p class="muted" data-testid="history-empty">${t("history_empty")}</p>`;

@@ -2,6 +2,7 @@
 //   /            the lobby            /r/CODE       a room's table (?t=TOKEN: a seat)
 //   /replay/CODE a finished match     /score        the score-keeper of a real table
 //   /me/link/TOKEN  another device of this person (account.js)
+//   /c/INVITE    a club's invite      /club/ID      a club's page (club.js)
 import { html } from "htm/preact";
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
@@ -11,6 +12,7 @@ import { TablePage } from "./table.js";
 import { ReplayPage } from "./replay.js";
 import { ScorePage } from "./score.js";
 import { LinkPage } from "./account.js";
+import { ClubInvitePage, ClubPage } from "./club.js";
 import { loadVariants, onVariants } from "./variants.js";
 import { registerWorker } from "./device.js";
 
@@ -27,6 +29,8 @@ function App() {
   if ((m = path.match(/^\/replay\/([^/]+)\/?$/))) return html`<${ReplayPage} code=${decodeURIComponent(m[1])} />`;
   if (path.startsWith("/score")) return html`<${ScorePage} />`;
   if ((m = path.match(/^\/me\/link\/([^/]+)\/?$/))) return html`<${LinkPage} token=${decodeURIComponent(m[1])} />`;
+  if ((m = path.match(/^\/c\/([^/]+)\/?$/))) return html`<${ClubInvitePage} invite=${decodeURIComponent(m[1])} />`;
+  if ((m = path.match(/^\/club\/([^/]+)\/?$/))) return html`<${ClubPage} id=${decodeURIComponent(m[1])} />`;
   return html`<${Lobby} />`;
 }
 

@@ -6,6 +6,7 @@ import { useEffect, useState } from "preact/hooks";
 import { getLang, t, variantName } from "./i18n.js";
 import { api, ensurePerson, getName, myRooms, rememberRoom, setName } from "./api.js";
 import { AccountCard, MyHistory } from "./account.js";
+import { ClubsCard } from "./club.js";
 import { changedOptions, OptionsForm } from "./options.js";
 import { TopBar, useToast } from "./ui.js";
 import { displayName, errorText } from "./words.js";
@@ -166,6 +167,7 @@ export function Lobby() {
         ${showHistory ? html`<${MyHistory} version=${who} />`
           : html`<button type="button" data-testid="show-history" onClick=${() => setShowHistory(true)}>${t("show_history")}</button>`}
       </section>
+      <${ClubsCard} />
       <${AccountCard} onChange=${() => setWho((x) => x + 1)} />
 
       <section class="card">

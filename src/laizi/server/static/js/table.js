@@ -57,6 +57,7 @@ function JoinHere({ code, onJoined }) {
   const [toast, show] = useToast();
   useEffect(() => { api(`/api/rooms/${encodeURIComponent(code)}`).then(setInfo).catch((e) => show(errorText(e))); }, [code]);
   const locked = !!(info && info.locked);  // the host locked the room: nobody new joins
+  const strangers = !!(info && info.may_join === false);  // a club's room: its members only
   async function go(role) {
     if (!name.trim()) { show(t("name_needed")); return; }
     try {
@@ -74,10 +75,11 @@ function JoinHere({ code, onJoined }) {
       <h2>${t("join_this")}</h2>
       ${info ? html`<p>${variantName(info.settings.variant)} · ${info.seats.map(displayName).join(" · ")}</p>` : ""}
       ${locked ? html`<p class="note-warn" role="status" data-testid="join-locked">🔒 ${t("err_room_locked")}</p>` : ""}
+      ${strangers ? html`<p class="note-warn" role="status" data-testid="join-members-only">${t("err_members_only")}</p>` : ""}
       <label for="player-name">${t("your_name")}<input id="player-name" name="player-name" maxlength="24" value=${name} onInput=${(e) => setN(e.currentTarget.value)} /></label>
       <div class="row buttons">
-        <button class="primary" type="button" disabled=${locked} onClick=${() => go("player")}>${t("as_player")}</button>
-        <button type="button" disabled=${locked} onClick=${() => go("spectator")}>${t("as_spectator")}</button>
+        <button class="primary" type="button" disabled=${locked || strangers} onClick=${() => go("player")}>${t("as_player")}</button>
+        <button type="button" disabled=${locked || strangers} onClick=${() => go("spectator")}>${t("as_spectator")}</button>
       </div>
     </section></main>${toast}
   </div>`;
