@@ -1,7 +1,8 @@
 """People in the browser (issue 41): the lobby makes this device's identity silently, a
 room created there is in 我的战绩, the recovery code shown on one phone restores the
 identity on another (a second browser context) with the same 战绩, and a device link
-(QR) adds a third; at phone sizes, against a real ``laizi serve``."""
+(QR) adds a third, which the first then drops (a lost phone); at phone sizes, against a
+real ``laizi serve``."""
 
 from __future__ import annotations
 
@@ -83,3 +84,25 @@ def test_a_recovery_code_and_a_device_link_bring_the_identity_to_other_phones(
     c.goto(f"{server}/")
     _history_shows(c, code)
     assert "3" in c.inner_text("[data-testid=account-who]")  # three devices
+
+    # 移除设备: phone A drops phone C (lost); C's identity is refused from then on, and
+    # B, another of the person's devices, keeps working.
+    a.on("dialog", lambda d: d.accept())
+    a.click("[data-testid=show-devices]")
+    a.wait_for_selector("[data-testid=devices] li >> nth=2")
+    assert a.locator("[data-testid=devices] li").count() == 3
+    assert a.locator("[data-testid=drop-device]").count() == 2  # none on this device
+    c_credential = c.evaluate("localStorage.getItem('laizi.person')")
+    import httpx
+
+    ids = httpx.get(f"{server}/api/me/devices", headers={"X-Laizi-Person": c_credential})
+    c_id = next(d["id"] for d in ids.json()["devices"] if d["current"])
+    shot(a, "identity-devices-360x740", "[data-testid=account]")
+    a.click(f"[data-testid=devices] li[data-device='{c_id}'] [data-testid=drop-device]")
+    a.wait_for_selector(f"[data-testid=devices] li[data-device='{c_id}']", state="detached")
+    assert a.locator("[data-testid=devices] li").count() == 2
+    gone = httpx.get(f"{server}/api/me", headers={"X-Laizi-Person": c_credential})
+    assert gone.status_code == 401 and gone.json()["error"]["code"] == "unknown_person"
+    b_credential = b.evaluate("localStorage.getItem('laizi.person')")
+    assert httpx.get(f"{server}/api/me",
+                     headers={"X-Laizi-Person": b_credential}).status_code == 200

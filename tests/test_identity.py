@@ -1,7 +1,7 @@
 """People of the hall (issue 41, items 1 and 2): an identity without e-mail or phone,
 its recovery code and device links, forged credentials refused, 战绩 only to its
-person, the guest flow and migration 0004 (SQLite, and PostgreSQL with
-``LAIZI_TEST_PG_URL``)."""
+person, dropping one device (a lost phone), the guest flow and migration 0004 (SQLite,
+and PostgreSQL with ``LAIZI_TEST_PG_URL``)."""
 
 from __future__ import annotations
 
@@ -393,3 +393,67 @@ def test_the_migrations_make_the_models_tables(db: str) -> None:
 
     diffs = asyncio.run(go())
     assert not diffs, diffs
+
+
+# ----------------------------------------------- dropping one device (移除设备)
+
+
+def _second_device(hall: TestClient, made: dict[str, str]) -> dict[str, str]:
+    token = hall.post("/api/me/link", json={}, headers=_as(made)).json()["link"]
+    took = hall.post(f"/api/me/link/{token.rsplit('/', 1)[1]}", json={})
+    assert took.status_code == 200, took.text
+    return dict(took.json())
+
+
+def _devices(hall: TestClient, made: dict[str, str]) -> list[dict[str, object]]:
+    r = hall.get("/api/me/devices", headers=_as(made))
+    assert r.status_code == 200, r.text
+    assert r.headers["cache-control"] == "no-store"
+    return list(r.json()["devices"])
+
+
+def test_a_dropped_device_is_refused_and_the_others_keep_working(hall: TestClient) -> None:
+    phone = _person(hall)
+    tablet = _second_device(hall, phone)
+    seen = _devices(hall, phone)
+    assert len(seen) == 2 and [d["current"] for d in seen] == [True, False]
+    assert _devices(hall, tablet) == [{**d, "current": not d["current"]} for d in seen]
+    # the public id tells nothing of the secret
+    for d in seen:
+        assert isinstance(d["id"], str) and len(d["id"]) == 16
+        assert d["id"] not in phone["credential"] and d["id"] not in tablet["credential"]
+    lost = seen[1]["id"]
+    r = hall.delete(f"/api/me/devices/{lost}", headers=_as(phone))
+    assert r.status_code == 200, r.text
+    assert r.json() == {"dropped": lost, "devices": 1}
+    _refused(hall.get("/api/me", headers=_as(tablet)))
+    _refused(hall.post("/api/me/link", json={}, headers=_as(tablet)))
+    assert hall.get("/api/me", headers=_as(phone)).json()["devices"] == 1
+    assert [d["id"] for d in _devices(hall, phone)] == [seen[0]["id"]]
+    # dropped once: a second time it is no device of the person's
+    _refused(hall.delete(f"/api/me/devices/{lost}", headers=_as(phone)), 404,
+             "unknown_device")
+
+
+def test_a_device_may_drop_itself(hall: TestClient) -> None:
+    phone = _person(hall)
+    tablet = _second_device(hall, phone)
+    me = next(d for d in _devices(hall, tablet) if d["current"])
+    assert hall.delete(f"/api/me/devices/{me['id']}", headers=_as(tablet)).status_code == 200
+    _refused(hall.get("/api/me", headers=_as(tablet)))
+    assert hall.get("/api/me", headers=_as(phone)).status_code == 200
+
+
+def test_nobody_drops_another_persons_device(hall: TestClient) -> None:
+    ming, hong = _person(hall, "阿明"), _person(hall, "阿红")
+    hongs = _devices(hall, hong)[0]["id"]
+    for bad in (hongs, "0" * 16, "x", "0" * 64):
+        _refused(hall.delete(f"/api/me/devices/{bad}", headers=_as(ming)), 404,
+                 "unknown_device")
+    assert hall.get("/api/me", headers=_as(hong)).status_code == 200  # nothing dropped
+    # and without an identity, or with a forged one, nothing at all
+    _refused(hall.delete(f"/api/me/devices/{hongs}"))
+    forged = {**ming, "credential": ming["credential"][:-2] + "xx"}
+    _refused(hall.delete(f"/api/me/devices/{hongs}", headers=_as(forged)))
+    _refused(hall.get("/api/me/devices", headers=_as(forged)))
+    assert hall.get("/api/me", headers=_as(hong)).status_code == 200

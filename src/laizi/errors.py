@@ -92,6 +92,9 @@ class ErrorCode(StrEnum):
     UNKNOWN_PERSON = "unknown_person"
     """The hall: an identity credential (``X-Laizi-Person``), a recovery code or a
     device link that is not one the hall gave, or no longer valid (HTTP 401)."""
+    UNKNOWN_DEVICE = "unknown_device"
+    """The hall: dropping a device (移除设备) that is not one of the person's (HTTP 404);
+    nothing was dropped."""
     SCORE_MEMBERS_ONLY = "score_members_only"
     """The hall: only a member of the score-keeping session (who joined it by its link)
     may enter or take back a hand, or show its link; or a join with a secret that is not

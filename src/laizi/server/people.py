@@ -79,6 +79,17 @@ def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
+DEVICE_ID_CHARS = 16
+"""A device's public id: 16 hex digits of a hash of its secret's stored hash."""
+
+
+def device_id(secret_hash: str) -> str:
+    """The public id of a device (shown in its person's device list, named to drop
+    it): derived from the stored hash, so it tells nothing of the secret and needs no
+    column of its own."""
+    return hashlib.sha256(b"device:" + secret_hash.encode()).hexdigest()[:DEVICE_ID_CHARS]
+
+
 def _refused(what: str) -> TableError:
     return TableError(what, code=ErrorCode.UNKNOWN_PERSON)
 
@@ -177,6 +188,37 @@ class People:
             code = (await conn.execute(select(PersonRow.recovery).where(
                 PersonRow.id == person))).scalar()
         return n, code is not None
+
+    async def device_list(self, person: str, header: str) -> list[dict[str, object]]:
+        """The person's devices, oldest first: each with its public ``id``
+        (:func:`device_id`), when it was added and whether it is the device of
+        ``header`` (the caller's credential, already authenticated)."""
+        this = device_id(_digest(header.strip().partition(".")[2]))
+        async with self.store.engine.connect() as conn:
+            rows = (await conn.execute(
+                select(PersonDeviceRow.secret_hash, PersonDeviceRow.created)
+                .where(PersonDeviceRow.person == person)
+                .order_by(PersonDeviceRow.created, PersonDeviceRow.secret_hash))).all()
+        return [{"id": device_id(h), "created": created, "current": device_id(h) == this}
+                for h, created in rows]
+
+    async def drop_device(self, person: str, device: object) -> int:
+        """Drop the person's device ``device`` (its public id): its credential is refused
+        from now on (a lost or sold phone). Returns the devices left; an
+        ``unknown_device`` :class:`TableError` for an id that is not one of the
+        person's."""
+        if not isinstance(device, str) or len(device) != DEVICE_ID_CHARS:
+            raise TableError("not a device of this person", code=ErrorCode.UNKNOWN_DEVICE)
+        async with self.store.engine.begin() as conn:
+            held = (await conn.execute(select(PersonDeviceRow.secret_hash).where(
+                PersonDeviceRow.person == person))).scalars().all()
+            drop = [h for h in held if hmac.compare_digest(device_id(h), device)]
+            if not drop:
+                raise TableError("not a device of this person",
+                                 code=ErrorCode.UNKNOWN_DEVICE)
+            await conn.execute(delete(PersonDeviceRow).where(
+                PersonDeviceRow.person == person, PersonDeviceRow.secret_hash.in_(drop)))
+        return len(held) - len(drop)
 
     async def new_recovery_code(self, person: str) -> str:
         """A new recovery code (printed form), replacing the person's last one."""

@@ -5,6 +5,11 @@
                                     a new person and this device's credential (given
                                     once; sent back as ``X-Laizi-Person``)
 ``GET /api/me``                     ``{"id", "name", "devices", "recovery"}``
+``GET /api/me/devices``             ``{"devices": [{"id", "created", "current"}]}``:
+                                    the person's devices (设备), oldest first
+``DELETE /api/me/devices/{id}``     → ``{"dropped", "devices"}``: that device's
+                                    credential is refused from now on (a lost phone);
+                                    ``404 unknown_device`` for an id not the person's
 ``POST /api/me/recovery``           ``{"code"}``: a new recovery code, shown this once
 ``POST /api/me/recover``            ``{"code"}`` → ``{"id", "name", "credential"}``: this
                                     device joins the person of the code
@@ -99,7 +104,8 @@ async def tie_seat(request: Request, token: str, person: tuple[str, str] | None,
 
 
 def _error(exc: LaiziError) -> JSONResponse:
-    status = {ErrorCode.UNKNOWN_PERSON: 401, ErrorCode.RATE_LIMITED: 429}.get(exc.code, 400)
+    status = {ErrorCode.UNKNOWN_PERSON: 401, ErrorCode.RATE_LIMITED: 429,
+              ErrorCode.UNKNOWN_DEVICE: 404}.get(exc.code, 400)
     headers = ({"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited)
                else None)
     return JSONResponse({"error": dict(exc.to_json())}, status_code=status, headers=headers)
@@ -146,6 +152,20 @@ async def me(request: Request) -> Body:
     person, name = await me_or_refuse(request)
     devices, recovery = await _people(request).devices(person)
     return {"id": person, "name": name, "devices": devices, "recovery": recovery}
+
+
+@_answered()
+async def devices(request: Request) -> Body:
+    person, _ = await me_or_refuse(request)
+    header = request.headers[PERSON_HEADER]
+    return {"devices": await _people(request).device_list(person, header)}
+
+
+@_answered()
+async def drop_device(request: Request) -> Body:
+    person, _ = await me_or_refuse(request)
+    left = await _people(request).drop_device(person, request.path_params["device"])
+    return {"dropped": request.path_params["device"], "devices": left}
 
 
 @_answered()
@@ -235,6 +255,8 @@ def routes() -> list[BaseRoute]:
     return [
         Route("/api/me", create, methods=["POST"]),
         Route("/api/me", me, methods=["GET"]),
+        Route("/api/me/devices", devices, methods=["GET"]),
+        Route("/api/me/devices/{device}", drop_device, methods=["DELETE"]),
         Route("/api/me/recovery", recovery_code, methods=["POST"]),
         Route("/api/me/recover", recover, methods=["POST"]),
         Route("/api/me/link", new_link, methods=["POST"]),

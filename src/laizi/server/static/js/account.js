@@ -49,6 +49,7 @@ export function AccountCard({ onChange }) {
   const [link, setLink] = useState(/** @type {any} */ (null));
   const [note, setNote] = useState("");
   const [copied, setCopied] = useState(false);
+  const [devices, setDevices] = useState(/** @type {any[] | null} */ (null));
   const load = () => ensurePerson(getName()).then(setMe).catch((err) => setNote(errorText(err)));
   useEffect(() => { load(); }, []);
   const fail = (err) => setNote(errorText(err));
@@ -66,6 +67,20 @@ export function AccountCard({ onChange }) {
       onChange();
     } catch (err) { fail(err); }
   }
+  async function showDevices() {
+    try { setDevices((await api("/api/me/devices")).devices); setNote(""); load(); } catch (err) { fail(err); }
+  }
+  // 移除设备: a lost or sold phone's credential is refused from then on (this device
+  // keeps its own; the list offers no button to drop it).
+  async function dropDevice(id) {
+    if (!window.confirm(t("acct_drop_confirm"))) return;
+    try {
+      await api(`/api/me/devices/${encodeURIComponent(id)}`, { method: "DELETE" });
+      setNote(t("acct_dropped"));
+      await showDevices();
+      await load();
+    } catch (err) { fail(err); }
+  }
   async function addDevice() {
     try { setLink(await api("/api/me/link", { method: "POST", body: {} })); setCopied(false); setNote(""); } catch (err) { fail(err); }
   }
@@ -77,7 +92,12 @@ export function AccountCard({ onChange }) {
     <div class="row">
       <button type="button" data-testid="show-code" onClick=${showCode}>${t("acct_show_code")}</button>
       <button type="button" data-testid="add-device" onClick=${addDevice}>${t("acct_add_device")}</button>
+      <button type="button" data-testid="show-devices" onClick=${showDevices}>${t("acct_devices")}</button>
     </div>
+    ${devices ? html`<ul class="devices" data-testid="devices">${devices.map((d) => html`<li key=${d.id} data-device=${d.id}>
+      <span>${d.current ? t("acct_this_device") : t("acct_other_device")} · ${t("acct_added", { date: new Date(d.created * 1000).toLocaleDateString() })}</span>
+      ${d.current ? "" : html`<button type="button" class="small" data-testid="drop-device" onClick=${() => dropDevice(d.id)}>${t("acct_drop")}</button>`}
+    </li>`)}</ul>` : ""}
     ${code ? html`<div class="recovery">
       <p class="code" data-testid="recovery-code">${code}</p>
       <p class="muted small">${t("acct_code_once")}</p></div>` : ""}
