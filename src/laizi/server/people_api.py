@@ -90,16 +90,16 @@ def _error(exc: LaiziError) -> JSONResponse:
     return JSONResponse({"error": dict(exc.to_json())}, status_code=status, headers=headers)
 
 
-def _count(request: Request, kind: str) -> None:
+async def _count(request: Request, kind: str) -> None:
     limits = cast(RateLimits, request.app.state.limits)
     address = request.client.host if request.client is not None else ""
-    limits.hit(kind, f"address:{address}")
+    await limits.hit(kind, f"address:{address}")
 
 
 async def create(request: Request) -> Response:
     try:
         data = await json_object(request, limit=_MAX_BODY)
-        _count(request, "identity")
+        await _count(request, "identity")
         name = check_name(data.get("name", ""))
         made = await _people(request).create(name)
     except LaiziError as exc:
@@ -130,7 +130,7 @@ async def recovery_code(request: Request) -> Response:
 async def recover(request: Request) -> Response:
     try:
         data = await json_object(request, limit=_MAX_BODY)
-        _count(request, "recover")
+        await _count(request, "recover")
         made = await _people(request).recover(data.get("code"))
     except LaiziError as exc:
         return _error(exc)
@@ -150,7 +150,7 @@ async def new_link(request: Request) -> Response:
 
 async def take_link(request: Request) -> Response:
     try:
-        _count(request, "recover")
+        await _count(request, "recover")
         made = await _people(request).redeem_link(request.path_params["token"])
     except LaiziError as exc:
         return _error(exc)
