@@ -502,7 +502,8 @@ def test_a_message_flood_is_refused_per_person(tight: Server) -> None:
 
 # --------------------------------------------------------------------------- connections
 
-SHORT = {"LAIZI_HEADER_TIMEOUT": "1", "LAIZI_HELLO_TIMEOUT": "1", "LAIZI_WS_PER_ADDRESS": "8"}
+SHORT = {"LAIZI_HEADER_TIMEOUT": "1", "LAIZI_HELLO_TIMEOUT": "1", "LAIZI_WS_PER_ADDRESS": "8",
+         "LAIZI_TRUSTED_PROXIES": "127.0.0.1"}  # "another address": X-Forwarded-For
 
 
 @pytest.fixture(scope="module")

@@ -175,6 +175,40 @@ def limit_settings(args: argparse.Namespace) -> JSON:
             "h11_max_incomplete_event_size": 16 * 1024}  # a request head's most bytes
 
 
+def _run_workers(args: argparse.Namespace, url: str, origins: list[str],
+                 proxies: list[str], common: JSON) -> int:
+    """``laizi serve --workers N``: uvicorn's N worker processes on one port."""
+    import shutil
+    import tempfile
+
+    import uvicorn
+
+    from laizi.server.headers import ENV
+    from laizi.server.metrics import MULTIPROC_ENV
+    from laizi.server.proxies import ENV as PROXIES_ENV
+
+    # Each worker process builds its own hall (app_from_env) from these.
+    # The workers' metrics go to files summed by whichever one answers a scrape
+    # (prometheus-client's multiprocess mode): a fresh directory for each start.
+    metrics_dir = tempfile.mkdtemp(prefix="laizi-metrics-")
+    os.environ[MULTIPROC_ENV] = metrics_dir
+    os.environ["LAIZI_HALL_DB"] = url
+    os.environ["LAIZI_HALL_HOST"] = args.host
+    os.environ["LAIZI_HALL_REDIS"] = args.redis
+    os.environ[ENV] = ",".join(origins)
+    os.environ[PROXIES_ENV] = ",".join(proxies)
+    if args.bot_processes is not None:
+        os.environ["LAIZI_HALL_BOT_PROCESSES"] = str(args.bot_processes)
+    if args.admin_token:
+        os.environ["LAIZI_ADMIN_TOKEN"] = args.admin_token
+    try:
+        uvicorn.run("laizi.server.app:app_from_env", factory=True,
+                    workers=args.workers, **common)
+    finally:
+        shutil.rmtree(metrics_dir, ignore_errors=True)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -233,31 +267,7 @@ def run(args: argparse.Namespace) -> int:
     print("\n".join([*banner(args.host, args.port, where), *workers_note(args.workers)]),
           flush=True)
     if args.workers > 1:
-        import shutil
-        import tempfile
-
-        from laizi.server.metrics import MULTIPROC_ENV
-
-        # Each worker process builds its own hall (app_from_env) from these.
-        # The workers' metrics go to files summed by whichever one answers a scrape
-        # (prometheus-client's multiprocess mode): a fresh directory for each start.
-        metrics_dir = tempfile.mkdtemp(prefix="laizi-metrics-")
-        os.environ[MULTIPROC_ENV] = metrics_dir
-        os.environ["LAIZI_HALL_DB"] = url
-        os.environ["LAIZI_HALL_HOST"] = args.host
-        os.environ["LAIZI_HALL_REDIS"] = args.redis
-        os.environ[ENV] = ",".join(origins)
-        os.environ[PROXIES_ENV] = ",".join(proxies)
-        if args.bot_processes is not None:
-            os.environ["LAIZI_HALL_BOT_PROCESSES"] = str(args.bot_processes)
-        if args.admin_token:
-            os.environ["LAIZI_ADMIN_TOKEN"] = args.admin_token
-        try:
-            uvicorn.run("laizi.server.app:app_from_env", factory=True,
-                        workers=args.workers, **common)
-        finally:
-            shutil.rmtree(metrics_dir, ignore_errors=True)
-        return 0
+        return _run_workers(args, url, origins, proxies, common)
     app = create_app(url, bot_processes=args.bot_processes, redis_url=args.redis,
                      listen_host=args.host, allowed_origins=origins,
                      admin_token=args.admin_token or None, trusted_proxies=proxies)
