@@ -246,7 +246,8 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     finally:
         gauges.cancel()
         await context.hall.stop()
-        await context.limits.close()
+        with contextlib.suppress(Exception):  # a stop never waits on Redis for long
+            await asyncio.wait_for(context.limits.close(), 2)
         metrics.process_exit()
 
 
