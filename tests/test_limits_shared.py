@@ -19,6 +19,8 @@ fails, as tests/test_cluster.py's do).
 from __future__ import annotations
 
 import asyncio
+import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -33,7 +35,12 @@ import httpx
 
 from laizi.commands.serve import workers_note
 from laizi.server.proxies import normalize_proxy, trusted_from_env
-from laizi.server.ratelimit import KEY_PREFIX, RateLimited, RateLimits
+from laizi.server.ratelimit import (
+    KEY_PREFIX,
+    REDIS_TIMEOUT,
+    RateLimited,
+    RateLimits,
+)
 from server_helpers import (
     HTTP,
     Server,
@@ -86,17 +93,31 @@ def test_limiters_on_one_redis_share_one_budget(tmp_path: Path) -> None:
 
 
 def test_a_redis_that_does_not_answer_lets_requests_through() -> None:
-    async def go() -> None:
-        gone = RateLimits({"create": "1/minute"},
-                          redis_url=f"redis://127.0.0.1:{free_port()}/0")
-        try:
-            for _ in range(3):
-                await gone.hit("create", "address:x")
-                await gone.miss("address:x")
-        finally:
-            await gone.close()
+    """Nobody listening (refused at once), then a Redis that accepts and stays silent:
+    the first request waits :data:`REDIS_TIMEOUT` at most, the next ones go through
+    without asking it again for :data:`REDIS_PAUSE` seconds."""
+    silent = socket.create_server(("127.0.0.1", 0))
 
-    asyncio.run(go())
+    async def go() -> None:
+        for url in (f"redis://127.0.0.1:{free_port()}/0",
+                    f"redis://127.0.0.1:{silent.getsockname()[1]}/0"):
+            limits = RateLimits({"create": "1/minute"}, redis_url=url)
+            try:
+                start = time.monotonic()
+                await limits.hit("create", "address:x")
+                assert time.monotonic() - start < REDIS_TIMEOUT + 2
+                start = time.monotonic()
+                for _ in range(3):
+                    await limits.hit("create", "address:x")  # over 1/minute: not counted
+                    await limits.miss("address:x")
+                assert time.monotonic() - start < 1, "paused: Redis is not asked again"
+            finally:
+                await limits.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        silent.close()
 
 
 def test_workers_refuse_a_guesser_after_one_budget(tmp_path: Path) -> None:

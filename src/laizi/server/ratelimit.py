@@ -63,9 +63,9 @@ from laizi.server.asgi import (
 )
 from laizi.vocab import ServerOp
 
-__all__ = ["CLOSE_RATE_LIMITED", "DEFAULTS", "ENV", "KEY_PREFIX", "MESSAGE_BURST", "MESSAGE_RATE",
-           "GuessLimit", "RateLimited", "RateLimits", "TokenBucket", "message_rate_from_env",
-           "rates_from_env"]
+__all__ = ["CLOSE_RATE_LIMITED", "DEFAULTS", "ENV", "KEY_PREFIX", "MESSAGE_BURST",
+           "MESSAGE_RATE", "REDIS_PAUSE", "REDIS_TIMEOUT", "GuessLimit", "RateLimited",
+           "RateLimits", "TokenBucket", "message_rate_from_env", "rates_from_env"]
 
 DEFAULTS: dict[str, str] = {"create": "60/hour;10/minute", "join": "120/hour;20/minute",
                             "guess": "100/hour;15/minute",
@@ -126,6 +126,10 @@ def _parse(kind: str, text: str) -> list[RateLimitItem]:
 
 KEY_PREFIX = "laizi:limits"
 """The Redis keys of the shared limits begin with this (docs/deploy.md, "Redis")."""
+REDIS_TIMEOUT = 2.0
+"""Seconds the limits wait for Redis before letting a request through uncounted."""
+REDIS_PAUSE = 5.0
+"""Seconds the limits stop asking a Redis that did not answer (requests go through)."""
 
 
 def _storage(redis_url: str | None) -> MemoryStorage | RedisStorage:
@@ -133,8 +137,10 @@ def _storage(redis_url: str | None) -> MemoryStorage | RedisStorage:
     redis-py's asyncio client, which the hall depends on already)."""
     if not redis_url:
         return MemoryStorage()
+    # A Redis that hangs is one that does not answer: a request waits at most this long.
     return RedisStorage(f"async+{redis_url}", implementation="redispy",
-                        key_prefix=KEY_PREFIX, wrap_exceptions=True)
+                        key_prefix=KEY_PREFIX, wrap_exceptions=True,
+                        socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT)
 
 
 @dataclass
@@ -154,24 +160,37 @@ class RateLimits:
                       for kind, default in DEFAULTS.items()}
         self.storage = _storage(self.redis_url)
         self._limiter = MovingWindowRateLimiter(self.storage)
+        self._down_until = 0.0
 
     async def _retry_after(self, item: RateLimitItem, *keys: str) -> int:
         reset, _ = await self._limiter.get_window_stats(item, *keys)
         return max(1, math.ceil(reset - time.time()))
 
+    def _reachable(self) -> bool:
+        """False for :data:`REDIS_PAUSE` seconds after Redis failed to answer: meanwhile
+        requests go through uncounted without waiting on it again."""
+        return time.monotonic() >= self._down_until
+
+    def _failed(self) -> None:
+        self._down_until = time.monotonic() + REDIS_PAUSE
+
     async def hit(self, kind: str, *keys: str) -> None:
         """Count one ``kind`` for each of ``keys`` (an address, a name); a
         :class:`RateLimited` when any is over its limit (then nothing is counted)."""
         await self.check(kind, *keys)
+        if not self._reachable():
+            return  # Redis did not answer: let it through (the module's docstring)
         try:
             for item in self.items[kind]:
                 for key in keys:
                     await self._limiter.hit(item, kind, key)
         except StorageError:
-            return  # Redis did not answer: let it through (the module's docstring)
+            self._failed()
 
     async def check(self, kind: str, *keys: str) -> None:
         """A :class:`RateLimited` when any of ``keys`` has no ``kind`` left."""
+        if not self._reachable():
+            return
         try:
             for item in self.items[kind]:
                 for key in keys:
@@ -179,15 +198,17 @@ class RateLimits:
                         raise RateLimited(_WHAT[kind],
                                           await self._retry_after(item, kind, key))
         except StorageError:
-            return
+            self._failed()
 
     async def miss(self, address: str) -> None:
         """A code that is not a room, from ``address`` (refused later, never now)."""
+        if not self._reachable():
+            return
         try:
             for item in self.items["guess"]:
                 await self._limiter.hit(item, "guess", address)
         except StorageError:
-            return
+            self._failed()
 
     async def close(self) -> None:
         """Close the Redis connections of the shared limits (none in memory)."""
