@@ -136,11 +136,13 @@ def start_together(servers: Sequence[Server]) -> None:
 
 @contextlib.contextmanager
 def cluster(db: str, redis: str, log_dir: Path, n: int = 2,
-            together: bool = False) -> Iterator[list[Server]]:
+            together: bool = False, env: dict[str, str] | None = None
+            ) -> Iterator[list[Server]]:
     """``n`` processes side by side on one database and one Redis, killed at the end.
     The first migrates the database, then the others start (``together``: all at the
-    same moment, as ``--workers`` or a deployment does; test_start_together)."""
-    servers = [Server(db, log_dir, redis_url=redis) for _ in range(n)]
+    same moment, as ``--workers`` or a deployment does; test_start_together). ``env``:
+    more variables for every process."""
+    servers = [Server(db, log_dir, redis_url=redis, env=env) for _ in range(n)]
     try:
         if together:
             start_together(servers)
@@ -576,6 +578,42 @@ def test_http_across_processes(db: str, redis: str, tmp_path: Path) -> None:
 FORWARD_ROOMS = [("jingzhou", 2), ("taiwan", 1), ("huanghuang", 4)]
 """(variant, people besides the host): 晃晃 with five people, so one waits each hand and
 the seats rotate."""
+
+
+def test_the_admin_ends_a_room_owned_by_another_process(
+        db: str, redis: str, tmp_path: Path) -> None:
+    """The admin page's End, asked of the process that does not own the room, reaches
+    its owner through Redis (an ``end`` call): the match is closed and stored there,
+    the room leaves every process's list; a second End is 409, an unknown code 404."""
+    token = "admin-" + "t" * 26
+    auth = {"Authorization": f"Bearer {token}"}
+    with cluster(db, redis, tmp_path, env={"LAIZI_ADMIN_TOKEN": token}) as (a, b):
+        room = create_room(a, unique("ann"), variant="jingzhou", **FAST)
+        code = room["code"]
+        assert owners(redis, [code], [a, b])[code] is a, "the creating process owns it"
+
+        def listed(server: Server) -> list[str]:
+            r = HTTP.get(f"{server.http}/admin/api/rooms", headers=auth)
+            assert r.status_code == 200, r.text
+            return [row["code"] for row in r.json()]
+
+        assert code in listed(b)
+        r = HTTP.post(f"{b.http}/admin/api/rooms/{code}/end", headers=auth, json={})
+        assert r.status_code == 200 and r.json() == {"code": code, "over": True}, r.text
+        assert code not in listed(a) and code not in listed(b)
+        assert stored_room_status(db, code) == "over"
+        r = HTTP.post(f"{b.http}/admin/api/rooms/{code}/end", headers=auth, json={})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "table_over", r.text
+        r = HTTP.post(f"{b.http}/admin/api/rooms/999999/end", headers=auth, json={})
+        assert r.status_code == 404, r.text
+        for server in (a, b):
+            check_clean(server)
+
+
+def stored_room_status(db: str, code: str) -> str:
+    stored = run(stored_room(db, code))
+    assert stored is not None
+    return str(stored.status)
 
 
 def test_forwarding_to_the_owner(db: str, redis: str, tmp_path: Path) -> None:

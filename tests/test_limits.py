@@ -343,9 +343,11 @@ def test_entropy_is_capped_per_person_between_hands(server: Server) -> None:
 # --------------------------------------------------------------------------- rates
 
 TIGHT = {"LAIZI_RATE_CREATE": "3/minute", "LAIZI_RATE_JOIN": "4/minute",
-         "LAIZI_RATE_GUESS": "5/minute", "LAIZI_RATE_MESSAGES": "2/5"}
+         "LAIZI_RATE_GUESS": "5/minute", "LAIZI_RATE_MESSAGES": "2/5",
+         "LAIZI_TRUSTED_PROXIES": "127.0.0.1"}
 """Limits small enough to reach in a test (each test below sends as its own address
-through ``X-Forwarded-For``, which uvicorn takes from 127.0.0.1, a proxy's address)."""
+through ``X-Forwarded-For``, which the hall takes from 127.0.0.1 as from a proxy on the
+machine: ``LAIZI_TRUSTED_PROXIES``, laizi.server.proxies)."""
 
 
 @pytest.fixture(scope="module")
@@ -359,15 +361,19 @@ def _as(address: str) -> dict[str, str]:
 
 
 def test_rate_strings_are_checked() -> None:
-    limits = RateLimits({"create": "2/minute", "join": "off"})
-    limits.hit("create", "a")
-    limits.hit("create", "a")
-    with pytest.raises(RateLimited) as info:
-        limits.hit("create", "a", "b")
-    assert info.value.code == ErrorCode.RATE_LIMITED and 1 <= info.value.retry_after <= 60
-    limits.hit("create", "b")  # "b" was not counted by the refused hit
-    for _ in range(100):
-        limits.hit("join", "a")  # off
+    async def go() -> None:
+        limits = RateLimits({"create": "2/minute", "join": "off"})
+        await limits.hit("create", "a")
+        await limits.hit("create", "a")
+        with pytest.raises(RateLimited) as info:
+            await limits.hit("create", "a", "b")
+        assert info.value.code == ErrorCode.RATE_LIMITED
+        assert 1 <= info.value.retry_after <= 60
+        await limits.hit("create", "b")  # "b" was not counted by the refused hit
+        for _ in range(100):
+            await limits.hit("join", "a")  # off
+
+    asyncio.run(go())
     with pytest.raises(ValueError, match="10/minute"):
         RateLimits({"guess": "often"})
     with pytest.raises(ValueError, match="unknown"):
@@ -496,7 +502,8 @@ def test_a_message_flood_is_refused_per_person(tight: Server) -> None:
 
 # --------------------------------------------------------------------------- connections
 
-SHORT = {"LAIZI_HEADER_TIMEOUT": "1", "LAIZI_HELLO_TIMEOUT": "1", "LAIZI_WS_PER_ADDRESS": "8"}
+SHORT = {"LAIZI_HEADER_TIMEOUT": "1", "LAIZI_HELLO_TIMEOUT": "1", "LAIZI_WS_PER_ADDRESS": "8",
+         "LAIZI_TRUSTED_PROXIES": "127.0.0.1"}  # "another address": X-Forwarded-For
 
 
 @pytest.fixture(scope="module")

@@ -24,11 +24,13 @@ from collections.abc import Mapping
 from laizi.commands import Subparsers
 from laizi.core.jsondata import JSON
 
-__all__ = ["ENV_PREFIX", "banner", "env_defaults", "env_name", "register", "run"]
+__all__ = ["ENV_PREFIX", "banner", "env_defaults", "env_name", "register", "run",
+           "workers_note"]
 
 ENV_PREFIX = "LAIZI_"
 _NO_ENV = {"help"}
-_ENV_ALIASES = {"allow_origin": "LAIZI_ALLOW_ORIGINS"}
+_ENV_ALIASES = {"allow_origin": "LAIZI_ALLOW_ORIGINS",
+                "trusted_proxy": "LAIZI_TRUSTED_PROXIES"}
 """Flags whose variable has another name (kept from before every flag had one)."""
 
 
@@ -49,7 +51,8 @@ def env_defaults(parser: argparse.ArgumentParser,
         if not action.option_strings or action.dest in _NO_ENV:
             continue
         if action.dest in _ENV_ALIASES:
-            continue  # read where it is used (headers.allowed_from_env), added to the flags
+            continue  # read where it is used (headers.allowed_from_env,
+            # proxies.trusted_from_env), added to the flags
         action.help = (action.help or "") + f" [env {env_name(action.dest)}]"
         raw = env.get(env_name(action.dest))
         if raw is None or raw == "":
@@ -93,6 +96,17 @@ def banner(host: str, port: int, where: str,
     return lines
 
 
+def workers_note(workers: int) -> list[str]:
+    """What ``laizi serve --workers N`` says at start: its workers are not room-affine
+    (docs/deploy.md, "Why --workers is not room-affine")."""
+    if workers <= 1:
+        return []
+    return [f"  --workers {workers}: not room-affine (the kernel gives each connection to "
+            "a worker whatever its room, so most of a room's messages cross Redis); for "
+            "room affinity run one laizi serve per port with LAIZI_HALL_AFFINE=1 behind "
+            "a proxy that hashes the room code (docs/deploy.md, \"Room affinity\")"]
+
+
 def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser(
         "serve", help="run the hall: rooms, bots and play over websockets",
@@ -116,6 +130,11 @@ def register(subparsers: Subparsers) -> None:
                    help="a site (https://host[:port]) whose pages may call the hall "
                         "besides its own address; repeatable; also LAIZI_ALLOW_ORIGINS "
                         "(comma-separated)")
+    p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                   help="a reverse proxy (an address or a network, 10.0.0.0/8) whose "
+                        "X-Forwarded-For / X-Forwarded-Proto the hall believes; repeatable; "
+                        "also LAIZI_TRUSTED_PROXIES (comma-separated); default: none (a "
+                        "proxy on this machine: 127.0.0.1; docs/deploy.md)")
     # ---- limits (laizi.server.ratelimit; docs/hall.md, "Limits") ----
     for kind, what in (("create", "rooms created"), ("join", "joins"),
                        ("guess", "room codes that are not rooms"),
@@ -156,6 +175,40 @@ def limit_settings(args: argparse.Namespace) -> JSON:
             "h11_max_incomplete_event_size": 16 * 1024}  # a request head's most bytes
 
 
+def _run_workers(args: argparse.Namespace, url: str, origins: list[str],
+                 proxies: list[str], common: JSON) -> int:
+    """``laizi serve --workers N``: uvicorn's N worker processes on one port."""
+    import shutil
+    import tempfile
+
+    import uvicorn
+
+    from laizi.server.headers import ENV
+    from laizi.server.metrics import MULTIPROC_ENV
+    from laizi.server.proxies import ENV as PROXIES_ENV
+
+    # Each worker process builds its own hall (app_from_env) from these.
+    # The workers' metrics go to files summed by whichever one answers a scrape
+    # (prometheus-client's multiprocess mode): a fresh directory for each start.
+    metrics_dir = tempfile.mkdtemp(prefix="laizi-metrics-")
+    os.environ[MULTIPROC_ENV] = metrics_dir
+    os.environ["LAIZI_HALL_DB"] = url
+    os.environ["LAIZI_HALL_HOST"] = args.host
+    os.environ["LAIZI_HALL_REDIS"] = args.redis
+    os.environ[ENV] = ",".join(origins)
+    os.environ[PROXIES_ENV] = ",".join(proxies)
+    if args.bot_processes is not None:
+        os.environ["LAIZI_HALL_BOT_PROCESSES"] = str(args.bot_processes)
+    if args.admin_token:
+        os.environ["LAIZI_ADMIN_TOKEN"] = args.admin_token
+    try:
+        uvicorn.run("laizi.server.app:app_from_env", factory=True,
+                    workers=args.workers, **common)
+    finally:
+        shutil.rmtree(metrics_dir, ignore_errors=True)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -174,6 +227,14 @@ def run(args: argparse.Namespace) -> int:
         origins = [*allowed_from_env(), *(normalize_origin(o) for o in args.allow_origin)]
     except ValueError as exc:
         print(f"laizi serve: --allow-origin / {ENV}: {exc}", file=sys.stderr)
+        return 2
+    from laizi.server.proxies import ENV as PROXIES_ENV
+    from laizi.server.proxies import trusted_from_env
+
+    try:
+        proxies = trusted_from_env(args.trusted_proxy)
+    except ValueError as exc:
+        print(f"laizi serve: --trusted-proxy / {PROXIES_ENV}: {exc}", file=sys.stderr)
         return 2
     try:
         from laizi.server.ratelimit import RateLimits, rates_from_env
@@ -198,37 +259,17 @@ def run(args: argparse.Namespace) -> int:
                               "ws": HallWebSocketProtocol, "ws_per_message_deflate": False,
                               # a longer frame closes the socket (1009) from its header
                               "ws_max_size": MAX_FRAME,
-                              "log_level": "warning", "lifespan": "on", **limits}
+                              "log_level": "warning", "lifespan": "on",
+                              # the app believes X-Forwarded-* of --trusted-proxy only
+                              "proxy_headers": False, **limits}
     where = f"database {url}" + (f", redis {args.redis}" if args.redis else "") + \
         (f", {args.workers} processes" if args.workers > 1 else "")
-    print("\n".join(banner(args.host, args.port, where)), flush=True)
+    print("\n".join([*banner(args.host, args.port, where), *workers_note(args.workers)]),
+          flush=True)
     if args.workers > 1:
-        import shutil
-        import tempfile
-
-        from laizi.server.metrics import MULTIPROC_ENV
-
-        # Each worker process builds its own hall (app_from_env) from these.
-        # The workers' metrics go to files summed by whichever one answers a scrape
-        # (prometheus-client's multiprocess mode): a fresh directory for each start.
-        metrics_dir = tempfile.mkdtemp(prefix="laizi-metrics-")
-        os.environ[MULTIPROC_ENV] = metrics_dir
-        os.environ["LAIZI_HALL_DB"] = url
-        os.environ["LAIZI_HALL_HOST"] = args.host
-        os.environ["LAIZI_HALL_REDIS"] = args.redis
-        os.environ[ENV] = ",".join(origins)
-        if args.bot_processes is not None:
-            os.environ["LAIZI_HALL_BOT_PROCESSES"] = str(args.bot_processes)
-        if args.admin_token:
-            os.environ["LAIZI_ADMIN_TOKEN"] = args.admin_token
-        try:
-            uvicorn.run("laizi.server.app:app_from_env", factory=True,
-                        workers=args.workers, **common)
-        finally:
-            shutil.rmtree(metrics_dir, ignore_errors=True)
-        return 0
+        return _run_workers(args, url, origins, proxies, common)
     app = create_app(url, bot_processes=args.bot_processes, redis_url=args.redis,
                      listen_host=args.host, allowed_origins=origins,
-                     admin_token=args.admin_token or None)
+                     admin_token=args.admin_token or None, trusted_proxies=proxies)
     uvicorn.Server(uvicorn.Config(app, **common)).run()
     return 0

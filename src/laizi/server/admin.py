@@ -116,7 +116,7 @@ class Bans:
 
 def _status(exc: LaiziError) -> int:
     return {ErrorCode.NOT_ADMIN: 401, ErrorCode.UNKNOWN_ROOM: 404,
-            ErrorCode.TABLE_OVER: 409}.get(exc.code, 400)
+            ErrorCode.TABLE_OVER: 409, ErrorCode.STORAGE: 503}.get(exc.code, 400)
 
 
 def _error(exc: LaiziError) -> JSONResponse:
@@ -162,18 +162,12 @@ async def rooms(request: Request) -> Response:
 
 
 async def end_room(request: Request) -> Response:
+    """End a room's match, whichever process plays it: with ``--redis`` the answering
+    process asks the room's owner (laizi.server.hall.Hall.end)."""
     try:
         _authorised(request)
-        hall = _hall(request)
         code = request.path_params["code"]
-        room = hall.rooms.get(code)
-        if room is None or room.gone:
-            raise TableError(f"room {code} is not played by this process",
-                             code=ErrorCode.UNKNOWN_ROOM)
-        async with room.lock:
-            if room.closed:
-                raise TableError("the room is over", code=ErrorCode.TABLE_OVER)
-            await room._close()  # what the host's ``end`` does (room_members)
+        await _hall(request).end(code)
     except LaiziError as exc:
         return _error(exc)
     return JSONResponse({"code": code, "over": True})

@@ -49,6 +49,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from laizi.errors import ErrorCode, LaiziError, TableError
 from laizi.scoring.mcr import prepare_tables
@@ -74,6 +75,7 @@ from laizi.server.http import json_object, qr_svg
 from laizi.server.lan import share_base
 from laizi.server.limits import CLOSE_NO_TOKEN, BodyLimit, SocketCap, hello_timeout
 from laizi.server.people import People
+from laizi.server.proxies import trusted_from_env
 from laizi.server.ratelimit import GuessLimit, RateLimited, RateLimits, rates_from_env
 from laizi.server.rooms import MAX_MESSAGE, Connection, Room, RoomSettings, parse_client_text
 from laizi.server.serving import (
@@ -132,11 +134,11 @@ class HallContext:
     addresses: lan.Addresses = field(default_factory=lan.Addresses)
     limits: RateLimits = field(default_factory=RateLimits)
 
-    def count(self, kind: str, request: Request, name: object) -> None:
+    async def count(self, kind: str, request: Request, name: object) -> None:
         """One ``kind`` (create, join) for the request's address and the name it gives
         (:mod:`laizi.server.ratelimit`); :class:`RateLimited` when either has none left."""
         address = request.client.host if request.client is not None else ""
-        self.limits.hit(kind, f"address:{address}", f"name:{str(name).strip()[:64]}")
+        await self.limits.hit(kind, f"address:{address}", f"name:{str(name).strip()[:64]}")
 
     async def lan_found(self) -> list[tuple[str, str]]:
         """This machine's LAN addresses when the hall listens on all of them (looked up
@@ -153,7 +155,7 @@ def _context(conn: HTTPConnection) -> HallContext:
 def app_from_env() -> Starlette:
     """The hall of ``laizi serve --workers N``: each worker process builds its own app
     from ``LAIZI_HALL_DB``, ``LAIZI_HALL_REDIS``, ``LAIZI_HALL_BOT_PROCESSES`` and
-    ``LAIZI_ALLOW_ORIGINS``."""
+    ``LAIZI_ALLOW_ORIGINS`` (and the trusted proxies, ``LAIZI_TRUSTED_PROXIES``)."""
     import os
 
     procs = os.environ.get("LAIZI_HALL_BOT_PROCESSES")
@@ -162,7 +164,8 @@ def app_from_env() -> Starlette:
                       redis_url=os.environ.get("LAIZI_HALL_REDIS") or None,
                       listen_host=os.environ.get("LAIZI_HALL_HOST") or None,
                       allowed_origins=allowed_from_env(),
-                      admin_token=os.environ.get("LAIZI_ADMIN_TOKEN") or None)
+                      admin_token=os.environ.get("LAIZI_ADMIN_TOKEN") or None,
+                      trusted_proxies=trusted_from_env())
 
 
 QR_MAX = 300  # characters of a link the QR endpoint encodes
@@ -224,6 +227,8 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     finally:
         gauges.cancel()
         await context.hall.stop()
+        with contextlib.suppress(Exception):  # a stop never waits on Redis for long
+            await asyncio.wait_for(context.limits.close(), 2)
         metrics.process_exit()
 
 
@@ -254,7 +259,7 @@ async def create_room(request: Request) -> Response:
     try:
         data = _fields(await _body(request), {"name", "settings"})
         await request.app.state.bans.check(request, data.get("name"))
-        _context(request).count("create", request, data.get("name", ""))
+        await _context(request).count("create", request, data.get("name", ""))
         person = await people_api.person_of(request)
         settings = RoomSettings.from_json(data.get("settings", {}))
         room, member = await hall.create(settings, data.get("name", ""))
@@ -290,7 +295,7 @@ async def join(request: Request) -> Response:
     try:
         data = _fields(await _body(request), {"name", "role"})
         await request.app.state.bans.check(request, data.get("name"))
-        _context(request).count("join", request, data.get("name", ""))
+        await _context(request).count("join", request, data.get("name", ""))
         person = await people_api.person_of(request)
         await request.app.state.clubs.may_join(request.path_params["code"],
                                                person[0] if person else None)
@@ -467,7 +472,8 @@ def _routes() -> list[BaseRoute]:
 def create_app(db_url: str, *, bot_processes: int | None = None,
                redis_url: str | None = None, listen_host: str | None = None,
                allowed_origins: Iterable[str] = (), admin_token: str | None = None,
-               rates: Mapping[str, str] | None = None) -> Starlette:
+               rates: Mapping[str, str] | None = None,
+               trusted_proxies: Iterable[str] = ()) -> Starlette:
     """The hall on the database at ``db_url`` (a SQLAlchemy async URL); with
     ``redis_url``, one of several processes sharing the rooms (docs/deploy.md).
     ``listen_host``: the address it is bound to (``laizi serve --host``), which says
@@ -475,7 +481,10 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
     ``allowed_origins``: pages of other sites that may call it besides its own
     (``--allow-origin``; :mod:`laizi.server.headers`). ``admin_token``: the admin
     page and API (:mod:`laizi.server.admin`), none without one. ``rates``: request
-    limits over ``LAIZI_RATE_*``'s (``--rate-create`` …; :mod:`laizi.server.ratelimit`)."""
+    limits over ``LAIZI_RATE_*``'s (``--rate-create`` …; :mod:`laizi.server.ratelimit`).
+    ``trusted_proxies``: the addresses (networks) whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` the hall believes (:mod:`laizi.server.proxies`; none: the peer
+    is the client, whatever it writes)."""
     # with Redis, the hall is one of several processes; it sees its cluster through a port
     cluster = functools.partial(Cluster, redis_url) if redis_url else None
     hall = Hall(Store(db_url), BotPool(bot_processes), cluster=cluster)
@@ -486,9 +495,14 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
     if admin_token:
         routes[:0] = admin.routes()
     # An address guessing room codes: 429 before the route (ratelimit.py).
-    limits = RateLimits({**rates_from_env(), **(rates or {})})
+    # With Redis every process of the hall counts against the same budget.
+    limits = RateLimits({**rates_from_env(), **(rates or {})}, redis_url=redis_url)
+    # A trusted proxy's X-Forwarded-For / -Proto first, so that every rule below (the
+    # origin, the limits, the caps, the bans) sees the client's address (proxies.py).
+    trusted = list(trusted_proxies)
+    proxies = [Middleware(ProxyHeadersMiddleware, trusted_hosts=trusted)] if trusted else []
     app = Starlette(routes=routes, lifespan=_lifespan, middleware=[
-        Middleware(BrowserSafety, allowed_origins=list(allowed_origins)),
+        *proxies, Middleware(BrowserSafety, allowed_origins=list(allowed_origins)),
         Middleware(BodyLimit), Middleware(GuessLimit, limits=limits), Middleware(SocketCap)])
     app.state.hall = hall
     app.state.admin_token = admin_token

@@ -41,12 +41,14 @@ from laizi.server.serving import (
     serve_messages,
 )
 
-__all__ = ["CALL_INFO", "CALL_JOIN", "Forwarding", "OwnerHall", "Wire"]
+__all__ = ["CALL_END", "CALL_INFO", "CALL_JOIN", "Forwarding", "OwnerHall", "Wire"]
 
 CALL_JOIN = "join"
 """A call: a new member of the room (``name``, ``role``)."""
 CALL_INFO = "info"
 """A call: the room's public facts."""
+CALL_END = "end"
+"""A call: end the room's match (the admin page's End, laizi.server.admin)."""
 CALL_TIMEOUT = 10.0
 """Seconds a call waits for the owner's answer."""
 
@@ -72,6 +74,8 @@ class OwnerHall(Protocol):
 
     async def join_here(self, room: Room, name: object, role: object
                         ) -> tuple[Room, Member]: ...
+
+    async def end_here(self, room: Room) -> None: ...
 
 
 Publish = Callable[[str, str, OnNobody | None], None]
@@ -289,6 +293,9 @@ class Forwarding:
                 _, member = await self.hall.join_here(room, req.name, req.role)
                 answer["ok"] = {"code": room.code, "token": member.token,
                                 "role": member.role}
+            elif req.op == CALL_END:
+                await self.hall.end_here(room)
+                answer["ok"] = {"code": room.code, "over": True}
             else:
                 answer["ok"] = room.info()
         except LaiziError as exc:
@@ -321,8 +328,8 @@ class Forwarding:
 
     async def call(self, owner: str, code: str, op: str, **fields: object
                    ) -> dict[str, Any]:
-        """Ask the owner of a room (:data:`CALL_JOIN`, :data:`CALL_INFO`); its answer or
-        its typed error."""
+        """Ask the owner of a room (:data:`CALL_JOIN`, :data:`CALL_INFO`,
+        :data:`CALL_END`); its answer or its typed error."""
         rid = secrets.token_hex(8)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._calls[rid] = future

@@ -405,6 +405,24 @@ class Hall:
         answer = await self.cluster.call(where, code, "join", name=name, role=role)
         return {k: str(answer[k]) for k in ("code", "token", "role")}
 
+    async def end(self, code: str) -> None:
+        """End a room's match (the admin page's End), on whichever process plays it:
+        here, or its owner's, asked through Redis (``end`` call, laizi.server.forwarding).
+        ``table_over`` when it is over already."""
+        where = await self.locate(code)
+        if isinstance(where, Room):
+            await self.end_here(where)
+            return
+        assert self.cluster is not None
+        await self.cluster.call(where, code, "end")
+
+    async def end_here(self, room: Room) -> None:
+        """End a room played here, as its host's ``end`` does (room_members)."""
+        async with room.lock:
+            if room.closed:
+                raise TableError("the room is over", code=ErrorCode.TABLE_OVER)
+            await room._close()
+
     async def join_here(self, room: Room, name: object, role: object
                         ) -> tuple[Room, Member]:
         name = check_name(name)

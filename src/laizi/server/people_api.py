@@ -111,10 +111,10 @@ def _error(exc: LaiziError) -> JSONResponse:
     return JSONResponse({"error": dict(exc.to_json())}, status_code=status, headers=headers)
 
 
-def _count(request: Request, kind: str) -> None:
+async def _count(request: Request, kind: str) -> None:
     limits = cast(RateLimits, request.app.state.limits)
     address = request.client.host if request.client is not None else ""
-    limits.hit(kind, f"address:{address}")
+    await limits.hit(kind, f"address:{address}")
 
 
 Body = Mapping[str, object]
@@ -142,7 +142,7 @@ def _answered(status: int = 200) -> Callable[[Callable[[Request], Awaitable[Body
 @_answered(status=201)
 async def create(request: Request) -> Body:
     data = await json_object(request, limit=_MAX_BODY)
-    _count(request, "identity")
+    await _count(request, "identity")
     name = check_name(data.get("name", ""))
     return (await _people(request).create(name)).to_json()
 
@@ -177,7 +177,7 @@ async def recovery_code(request: Request) -> Body:
 @_answered()
 async def recover(request: Request) -> Body:
     data = await json_object(request, limit=_MAX_BODY)
-    _count(request, "recover")
+    await _count(request, "recover")
     return (await _people(request).recover(data.get("code"))).to_json()
 
 
@@ -191,7 +191,7 @@ async def new_link(request: Request) -> Body:
 
 @_answered()
 async def take_link(request: Request) -> Body:
-    _count(request, "recover")
+    await _count(request, "recover")
     return (await _people(request).redeem_link(request.path_params["token"])).to_json()
 
 

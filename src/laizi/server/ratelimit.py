@@ -2,10 +2,14 @@
 guess room codes (docs/hall.md, "Limits"), and how fast one person's websocket messages
 are answered.
 
-Requests are counted with the ``limits`` library (a moving window in this process's
-memory: with ``--workers N`` each process counts its own, so a client spread over N
-processes gets up to N times the rate). A refusal is ``429 {"error": {"code":
-"rate_limited", …}}`` with a ``Retry-After`` header, before the request does anything.
+Requests are counted with the ``limits`` library, a moving window: in this process's
+memory for a hall of one process, and in Redis (``limits``' async Redis storage, keys
+``laizi:limits:…``) when the hall runs with ``--redis``, so that every process of the
+hall (``--workers N``, several machines) counts against one budget: a client spread over
+N processes gets the rate once, not N times. Should Redis fail to answer, a request is
+let through uncounted (the limits protect the hall; they must not stop it). A refusal
+is ``429 {"error": {"code": "rate_limited", …}}`` with a ``Retry-After`` header, before
+the request does anything.
 
 * ``create``: ``POST /api/rooms``, per address and per host name.
 * ``join``: ``POST /api/rooms/CODE/join``, per address and per name.
@@ -36,10 +40,14 @@ import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import cast
 
+import redis.asyncio as aioredis
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
+from limits.aio.storage import MemoryStorage, RedisStorage
+from limits.aio.storage.redis.redispy import RedispyBridge
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.errors import StorageError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from laizi.errors import ErrorCode, TableError
@@ -55,9 +63,9 @@ from laizi.server.asgi import (
 )
 from laizi.vocab import ServerOp
 
-__all__ = ["CLOSE_RATE_LIMITED", "DEFAULTS", "ENV", "MESSAGE_BURST", "MESSAGE_RATE",
-           "GuessLimit", "RateLimited", "RateLimits", "TokenBucket", "message_rate_from_env",
-           "rates_from_env"]
+__all__ = ["CLOSE_RATE_LIMITED", "DEFAULTS", "ENV", "KEY_PREFIX", "MESSAGE_BURST",
+           "MESSAGE_RATE", "REDIS_PAUSE", "REDIS_TIMEOUT", "GuessLimit", "RateLimited",
+           "RateLimits", "TokenBucket", "message_rate_from_env", "rates_from_env"]
 
 DEFAULTS: dict[str, str] = {"create": "60/hour;10/minute", "join": "120/hour;20/minute",
                             "guess": "100/hour;15/minute",
@@ -116,11 +124,32 @@ def _parse(kind: str, text: str) -> list[RateLimitItem]:
                          f"(or {OFF})") from None
 
 
+KEY_PREFIX = "laizi:limits"
+"""The Redis keys of the shared limits begin with this (docs/deploy.md, "Redis")."""
+REDIS_TIMEOUT = 2.0
+"""Seconds the limits wait for Redis before letting a request through uncounted."""
+REDIS_PAUSE = 5.0
+"""Seconds the limits stop asking a Redis that did not answer (requests go through)."""
+
+
+def _storage(redis_url: str | None) -> MemoryStorage | RedisStorage:
+    """Where the windows are kept: this process's memory, or the hall's Redis (through
+    redis-py's asyncio client, which the hall depends on already)."""
+    if not redis_url:
+        return MemoryStorage()
+    # A Redis that hangs is one that does not answer: a request waits at most this long.
+    return RedisStorage(f"async+{redis_url}", implementation="redispy",
+                        key_prefix=KEY_PREFIX, wrap_exceptions=True,
+                        socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT)
+
+
 @dataclass
 class RateLimits:
-    """The hall's request limits (one per process, in memory)."""
+    """The hall's request limits: counted in this process's memory, or in Redis when
+    ``redis_url`` is given (every process of the hall then shares one budget)."""
 
     rates: Mapping[str, str] = field(default_factory=dict)
+    redis_url: str | None = None
     items: dict[str, list[RateLimitItem]] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -129,31 +158,64 @@ class RateLimits:
             raise ValueError(f"unknown rate(s): {', '.join(sorted(unknown))}")
         self.items = {kind: _parse(kind, self.rates.get(kind, default))
                       for kind, default in DEFAULTS.items()}
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.storage = _storage(self.redis_url)
+        self._limiter = MovingWindowRateLimiter(self.storage)
+        self._down_until = 0.0
 
-    def _retry_after(self, item: RateLimitItem, *keys: str) -> int:
-        reset, _ = self._limiter.get_window_stats(item, *keys)
+    async def _retry_after(self, item: RateLimitItem, *keys: str) -> int:
+        reset, _ = await self._limiter.get_window_stats(item, *keys)
         return max(1, math.ceil(reset - time.time()))
 
-    def hit(self, kind: str, *keys: str) -> None:
+    def _reachable(self) -> bool:
+        """False for :data:`REDIS_PAUSE` seconds after Redis failed to answer: meanwhile
+        requests go through uncounted without waiting on it again."""
+        return time.monotonic() >= self._down_until
+
+    def _failed(self) -> None:
+        self._down_until = time.monotonic() + REDIS_PAUSE
+
+    async def hit(self, kind: str, *keys: str) -> None:
         """Count one ``kind`` for each of ``keys`` (an address, a name); a
         :class:`RateLimited` when any is over its limit (then nothing is counted)."""
-        self.check(kind, *keys)
-        for item in self.items[kind]:
-            for key in keys:
-                self._limiter.hit(item, kind, key)
+        await self.check(kind, *keys)
+        if not self._reachable():
+            return  # Redis did not answer: let it through (the module's docstring)
+        try:
+            for item in self.items[kind]:
+                for key in keys:
+                    await self._limiter.hit(item, kind, key)
+        except StorageError:
+            self._failed()
 
-    def check(self, kind: str, *keys: str) -> None:
+    async def check(self, kind: str, *keys: str) -> None:
         """A :class:`RateLimited` when any of ``keys`` has no ``kind`` left."""
-        for item in self.items[kind]:
-            for key in keys:
-                if not self._limiter.test(item, kind, key):
-                    raise RateLimited(_WHAT[kind], self._retry_after(item, kind, key))
+        if not self._reachable():
+            return
+        try:
+            for item in self.items[kind]:
+                for key in keys:
+                    if not await self._limiter.test(item, kind, key):
+                        raise RateLimited(_WHAT[kind],
+                                          await self._retry_after(item, kind, key))
+        except StorageError:
+            self._failed()
 
-    def miss(self, address: str) -> None:
+    async def miss(self, address: str) -> None:
         """A code that is not a room, from ``address`` (refused later, never now)."""
-        for item in self.items["guess"]:
-            self._limiter.hit(item, "guess", address)
+        if not self._reachable():
+            return
+        try:
+            for item in self.items["guess"]:
+                await self._limiter.hit(item, "guess", address)
+        except StorageError:
+            self._failed()
+
+    async def close(self) -> None:
+        """Close the Redis connections of the shared limits (none in memory)."""
+        if isinstance(self.storage, RedisStorage):
+            bridge = cast(RedispyBridge, self.storage.bridge)  # implementation="redispy"
+            client = cast(aioredis.Redis, bridge.get_connection())
+            await client.aclose()
 
 
 _WHAT = {"create": "rooms created", "join": "joins", "guess": "room codes that are not rooms",
@@ -211,7 +273,7 @@ class GuessLimit:
         client = scope.get("client")
         address = client[0] if client else ""
         try:
-            self.limits.check("guess", address)
+            await self.limits.check("guess", address)
         except RateLimited as exc:
             await _refuse(scope, receive, send, exc)
             return
@@ -220,7 +282,7 @@ class GuessLimit:
             kind = message["type"]
             if ((kind == HTTP_RESPONSE_START and message["status"] == 404)
                     or (kind == WS_CLOSE and message.get("code") == CLOSE_UNKNOWN)):
-                self.limits.miss(address)
+                await self.limits.miss(address)
             await send(message)
 
         await self.app(scope, receive, watched)

@@ -138,7 +138,7 @@ async def _caller(request: Request, guest: bool = False) -> tuple[str | None, st
     if not guest:
         return None, None
     limits = cast(RateLimits, request.app.state.limits)
-    limits.hit("identity", f"address:{request.client.host if request.client else ''}")
+    await limits.hit("identity", f"address:{request.client.host if request.client else ''}")
     made = await cast(People, request.app.state.people).create("记分")
     return made.person, made.header
 
