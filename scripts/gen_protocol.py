@@ -99,7 +99,7 @@ FRAMES: tuple[tuple[str, str, tuple[Field, ...]], ...] = (
         ("hands", "number", False), ("started", "boolean", False),
         ("paused", "boolean", False), ("over", "boolean", False),
         ("in_hand", "boolean", False), ("auto", "string[]", False),
-        ("online", "string[]", False), ("spectators", "string[]", False),
+        ("kicked", "string[]", False), ("online", "string[]", False), ("spectators", "string[]", False),
         ("vote", "{agree: string[], against: string[], seconds: number} | null", False),
         ("ready", "string[]", False), ("idle", "boolean", False),
         ("locked", "boolean", False))),

@@ -2,7 +2,8 @@
 watched for page and console errors (browser_helpers.People): the host locks the room
 (a newcomer's join page says it is locked) and kicks a friend (confirming first): the
 friend's page says the host removed them and a bot sits in their seat; the host hands the
-role over, and the controls move to the friend's page."""
+role over, and the controls move to the friend's page; a friend kicked mid-hand leaves
+the host's list at once, their seat marked until the hand ends."""
 
 from __future__ import annotations
 
@@ -85,3 +86,23 @@ def test_the_host_hands_the_role_over(browser: People, server: str) -> None:
     shot(friend, "host-handed-over-390x844", ".roompanel")
     info = httpx.get(f"{server}/api/rooms/{room['code']}").json()
     assert info["host"] == "小红"
+
+
+def test_a_friend_kicked_mid_hand_leaves_the_hosts_list_at_once(browser: People,
+                                                                server: str) -> None:
+    """Kicked during a hand, the friend's seat stays theirs (a bot plays it) until the hand
+    ends: the host's panel no longer lists them to kick or make host, and the seat list
+    marks the seat. (No clock: the hand waits for the host, so it is still on.)"""
+    room, host, friend = two_people(browser, server)
+    host.click(".tabs button:nth-child(1)")
+    host.click("[data-testid=start]")
+    host.wait_for_selector(".myhand")
+    room_tab(host)
+    host.once("dialog", lambda d: d.accept())
+    host.click("[data-testid=member][data-name=小红] [data-testid=kick]")
+    friend.wait_for_selector("[data-testid=kicked]")
+    host.wait_for_selector("[data-testid=member][data-name=小红]", state="detached")
+    assert host.locator("[data-testid=kicked-tag]").count() == 1
+    info = httpx.get(f"{server}/api/rooms/{room['code']}").json()
+    assert info["in_hand"] and "小红" in info["seats"] and info["kicked"] == ["小红"]
+    shot(host, "host-kicked-mid-hand-360x740", ".roompanel")

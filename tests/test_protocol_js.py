@@ -67,3 +67,15 @@ def test_every_word_is_a_frozen_constant_and_in_its_union(enum: type) -> None:
     union = re.search(rf"@typedef \{{([^}}]*)\}} {enum.__name__}Word \*/", text)
     assert union is not None
     assert union.group(1).split(" | ") == [f'"{m.value}"' for m in enum]
+
+
+def test_the_room_typedef_has_every_field_of_the_room_info() -> None:
+    """RoomJSON is written in the generator: it must name exactly RoomInfo's fields, so
+    a field added on the server is typed for the client too."""
+    from typing import get_type_hints
+
+    from laizi.server.room_state import RoomInfo
+
+    gen = _generator()
+    room = next(fields for name, _, fields in gen.FRAMES if name == "RoomJSON")
+    assert [f[0] for f in room] == list(get_type_hints(RoomInfo))

@@ -161,11 +161,14 @@ def test_a_kick_during_a_hand_hands_the_seat_to_a_bot_until_the_hand_ends() -> N
         number, log = room.table.number, len(room.table.log)
         assert code_of(await ask(room, w.host, "kick", 2, person="bob")) == "ack"
         assert "bob" in room.table.seats and "bob" in host.latest["room"]["auto"]
+        # ... and listed as kicked: the host's panel offers him no more (room.js)
+        assert host.latest["room"]["kicked"] == ["bob"]
         # Nothing of the hand changed: no line but the hand's own actions since.
         assert {e["type"] for e in room.table.log[log:]} <= {"action"}
         assert room.persons_seated() == ["ann"]
         await until(lambda: room.table.number > number or not room.table.in_hand)
         await until(lambda: "bob" not in room.table.seats)
+        assert room.info()["kicked"] == []  # his seat is a bot's now
         assert "bob" in room.table.standing  # his score stays in the ledger
         assert any(e["type"] == "leave" and e["person"] == "bob" for e in room.table.log)
         assert his.closed == [CLOSE_KICKED] and not w.reports.errors

@@ -53,6 +53,7 @@ class RoomInfo(TypedDict):
     over: bool
     in_hand: bool
     auto: list[str]
+    kicked: list[str]
     online: list[str]
     spectators: list[str]
     vote: Vote | None
@@ -160,13 +161,16 @@ class RoomState:
     def info(self) -> RoomInfo:
         """The room as everybody may see it."""
         t = self.table
-        bot_played = self.auto | (set(self.kicked.values()) & set(t.seats))
+        # A kicked person's seat is theirs until the hand ends, a bot playing it.
+        kicked_seated = set(self.kicked.values()) & set(t.seats)
+        bot_played = self.auto | kicked_seated
         return {
             "code": self.code, "settings": self._settings_json,
             "host": self.members[self.host].name if self.host in self.members else None,
             "seats": list(t.seats), "waiting": list(t.waiting), "ledger": t.standing,
             "hands": t.number, "started": self.started, "paused": self.paused,
             "over": self.closed, "in_hand": t.in_hand, "auto": sorted(bot_played),
+            "kicked": sorted(kicked_seated),
             "online": sorted(m.name for m in self.members.values() if m.connections),
             "spectators": sorted(m.name for m in self.members.values()
                                  if m.role == "spectator"),

@@ -202,6 +202,7 @@ const S = {
   offline: ["离线", "offline"],
   auto_short: ["托管", "auto"],
   host_controls: ["房主", "Host"],
+  kicked_seat: ["已移出 · 电脑代打到本局结束", "removed · a bot plays to the hand's end"],
   kick: ["踢出", "Kick"],
   kick_confirm: ["把 {name} 踢出房间？电脑接手 TA 的座位，TA 不能再回到这个房间。", "Remove {name} from the room? A bot takes their seat, and they cannot come back to this room."],
   make_host: ["转让房主", "Make host"],

@@ -329,6 +329,7 @@ export const ErrorCode = Object.freeze({
  * @property {boolean} over
  * @property {boolean} in_hand
  * @property {string[]} auto
+ * @property {string[]} kicked
  * @property {string[]} online
  * @property {string[]} spectators
  * @property {{agree: string[], against: string[], seconds: number} | null} vote

@@ -73,7 +73,8 @@ export function WaitingRoom({ table, room, code }) {
 // hand them the host role. Each asks first: neither can be taken back.
 function HostPeople({ room, table, myName, send }) {
   /** @param {string | null} p */
-  const person = (p) => !!p && !p.startsWith("🤖") && p !== myName;
+  const kicked = new Set(room.kicked || []);
+  const person = (p) => !!p && !p.startsWith("🤖") && p !== myName && !kicked.has(p);
   const players = [...table.seats.filter(person), ...table.waiting.filter(person)];
   const people = [...players.map((name) => ({ name, player: true })),
     ...room.spectators.filter(person).map((name) => ({ name, player: false }))];
@@ -108,6 +109,7 @@ export function RoomPanel({ code, token, room, table, me, myName, host, seated, 
     <section><h3>${t("room")} ${code}${room.locked ? html` <span class="tag locked" data-testid="locked-tag">🔒 ${t("locked")}</span>` : ""}</h3>
       <ol class="seatlist">${table.seats.map((p, i) => html`<li key=${i}>${displayName(p)}
         ${p === room.host ? html` <span class="tag">${t("host_controls")}</span>` : ""}
+        ${(room.kicked || []).includes(p) ? html` <span class="tag" data-testid="kicked-tag">${t("kicked_seat")}</span>` : ""}
         ${room.auto.includes(p) ? html` <span class="tag auto">${t("auto_short")}</span>` : ""}
         ${p && !p.startsWith("🤖") && !room.online.includes(p) ? html` <span class="tag off">${t("offline")}</span>` : ""}</li>`)}</ol>
       ${table.waiting.length ? html`<p><strong>${t("waiting_list")}</strong>: ${table.waiting.map(displayName).join(", ")}</p>` : ""}
