@@ -22,7 +22,9 @@ COMMANDS: dict[str, str] = {
     "arena": "play bots against each other (every deal with the bots rotated)",
     "backup": "write the hall's stored rooms and logs to a file (JSON lines)",
     "connect": "play a room of the hall (laizi serve) at the terminal",
+    "export": "write the decisions of simulated or recorded matches as a dataset",
     "fan": "count the MCR fans (国标番) of a hand",
+    "import-botzone": "read Botzone match logs (MCR) into table logs",
     "play": "play a variant at the terminal against bots",
     "restore": "restore a `laizi backup` file into a fresh database",
     "score": "settle hands from their hand records (JSON), with a running ledger",
@@ -83,7 +85,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     full = set(COMMANDS) if argv is None else {_chosen(argv)}
     for name, help_text in COMMANDS.items():
         if name in full:
-            module = importlib.import_module(f"laizi.commands.{name}")
+            module = importlib.import_module(f"laizi.commands.{name.replace('-', '_')}")
             module.register(subparsers)
         else:
             subparsers.add_parser(name, help=help_text, add_help=False)
