@@ -65,11 +65,21 @@ def _aligned(t: Transcript) -> tuple[list[str], list[str]]:
     request a turn, so a player other than the dealer reads ``3 0 DRAW`` while the
     dealer reads its first draw."""
     requests = list(t.requests)
-    responses = [r or "PASS" for r in t.responses]
+    responses = [_claim_text(q, r or "PASS") for q, r in zip(requests, t.responses,
+                                                               strict=True)]
     if t.pid(t.seat) != 0:
         requests.insert(2, "3 0 DRAW")
         responses.insert(2, "PASS")
     return requests, responses
+
+
+def _claim_text(request: str, response: str) -> str:
+    """A chow or pung answer that a higher claim beat was never followed by a discard: it
+    is written with the claimed tile as its discard (the protocol wants one)."""
+    words = response.split()
+    if words and (words[0], len(words)) in (("PENG", 1), ("CHI", 2)):
+        return f"{response} {request.split()[-1]}"
+    return response
 
 
 def hand_logs(table: Table) -> list[JSON]:

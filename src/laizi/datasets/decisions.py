@@ -139,16 +139,20 @@ def _decision(table: Table, entry: Mapping[str, object], step: int, source: Sour
 
 def simulated_logs(variant: str, bots: Sequence[str], hands: int, seed: int,
                    options: Mapping[str, object] | None = None) -> Iterator[tuple[int, str]]:
-    """``(seed, log)`` of ``hands`` hands played by ``bots`` (one spec a seat), each the
+    """``(seed, log)`` of ``hands`` hands played by ``bots`` (specs by seat), each the
     first hand of its own table in the public seed mode (seeds ``seed``, ``seed + 1``,
     …; the dealer moves round), as ``laizi simulate`` plays them."""
     from laizi.bots.registry import make_bot
+    from laizi.sim.arena import fill_bots
     from laizi.sim.hands import HandTask, bot_seed, hand_table
     from laizi.table.driver import BotController, play_hand
+    from laizi.variants import get as get_variant
 
+    seats = get_variant(variant).seats
+    specs = tuple(fill_bots(list(bots), seats))  # a shorter list: its last bot fills up
     opts = tuple(sorted((options or {}).items()))
     for i in range(hands):
-        task = HandTask(variant, seed + i, tuple(bots), opts, dealer=i % len(bots))
+        task = HandTask(variant, seed + i, specs, opts, dealer=i % seats)
         table = hand_table(task)
         controllers = [BotController(make_bot(spec, bot_seed(task.seed, s)))
                        for s, spec in enumerate(task.bots)]
