@@ -122,8 +122,7 @@ def _rotated(actions: list[JSON], dealer: int) -> list[JSON]:
 
 def test_botzone_export_import_round_trip() -> None:
     for seed, log in simulated_logs("mcr", ["greedy", "random", "search:budget_ms=5"], 4, 20):
-        table = Table.from_log(log.splitlines())
-        [match] = hand_logs(table)
+        [match] = hand_logs(log.splitlines())
         turns = match["log"]
         assert turns[-1]["output"]["command"] == "finish"
         assert sum(turns[-1]["output"]["content"].values()) == 0
@@ -131,7 +130,7 @@ def test_botzone_export_import_round_trip() -> None:
         assert verify_text(back.dumps()).startswith("ok: mcr, 1 hand(s)")
         dealer = json.loads(log.splitlines()[1])["dealer"]
         assert _actions(back.log) == _rotated(_actions(log), dealer), seed
-        again = hand_logs(back)[0]
+        again = hand_logs(back.log)[0]
         assert again["log"] == turns and again["initdata"] == match["initdata"]
 
 

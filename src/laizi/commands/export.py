@@ -98,9 +98,8 @@ def _write(args: argparse.Namespace, out: TextIO, variant: str, bots: list[str],
     for match, (file, seed, lines) in enumerate(_logs(args, variant, bots, options)):
         if args.format == "botzone":
             from laizi.datasets.botzone_log import hand_logs
-            from laizi.table.table import Table
 
-            for item in hand_logs(Table.from_log(lines)):
+            for item in hand_logs(lines):
                 out.write(json.dumps(item, ensure_ascii=False) + "\n")
                 count += 1
             continue

@@ -24,7 +24,7 @@ exactly the match (``laizi verify`` checks it again).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from laizi import tiles as T
 from laizi.bots.botzone_protocol import ProtocolError, Transcript, answer_action, tile_name
@@ -35,13 +35,15 @@ from laizi.table.decisions import decisions
 from laizi.table.table import Table
 from laizi.vocab import GameEventType, TableEventType
 
-__all__ = ["GAME", "MATCH_FORMAT", "hand_logs", "import_match"]
+__all__ = ["GAME", "MATCH_FORMAT", "from_player_walls", "hand_logs", "import_match",
+           "to_player_walls"]
 
 GAME = "Chinese-Standard-Mahjong"
 MATCH_FORMAT = 1
 """The version of our reading of the match log (``initdata.laizi_format``)."""
 _WINDS = "ESWN"
 _PLAYERS = 4
+_BOTZONE_SET = [t for t in range(34) for _ in range(4)]
 
 
 def _split_hands(events: Sequence[JSON], seat: int) -> list[Transcript]:
@@ -82,13 +84,21 @@ def _claim_text(request: str, response: str) -> str:
     return response
 
 
-def hand_logs(table: Table) -> list[JSON]:
-    """The Botzone match log of each finished hand of an MCR table (a replayed log)."""
+def hand_logs(lines: Iterable[str | Mapping[str, object]]) -> list[JSON]:
+    """The Botzone match log of each finished hand of an MCR table log (checked by
+    replaying it, as ``laizi verify`` does)."""
+    walls: list[list[int]] = []
+    table: Table | None = None
+    for _, table in Table.replay(lines):
+        game = table.game
+        if game is not None and game.over and len(walls) < table.number:
+            walls.append(list(game.log[0]["wall"]))  # the deal, before draws reorder it
+    assert table is not None
     if table.variant.id != "mcr":
         raise ValueError(f"the Botzone format is MCR's, not {table.variant.id}'s")
     hands = [e for e in table.log if e["type"] == TableEventType.HAND]
     ends = [e for e in table.log if e["type"] == TableEventType.HAND_END]
-    if not hands:
+    if not ends:
         return []
     seats = [str(p) for p in hands[0]["seats"]]  # MCR never reseats people
     by_seat = [_split_hands(table.events(person), s) for s, person in enumerate(seats)]
@@ -96,12 +106,34 @@ def hand_logs(table: Table) -> list[JSON]:
     for k, (hand, end) in enumerate(zip(hands, ends, strict=False)):
         dealer = int(hand["dealer"])
         turns = {(s - dealer) % _PLAYERS: _aligned(by_seat[s][k]) for s in range(_PLAYERS)}
-        out.append(_match(hand, end, turns, seats, dealer))
+        out.append(_match(hand, end, turns, seats, dealer, walls[k]))
     return out
 
 
+def to_player_walls(wall: Sequence[int]) -> list[int]:
+    """A ``botzone``-profile deal (laizi's order) as Botzone's ``walltiles``: player 0's
+    34 tiles (13 dealt, then its draws: the 14th tile first), then player 1's, … (our
+    reading of the judge's per-player walls)."""
+    from laizi.variants.mcr import own_walls
+
+    size = 13
+    dealt = [list(wall[p * size:(p + 1) * size]) for p in range(_PLAYERS)]
+    dealt[0].append(wall[_PLAYERS * size])
+    draws = own_walls(wall[_PLAYERS * size + 1:], 0, _PLAYERS)
+    return [t for p in range(_PLAYERS) for t in dealt[p] + draws[p]]
+
+
+def from_player_walls(tiles: Sequence[int]) -> list[int]:
+    """The inverse of :func:`to_player_walls`: laizi's wall of a Botzone deal."""
+    size, block = 13, len(tiles) // _PLAYERS
+    blocks = [list(tiles[p * block:(p + 1) * block]) for p in range(_PLAYERS)]
+    head = [t for p in range(_PLAYERS) for t in blocks[p][:size]] + [blocks[0][size]]
+    return head + blocks[0][size + 1:] + [t for p in range(1, _PLAYERS)
+                                          for t in blocks[p][size:]]
+
+
 def _match(hand: JSON, end: JSON, turns: Mapping[int, tuple[list[str], list[str]]],
-           seats: Sequence[str], dealer: int) -> JSON:
+           seats: Sequence[str], dealer: int, wall: Sequence[int]) -> JSON:
     count = {len(r) for r, _ in turns.values()}
     if len(count) != 1:
         raise ValueError(f"hand {hand['number']}: the players read different numbers of "
@@ -120,10 +152,12 @@ def _match(hand: JSON, end: JSON, turns: Mapping[int, tuple[list[str], list[str]
                            "display": {"action": "HU" if winners else "HUANG",
                                        "player": winners[0] if winners else -1}}})
     wind = hand["options"].get("prevalent_wind", "E")
+    if hand["options"].get("profile") == "botzone":
+        wall = to_player_walls(wall)
     return {"game": GAME,
             "players": [{"name": seats[(dealer + p) % _PLAYERS]} for p in range(_PLAYERS)],
             "initdata": {"quan": _WINDS.index(wind), "laizi_format": MATCH_FORMAT,
-                         "walltiles": " ".join(tile_name(t) for t in end["wall"])},
+                         "walltiles": " ".join(tile_name(t) for t in wall)},
             "log": log}
 
 
@@ -188,8 +222,12 @@ def import_match(data: Mapping[str, object]) -> Table:
         got = [str(x.get("name", "")) if isinstance(x, dict) else "" for x in players]
         if all(got) and len(set(got)) == _PLAYERS:
             names = got
+    options: JSON = {"prevalent_wind": _WINDS[quan]}
+    if len(wall) == len(_BOTZONE_SET):  # no flowers: Botzone's own game
+        options["profile"] = "botzone"
+        wall = from_player_walls(wall)
     try:
-        table = Table("mcr", {"prevalent_wind": _WINDS[quan]}, names, seed=0, walls=[wall])
+        table = Table("mcr", options, names, seed=0, walls=[wall])
         table.start_hand()
     except Exception as exc:
         raise LogError(f"the match cannot be dealt: {exc}") from None
