@@ -13,7 +13,6 @@ a game of its own, in the prevalent wind its options give.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,6 +47,12 @@ def own_walls(live: Sequence[int], dealer: int, seats: int = 4) -> list[list[int
     return out
 
 
+def _botzone(options: Any) -> bool:
+    # Options made as plain GBOptions (golden's base, which tests and tools share) have
+    # no profile: the standard game.
+    return getattr(options, "profile", "standard") == BOTZONE
+
+
 def wrong_win_net(caller: int, seats: int = 4) -> list[int]:
     """Each seat's points after a wrong 胡 (错和) of ``caller`` on Botzone."""
     lose, win = WRONG_WIN
@@ -64,15 +69,15 @@ class MCR(GBVariant):
     presentation = Presentation(order=4, facts=GB_FACTS)
 
     def tile_set(self, options: Any) -> list[int]:
-        if options.profile == BOTZONE:
+        if _botzone(options):
             return list(BOTZONE_TILES)
         return super().tile_set(options)
 
     def flower_tiles(self, options: Any) -> frozenset[int]:
-        return frozenset() if options.profile == BOTZONE else super().flower_tiles(options)
+        return frozenset() if _botzone(options) else super().flower_tiles(options)
 
     def setup(self, game: HandState) -> None:
-        if game.options.profile != BOTZONE:
+        if not _botzone(game.options):
             super().setup(game)
             return
         walls = own_walls(game.wall[game.head:game.tail], game.dealer, game.n)
@@ -81,10 +86,9 @@ class MCR(GBVariant):
         game.wall = list(game.wall)  # draws reorder it (HandState.split_wall)
 
     def hand_options(self, options: Any, hand_number: int) -> Any:
-        if options.profile == BOTZONE:  # one hand a game: its own prevalent wind
+        if _botzone(options):  # one hand a game: its own prevalent wind
             return options
-        out = super().hand_options(options, hand_number)
-        return dataclasses.replace(out, profile=options.profile)
+        return super().hand_options(options, hand_number)
 
 
 VARIANT = MCR()
