@@ -22,9 +22,9 @@ from laizi.commands import Subparsers
 __all__ = ["log_files", "register", "run"]
 
 EXAMPLES = """examples:
-  laizi export mcr --hands 100 --bots greedy,search -o mcr.jsonl
-  laizi export jingzhou logs/ --obs-version 1 -o jingzhou.jsonl
-  laizi export mcr match.log --format botzone -o match.botzone.jsonl
+  laizi export mcr --hands 2 --bots greedy,random -o mcr.jsonl
+  laizi export jingzhou --hands 2 --obs-version 1 --forced -o jingzhou.jsonl
+  laizi export mcr --hands 1 --format botzone -o mcr.botzone.jsonl
 """
 
 
