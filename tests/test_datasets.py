@@ -175,3 +175,31 @@ def test_given_walls_need_a_seed_and_the_tile_set() -> None:
     with pytest.raises(ValueError, match="tile set"):
         table.start_hand()
     assert wall and "walls" not in table.events(None)[0]
+
+
+@pytest.mark.parametrize("variant", ["mcr", "jingzhou"])
+def test_the_observations_are_the_environments(variant: str) -> None:
+    import numpy as np
+
+    from laizi.env.aec import LaiziAEC
+
+    env = LaiziAEC(variant, version=1)
+    env.reset(seed=5)
+    seen = []
+    rng = np.random.default_rng(0)
+    while not all(env.terminations.values()):
+        agent = env.agent_selection
+        obs = env.observe(agent)
+        legal = np.flatnonzero(obs["action_mask"])
+        action = int(rng.choice(legal))
+        seen.append((env.possible_agents.index(agent), obs, action))
+        env.step(action)
+    assert env.table is not None
+    env.table.close()
+    steps = list(log_decisions(env.table.dumps().splitlines(), Source(0), obs_version=1))
+    assert len(steps) == len(seen) > 10
+    for step, (seat, obs, action) in zip(steps, seen, strict=True):
+        assert step["seat"] == seat and step["action"] == action
+        assert step["legal"] == [int(i) for i in np.flatnonzero(obs["action_mask"])]
+        assert np.allclose(np.array(step["obs"]), obs["observation"], atol=1e-6)
+        assert np.allclose(np.array(step["history"]), obs["history"], atol=1e-6)
