@@ -45,6 +45,8 @@ def test_136_tiles_and_no_flowers() -> None:
     south = v.options_from_json({**BOTZONE, "prevalent_wind": "S"})
     assert v.hand_options(south, 0).prevalent_wind == "S"
     assert v.hand_options(v.default_options(), 5).prevalent_wind == "S"
+    assert Table("mcr", BOTZONE).max_hands == 1  # one hand a game
+    assert Table("mcr").max_hands == 16
 
 
 def test_own_walls_split() -> None:

@@ -117,7 +117,7 @@ class Table:
         self.entropy: list[str] = []
         self.closed = False
         max_hands = read_max_hands(max_hands)
-        self.max_hands = max_hands if max_hands is not None else self.session.max_hands()
+        self.max_hands = self.session.max_hands(self.options) if max_hands is None else max_hands
         self._open_ended = max_hands is not None
         """An explicit ``max_hands`` plays that many hands whatever the session's own
         length (Taiwan then starts a new 将 after four 圈)."""
