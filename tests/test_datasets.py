@@ -203,3 +203,14 @@ def test_the_observations_are_the_environments(variant: str) -> None:
         assert step["legal"] == [int(i) for i in np.flatnonzero(obs["action_mask"])]
         assert np.allclose(np.array(step["obs"]), obs["observation"], atol=1e-6)
         assert np.allclose(np.array(step["history"]), obs["history"], atol=1e-6)
+
+
+def test_the_hall_replay_reads_an_imported_match() -> None:
+    from laizi.server.records import hand_replay, replay_steps
+
+    table = import_match(json.loads(FIXTURE.read_text()))
+    replay = hand_replay(table.log, 0, b"\0" * 32)  # the walls are given: no key needed
+    assert table.walls is not None and replay["deal"]["wall"] == table.walls[0]
+    assert replay["end"]["net"] == table.log[-2]["net"]
+    steps = replay_steps(replay["log"])
+    assert len(steps) > 50 and steps[0]["hands"]
