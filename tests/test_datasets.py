@@ -214,3 +214,16 @@ def test_the_hall_replay_reads_an_imported_match() -> None:
     assert replay["end"]["net"] == table.log[-2]["net"]
     steps = replay_steps(replay["log"])
     assert len(steps) > 50 and steps[0]["hands"]
+
+
+def test_dealt_in_is_the_discarder_of_a_won_discard() -> None:
+    results = []
+    for seed, log in simulated_logs("mcr", ["greedy"], 6, 50):
+        for step in log_decisions(log.splitlines(), Source(0, seed=seed)):
+            o = step["outcome"]
+            results.append(o["result"])
+            if o["result"] == "dealt_in":
+                assert o["how"] == "discard" and o["from"] == step["seat"] and o["net"] < 0
+            if o["result"] == "win":
+                assert step["seat"] in o["winners"] and o["net"] > 0
+    assert {"win", "dealt_in", "lose"} <= set(results)

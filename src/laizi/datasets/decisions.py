@@ -27,7 +27,7 @@ from laizi.errors import LogError
 from laizi.table.decisions import pass_only
 from laizi.table.events import read_line
 from laizi.table.table import Table
-from laizi.vocab import TableEventType
+from laizi.vocab import TableEventType, WinHow
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "Source", "header", "log_decisions", "simulated_logs"]
 
@@ -74,8 +74,9 @@ def _outcome(end: Mapping[str, object], seats: Sequence[str], seat: int) -> JSON
     assert isinstance(record, dict) and isinstance(net, dict)
     winners = [int(w) for w in record.get("winners", [])]
     source = record.get("from")
+    dealt_in = source == seat and record.get("how") in (WinHow.DISCARD, WinHow.ROBBED_KONG)
     result = "win" if seat in winners else "draw" if not winners else \
-        "dealt_in" if source == seat and record.get("how") == "discard" else "lose"
+        "dealt_in" if dealt_in else "lose"
     return {"net": int(net[seats[seat]]), "result": result, "outcome": record.get("outcome"),
             "winners": winners, "how": record.get("how"), "from": source}
 
