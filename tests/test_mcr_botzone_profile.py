@@ -105,3 +105,17 @@ def test_an_exported_deal_replays_under_the_profile() -> None:
         back = import_match(json.loads(json.dumps(match)))
         assert back.options.profile == "botzone"
         assert hand_logs(back.log) == [match]
+
+
+def test_a_wrong_hu_of_a_botzone_program_is_counted_as_such() -> None:
+    import sys
+    from pathlib import Path
+
+    from laizi.sim.simulate import simulate
+
+    bad = Path(__file__).parent / "fixtures" / "botzone_bad_stub.py"
+    spec = f"botzone:keep=1:timeout=5:cmd={sys.executable} {bad} hu --keep"
+    summary, _ = simulate("mcr", [spec, "greedy"], 1, seed=3, options=dict(BOTZONE))
+    (record,) = summary["bridge"]
+    assert record["error_kinds"].get("wrong_win", 0) >= 3, record
+    assert "illegal" not in record["error_kinds"]
