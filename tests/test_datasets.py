@@ -25,7 +25,7 @@ from laizi.engine.actions import WIN, Action
 from laizi.env.encoding import NUM_ACTIONS, OBS_SHAPE, decode_action
 from laizi.env.history import HISTORY_SHAPE
 from laizi.errors import LogError, TableError
-from laizi.table.driver import BotController, play
+from laizi.table.driver import BotController, play, play_hand
 from laizi.table.table import Table
 
 FIXTURE = Path(__file__).parent / "fixtures" / "botzone_mcr_match.json"
@@ -227,3 +227,33 @@ def test_dealt_in_is_the_discarder_of_a_won_discard() -> None:
             if o["result"] == "win":
                 assert step["seat"] in o["winners"] and o["net"] > 0
     assert {"win", "dealt_in", "lose"} <= set(results)
+
+
+def test_a_hall_backup_exports_its_rooms(tmp_path: Path) -> None:
+    from laizi.table import deals
+
+    rows: list[JSON] = []
+    for code, variant in (("ROOMA", "mcr"), ("ROOMB", "taiwan"), ("ROOMC", "mcr")):
+        secret = deals.new_secret()
+        table = Table(variant, people=["a", "b", "c", "d"], secret=secret)
+        table.start_hand()
+        play_hand(table, [BotController(make_bot("greedy", s)) for s in range(4)])
+        table.start_hand()  # a hand in play: left out
+        rows.append({"t": "rooms", "r": {"code": code, "variant": variant,
+                                         "secret": deals.secret_hex(secret)}})
+        rows += [{"t": "log_lines", "r": {"room": code, "n": n, "line": json.dumps(e)}}
+                 for n, e in enumerate(table.log)]
+    backup = tmp_path / "hall.backup"
+    backup.write_text("\n".join([json.dumps({"laizi_backup": 1, "tables": []}),
+                                 *map(json.dumps, rows), json.dumps({"end": len(rows)})]))
+    out = tmp_path / "hall.jsonl"
+    assert main(["export", "mcr", str(backup), "-o", str(out)]) == 0
+    _, *steps = [json.loads(x) for x in out.read_text().splitlines()]
+    assert {s["file"].rsplit("#", 1)[1] for s in steps} == {"ROOMA", "ROOMC"}
+    assert {s["hand"] for s in steps} == {0}
+    for step in steps:
+        _check_step(step)
+    botzone = tmp_path / "hall.botzone.jsonl"
+    assert main(["export", "mcr", str(backup), "--format", "botzone", "-o",
+                 str(botzone)]) == 0
+    assert len(botzone.read_text().splitlines()) == 2

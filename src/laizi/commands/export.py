@@ -70,18 +70,27 @@ def log_files(paths: list[str]) -> list[Path]:
     return out
 
 
-def _logs(args: argparse.Namespace, variant: str, bots: list[str],
-          options: dict[str, object]) -> Iterator[tuple[str | None, int | None, list[str]]]:
-    """``(file, seed, lines)`` of every log to export."""
-    if not args.logs:
-        from laizi.datasets.decisions import simulated_logs
+Log = tuple[str | None, int | None, list[str], bytes | None]
+"""A log to export: its file (``FILE#ROOM`` for a room of a hall backup) or its seed,
+its lines, and the secret of a log not closed yet (a backup's stored room)."""
 
+
+def _logs(args: argparse.Namespace, variant: str, bots: list[str],
+          options: dict[str, object]) -> Iterator[Log]:
+    """Every log to export."""
+    from laizi.datasets.decisions import backup_logs, is_backup, simulated_logs
+
+    if not args.logs:
         for seed, text in simulated_logs(variant, bots, args.hands, args.seed, options):
-            yield None, seed, text.splitlines()
+            yield None, seed, text.splitlines(), None
         return
     for path in log_files(args.logs):
         lines = [line for line in path.read_text("utf-8").splitlines() if line.strip()]
-        yield str(path), None, lines
+        if lines and is_backup(lines[0]):
+            for code, room, secret in backup_logs(lines, variant):
+                yield f"{path}#{code}", None, room, secret
+        else:
+            yield str(path), None, lines, None
 
 
 def _write(args: argparse.Namespace, out: TextIO, variant: str, bots: list[str],
@@ -95,16 +104,17 @@ def _write(args: argparse.Namespace, out: TextIO, variant: str, bots: list[str],
             "bots": bots, "hands": args.hands, "seed": args.seed, "options": options}
         out.write(json.dumps(header(variant, args.obs_version, args.forced, source),
                              ensure_ascii=False) + "\n")
-    for match, (file, seed, lines) in enumerate(_logs(args, variant, bots, options)):
+    for match, (file, seed, lines, secret) in enumerate(_logs(args, variant, bots, options)):
         if args.format == "botzone":
             from laizi.datasets.botzone_log import hand_logs
 
-            for item in hand_logs(lines):
+            for item in hand_logs(lines, secret):
                 out.write(json.dumps(item, ensure_ascii=False) + "\n")
                 count += 1
             continue
         for step in log_decisions(lines, Source(match, file, seed), variant=variant,
-                                  obs_version=args.obs_version, forced=args.forced):
+                                  obs_version=args.obs_version, forced=args.forced,
+                                  secret=secret):
             out.write(json.dumps(step, ensure_ascii=False, separators=(",", ":")) + "\n")
             count += 1
     return count

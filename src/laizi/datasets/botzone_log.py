@@ -84,12 +84,13 @@ def _claim_text(request: str, response: str) -> str:
     return response
 
 
-def hand_logs(lines: Iterable[str | Mapping[str, object]]) -> list[JSON]:
+def hand_logs(lines: Iterable[str | Mapping[str, object]], secret: bytes | None = None
+              ) -> list[JSON]:
     """The Botzone match log of each finished hand of an MCR table log (checked by
     replaying it, as ``laizi verify`` does)."""
     walls: list[list[int]] = []
     table: Table | None = None
-    for _, table in Table.replay(lines):
+    for _, table in Table.replay(lines, secret=secret):
         game = table.game
         if game is not None and game.over and len(walls) < table.number:
             walls.append(list(game.log[0]["wall"]))  # the deal, before draws reorder it

@@ -29,7 +29,8 @@ from laizi.table.events import read_line
 from laizi.table.table import Table
 from laizi.vocab import TableEventType, WinHow
 
-__all__ = ["SCHEMA", "SCHEMA_VERSION", "Source", "header", "log_decisions", "simulated_logs"]
+__all__ = ["SCHEMA", "SCHEMA_VERSION", "Source", "backup_logs", "header", "log_decisions",
+           "simulated_logs"]
 
 SCHEMA = "laizi.decisions"
 SCHEMA_VERSION = 1
@@ -83,17 +84,18 @@ def _outcome(end: Mapping[str, object], seats: Sequence[str], seat: int) -> JSON
 
 def log_decisions(lines: Iterable[str | Mapping[str, object]], source: Source, *,
                   variant: str | None = None, obs_version: int = 0,
-                  forced: bool = False) -> Iterator[JSON]:
+                  forced: bool = False, secret: bytes | None = None) -> Iterator[JSON]:
     """The decisions of a table log, one JSON object each (docs/datasets.md). The log
     must replay exactly (:class:`~laizi.errors.LogError` otherwise); ``variant``, when
-    given, must be the log's. A hand still in play at the end of the log is left out."""
+    given, must be the log's; ``secret`` opens the deals of a log not closed yet (a
+    hall's stored room). A hand still in play at the end of the log is left out."""
     entries = [read_line(no, line) for no, line in enumerate(lines, 1)]
     if variant is not None and entries and entries[0].get("variant") != variant:
         raise LogError(f"the log is of {entries[0].get('variant')!r}, not {variant!r}")
     feed: PublicFeed | None = None
     hand: list[JSON] = []
     seats: list[str] = []
-    for n, table in Table.replay(entries):
+    for n, table in Table.replay(entries, secret=secret):
         if feed is None and obs_version >= 1:
             feed = PublicFeed(table)
         line = entries[n - 1]
@@ -167,3 +169,33 @@ def simulated_logs(variant: str, bots: Sequence[str], hands: int, seed: int,
                     close()
         table.close()
         yield task.seed, table.dumps()
+
+
+def backup_logs(lines: Sequence[str], variant: str) -> Iterator[tuple[str, list[str], bytes]]:
+    """``(room code, log lines, secret)`` of every room of ``variant`` in a hall's backup
+    (``laizi backup``: a ``laizi_backup`` line, then ``{"t": TABLE, "r": ROW}`` lines):
+    the hall's stored logs, each with the room's secret."""
+    import json
+
+    from laizi.table import deals
+
+    rooms: dict[str, str] = {}
+    logs: dict[str, list[tuple[int, str]]] = {}
+    for text in lines[1:]:
+        item = json.loads(text)
+        row = item.get("r") if isinstance(item, dict) else None
+        if not isinstance(row, dict):
+            continue
+        if item.get("t") == "rooms" and row.get("variant") == variant:
+            rooms[str(row["code"])] = str(row["secret"])
+        elif item.get("t") == "log_lines":
+            logs.setdefault(str(row["room"]), []).append((int(row["n"]), str(row["line"])))
+    for code in sorted(rooms):
+        if code in logs:
+            ordered = [line for _, line in sorted(logs[code])]
+            yield code, ordered, deals.parse_secret(rooms[code])
+
+
+def is_backup(first_line: str) -> bool:
+    """Whether a file whose first line is this is a hall backup (``laizi backup``)."""
+    return first_line.startswith('{"laizi_backup"')
