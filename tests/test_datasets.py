@@ -257,3 +257,15 @@ def test_a_hall_backup_exports_its_rooms(tmp_path: Path) -> None:
     assert main(["export", "mcr", str(backup), "--format", "botzone", "-o",
                  str(botzone)]) == 0
     assert len(botzone.read_text().splitlines()) == 2
+
+
+def test_a_streams_table_has_no_botzone_wall(tmp_path: Path) -> None:
+    table = Table("mcr", seed=4, streams=True)
+    table.start_hand()
+    play_hand(table, [BotController(make_bot("greedy", s)) for s in range(4)])
+    table.close()
+    log = tmp_path / "streams.jsonl"
+    log.write_text(table.dumps())
+    with pytest.raises(ValueError, match="per-seat streams"):
+        hand_logs(table.log)
+    assert main(["export", "mcr", str(log), "--format", "botzone"]) == 2

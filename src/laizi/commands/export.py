@@ -139,12 +139,12 @@ def run(args: argparse.Namespace) -> int:
     except UserError as exc:
         print(f"laizi export: {exc}", file=sys.stderr)
         return 2
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"laizi export: {exc}", file=sys.stderr)
-        return 2
-    except LaiziError as exc:
+    except LaiziError as exc:  # (a ValueError too: first)
         print(f"laizi export: REJECTED: {exc.message}", file=sys.stderr)
         return 1
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        print(f"laizi export: {exc}", file=sys.stderr)
+        return 2
     what = "match logs" if args.format == "botzone" else "decisions"
     print(f"laizi export: {count} {what} written to {args.output}", file=sys.stderr)
     return 0

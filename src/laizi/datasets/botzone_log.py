@@ -97,6 +97,9 @@ def hand_logs(lines: Iterable[str | Mapping[str, object]], secret: bytes | None 
     assert table is not None
     if table.variant.id != "mcr":
         raise ValueError(f"the Botzone format is MCR's, not {table.variant.id}'s")
+    if table.streams:  # its draws do not follow the wall's order: no walltiles says them
+        raise ValueError("a table dealt with per-seat streams (--streams) has no Botzone "
+                         "wall; profile=botzone deals Botzone's per-seat walls")
     hands = [e for e in table.log if e["type"] == TableEventType.HAND]
     ends = [e for e in table.log if e["type"] == TableEventType.HAND_END]
     if not ends:
