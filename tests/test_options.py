@@ -26,6 +26,7 @@ OTHER_VALUES: dict[tuple[str, str], Any] = {
     ("golden", "prevalent_wind"): "S",
     ("mcr", "priority"): "dealer",
     ("mcr", "prevalent_wind"): "N",
+    ("mcr", "profile"): "botzone",
     ("taiwan", "tai"): (("full_flush", 8), ("heavenly_win", 24)),
 }
 
@@ -94,7 +95,7 @@ def test_unknown_key_lists_the_valid_keys() -> None:
     assert info.value.code is ErrorCode.BAD_OPTION
     assert info.value.to_json()["code"] == "bad_option"
     assert isinstance(info.value, LaiziError) and isinstance(info.value, ValueError)
-    assert option_keys("mcr") == ["minimum", "prevalent_wind", "priority"]
+    assert option_keys("mcr") == ["minimum", "prevalent_wind", "priority", "profile"]
 
 
 @pytest.mark.parametrize(("pairs", "match"), [

@@ -269,12 +269,15 @@ class BotzoneBot:
             return self._claim_discard(legal_actions)
         if self.keep:
             self._catch_up(len(t.requests) - 1)
+        answer = ""
         try:
             answer = self._exchange(len(t.requests) - 1)
             action, self.discard = answer_action(answer, legal_actions)
         except ProtocolError as exc:
             if exc.kind in ("unparsable", "illegal"):
-                self.errors[exc.kind] += 1
+                # A 胡 that is not a win is Botzone's 错和 (−30 / +10 there): its own kind.
+                wrong_win = exc.kind == "illegal" and answer.strip() == "HU"
+                self.errors["wrong_win" if wrong_win else exc.kind] += 1
             self.fallbacks += 1
             raise
         t.record(answer)

@@ -46,6 +46,8 @@ def verify_text(text: str) -> str:
     hands = sum(1 for e in table.log if e["type"] == TableEventType.HAND_END)
     kind = "a public seed (predictable deals, for simulation)" if table.seed is not None \
         else "the revealed secret, which opens the commitment"
+    if table.walls is not None:
+        kind = "the walls its first line gives (an imported match)"
     return (f"ok: {table.variant.id}, {hands} hand(s), {len(table.log)} lines; every deal "
             f"follows from {kind}; every action and settlement replays exactly")
 

@@ -96,7 +96,11 @@ class Dealing(HandState):
             if self.tail - self.head <= self.reserve:
                 self._end_draw()
                 return None
-            if self.seat_streams is not None:
+            if self.own_walls:
+                if not self._own_wall_left(seat):
+                    return None
+                self._bring(self._seat_stream_tile(seat), self.tail - 1)
+            elif self.seat_streams is not None:
                 self._bring(self._far_stream_tile(), self.tail - 1)
             self.tail -= 1
             t = self.wall[self.tail]
@@ -121,6 +125,8 @@ class Dealing(HandState):
         if self.tail - self.head <= self.reserve:
             self._end_draw()
             return
+        if self.own_walls and not self._own_wall_left(seat):
+            return
         if kong:
             got = self._take_tail_nonflower(seat, True)
             if got is None:
@@ -141,6 +147,14 @@ class Dealing(HandState):
                     return
                 t = got
         self._drawn(seat, t, kong)
+
+    def _own_wall_left(self, seat: int) -> bool:
+        """Per-seat walls (:attr:`own_walls`): whether ``seat``'s own wall has a tile;
+        if not, the hand is drawn."""
+        if self.seat_streams is not None and self.seat_streams[seat]:
+            return True
+        self._end_draw()
+        return False
 
     def _drawn(self, seat: int, t: int, kong: bool) -> None:
         self.hands[seat][t] += 1

@@ -139,6 +139,7 @@ class Game(Dealing):
         self.tail = len(self.wall)
         self.reserve = v.reserve(options)
         self.seat_streams = None
+        self.own_walls = False
         self.flower_set = v.flower_tiles(options)
         self._empty_hand(n)
         self.turn = dealer

@@ -105,6 +105,7 @@ def blind_copy(game: HandState, seat: int, unseen: list[int]) -> HandState:
     wall[game.head:game.tail] = live[:game.tail - game.head]
     probe.wall = wall
     probe.seat_streams = None
+    probe.own_walls = False
     probe.pending = {}
     probe.responses = {}
     return probe

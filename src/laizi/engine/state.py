@@ -52,6 +52,10 @@ class HandState:
     seat_streams: list[list[int]] | None = None
     """With per-seat streams (:meth:`Game.split_wall`): each seat's next tiles, the next
     one last. Together they hold exactly the tiles of ``wall[head:tail]``."""
+    own_walls: bool = False
+    """Botzone's per-seat walls (the ``mcr`` profile ``botzone``): every draw, a kong's
+    replacement too, takes the seat's own next tile, and a seat whose own wall is empty
+    cannot draw: the hand is drawn (荒庄)."""
     flower_set: frozenset[int] = frozenset()
     hands: list[list[int]] = field(default_factory=list)
     """Concealed tiles per seat, as counts by tile kind."""
@@ -198,6 +202,7 @@ class HandState:
         c.reserve = self.reserve
         c.seat_streams = (None if self.seat_streams is None
                           else [list(st) for st in self.seat_streams])
+        c.own_walls = self.own_walls
         c.flower_set = self.flower_set
         c.hands = [list(h) for h in self.hands]
         c.sizes = list(self.sizes)

@@ -173,6 +173,9 @@ def hand_deal(log: Sequence[Entry], number: int, secret: bytes) -> Deal:
     digest = deals.mix(entropy)
     key = deals.hand_key(secret, number, digest)
     tiles = sorted(variant.tile_set(variant.options_from_json(hand["options"])))
+    if head.get("walls") is not None:  # an imported match: its walls are given, not keyed
+        return Deal(hand=number, key="", entropy=entropy, entropy_digest=digest.hex(),
+                    commitment=None, tiles=tiles, wall=list(head["walls"][number]))
     return Deal(hand=number, key=key.hex(), entropy=entropy, entropy_digest=digest.hex(),
                 commitment=head.get("commitment"), tiles=tiles,
                 wall=deals.shuffle(tiles, key))

@@ -87,6 +87,20 @@ def read_streams(streams: object) -> bool:
     return streams
 
 
+def read_walls(walls: object, seed: int | None) -> list[list[int]] | None:
+    """Given walls (one list of tile ids per hand), only with a public seed: an imported
+    match's deals are public, like a seed's."""
+    if walls is None:
+        return None
+    if seed is None:
+        raise TableError("given walls need a public seed (seed=0)", code=ErrorCode.MALFORMED)
+    if not isinstance(walls, Sequence) or not walls or not all(
+            isinstance(w, Sequence) and all(type(t) is int for t in w) for w in walls):
+        raise TableError("walls must be a non-empty list of lists of tile ids",
+                         code=ErrorCode.MALFORMED)
+    return [list(w) for w in walls]
+
+
 def table_secret(seed: int | None, secret: bytes | None) -> bytes:
     """The secret the deals come from: the public seed's, the given one, or a new one."""
     if seed is not None:

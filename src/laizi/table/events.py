@@ -16,7 +16,7 @@ A person's stream interleaves these lines with the hand's own events
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -38,6 +38,7 @@ __all__ = [
     "TableEntry",
     "TableEvent",
     "canonical",
+    "expect_line",
     "read_line",
     "stream_event_from_json",
     "table_event_from_json",
@@ -60,6 +61,9 @@ class TableEntry:
     streams: bool = False
     seed: int | None = None
     commitment: str | None = None
+    walls: list[list[int]] | None = None
+    """Given walls, one per hand (an imported match, e.g. ``laizi import-botzone``): the
+    deals come from them, not from the seed; public like the seed."""
 
     def to_json(self) -> JSON:
         out: JSON = {"type": self.TAG, "format": self.format, "rules": self.rules,
@@ -72,6 +76,8 @@ class TableEntry:
             out["seed"] = self.seed
         if self.commitment is not None:
             out["commitment"] = self.commitment
+        if self.walls is not None:
+            out["walls"] = self.walls
         return out
 
 
@@ -245,7 +251,9 @@ def _read(kind: TableEventType, d: JSON) -> TableEvent:
                 _int(d["format"]), _int(d["rules"]), _str(d["variant"]),
                 _object(d["options"]), [_str(p) for p in _list(d["people"])],
                 _int(d["dealer"]), _opt_int(d, "max_hands"), bool(d.get("streams", False)),
-                _opt_int(d, "seed"), None if commitment is None else _str(commitment))
+                _opt_int(d, "seed"), None if commitment is None else _str(commitment),
+                None if d.get("walls") is None
+                else [[_int(t) for t in _list(w)] for w in _list(d["walls"])])
         case TableEventType.JOIN:
             return JoinEntry(_str(d["person"]))
         case TableEventType.LEAVE:
@@ -327,3 +335,18 @@ def stream_event_from_json(data: object, *, types: frozenset[str] = frozenset()
     if isinstance(data, dict) and isinstance(data.get("type"), str) and data["type"] in _GAME_TAGS:
         return game_event_from_json(data, types=types)
     return table_event_from_json(data)
+
+
+def expect_line(log: Sequence[JSON], entries: Sequence[JSON], i: int, where: str) -> None:
+    """A rebuilt table wrote line ``i`` of a log byte for byte; else a
+    :class:`~laizi.errors.LogError` naming it (``where``: the hand, for the message)."""
+    if len(log) <= i:
+        raise LogError(f"line {i + 1}{where}: the table did not write this line: "
+                       f"{canonical(entries[i])}")
+    got, want = canonical(log[i]), canonical(entries[i])
+    if got != want:
+        what = "the deal differs from the one the secret gives" \
+            if entries[i].get("type") == TableEventType.HAND_END and \
+            log[i].get("wall") != entries[i].get("wall") else "differs on replay"
+        raise LogError(f"line {i + 1}{where}: {what}: the log has {want}, "
+                       f"the table writes {got}")

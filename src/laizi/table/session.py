@@ -106,8 +106,9 @@ class Session:
         """How many people may be at the table, seated and waiting."""
         return self.variant.seats
 
-    def max_hands(self) -> int | None:
-        """Hands in a full session (``None``: play until the table closes)."""
+    def max_hands(self, options: Any = None) -> int | None:
+        """Hands in a full session under the table's ``options`` (``None``: play until
+        the table closes)."""
         return None
 
     def hand_setup(self, options: Any, number: int, seating: Seating, dealer: int,
@@ -164,7 +165,10 @@ class GBSession(Session):
 
     HANDS = 16
 
-    def max_hands(self) -> int | None:
+    def max_hands(self, options: Any = None) -> int | None:
+        # MCR's botzone profile: one hand a game, as on Botzone (docs/datasets.md).
+        if getattr(options, "profile", None) == "botzone":
+            return 1
         return self.HANDS
 
 

@@ -51,6 +51,7 @@ from laizi.table.arguments import (
     read_max_hands,
     read_options,
     read_streams,
+    read_walls,
     seating_of,
     table_secret,
 )
@@ -66,6 +67,7 @@ from laizi.table.events import (
     TableEntry,
     TableEvent,
     canonical,
+    expect_line,
     read_line,
     table_event_from_json,
 )
@@ -79,6 +81,7 @@ FORMAT = 1
 
 Entry = JSON
 """One line of the table log, or one event of a person's stream (plain JSON)."""
+
 
 def _variant(v: Variant | str) -> Variant:
     return get_variant(v) if isinstance(v, str) else v
@@ -95,7 +98,8 @@ class Table:
     def __init__(self, variant: Variant | str, options: object = None,
                  people: Sequence[str] | None = None, *, seed: int | None = None,
                  secret: bytes | None = None, dealer: int = 0,
-                 max_hands: int | None = None, streams: bool = False) -> None:
+                 max_hands: int | None = None, streams: bool = False,
+                 walls: Sequence[Sequence[int]] | None = None) -> None:
         v = _variant(variant)
         self.variant = v
         self.session: Session = session_for(v)
@@ -113,7 +117,7 @@ class Table:
         self.entropy: list[str] = []
         self.closed = False
         max_hands = read_max_hands(max_hands)
-        self.max_hands = max_hands if max_hands is not None else self.session.max_hands()
+        self.max_hands = self.session.max_hands(self.options) if max_hands is None else max_hands
         self._open_ended = max_hands is not None
         """An explicit ``max_hands`` plays that many hands whatever the session's own
         length (Taiwan then starts a new 将 after four 圈)."""
@@ -122,6 +126,9 @@ class Table:
         for duplicate comparisons (the arena's ``--streams``); in the log's ``table`` line."""
         self.seed = seed
         self._secret = table_secret(seed, secret)
+        self.walls = read_walls(walls, seed)  # an imported match's: they replace the seed's
+        if self.walls is not None:
+            self.max_hands = min(self.max_hands or len(self.walls), len(self.walls))
         self.game: Game | None = None
         self._seated: tuple[str, ...] = ()
         """Who sits where in the current (or last) hand."""
@@ -132,9 +139,9 @@ class Table:
         head = TableEntry(
             FORMAT, RULES_VERSION, v.id, v.options_to_json(self.options), list(people), dealer,
             max_hands, streams, seed,
-            None if seed is not None else deals.commitment(self._secret)).to_json()
-        # Even a public seed stays out of what people are sent: it predicts every deal.
-        self._append(head, {k: val for k, val in head.items() if k != "seed"})
+            None if seed is not None else deals.commitment(self._secret), self.walls).to_json()
+        # Even a public seed (or wall) stays out of what people are sent: it predicts deals.
+        self._append(head, {k: val for k, val in head.items() if k not in ("seed", "walls")})
 
     # ------------------------------------------------------------------ the log and the stream
 
@@ -296,7 +303,8 @@ class Table:
         options, context = self.session.hand_setup(self.options, k, self.seating, self.dealer,
                                                    self.state, buyers)
         tiles = v.tile_set(options)
-        wall = deals.deal_wall(self._secret, k, deals.mix(self.entropy), tiles)
+        wall = list(self.walls[k]) if self.walls is not None else \
+            deals.deal_wall(self._secret, k, deals.mix(self.entropy), tiles)
         scores = [self.ledger[p] for p in seated]
         self._played.update(self.people)
         self._append(HandEntry(k, self.dealer, list(seated), list(self.seating.waiting),
@@ -513,7 +521,7 @@ class Table:
         same object each time, moving on)."""
         entries = [read_line(no, line) for no, line in enumerate(lines, 1)]
         table = cls._set_up(entries, secret)
-        _expect(table, entries, 0)
+        expect_line(table.log, entries, 0, table._where())
         yield 1, table
         for i, entry in enumerate(entries[1:], 1):
             try:
@@ -523,7 +531,7 @@ class Table:
             except (LaiziError, KeyError, TypeError, ValueError) as exc:
                 raise LogError(f"line {i + 1}{table._where()}: cannot be replayed: "
                                f"{exc}") from None
-            _expect(table, entries, i)
+            expect_line(table.log, entries, i, table._where())
             if i == len(entries) - 1 and any(e["type"] != TableEventType.HAND_END
                                              for e in table.log[len(entries):]):
                 raise LogError(f"line {len(entries) + 1}{table._where()}: the log ends "
@@ -570,7 +578,7 @@ class Table:
                 return cls(head["variant"], head.get("options"), head.get("people"),
                            seed=head["seed"], dealer=head.get("dealer", 0),
                            max_hands=head.get("max_hands"),
-                           streams=head.get("streams", False))
+                           streams=head.get("streams", False), walls=head.get("walls"))
             secret = log_secret(head.get("commitment"),
                                 None if closing is None else closing.get("secret"), secret)
             return cls(head["variant"], head.get("options"), head.get("people"),
@@ -585,15 +593,3 @@ class Table:
     def _where(self) -> str:
         return f" (hand {self.number - 1})" if self.number else ""
 
-
-def _expect(table: Table, entries: Sequence[Entry], i: int) -> None:
-    if len(table.log) <= i:
-        raise LogError(f"line {i + 1}{table._where()}: the table did not write this line: "
-                       f"{canonical(entries[i])}")
-    got, want = canonical(table.log[i]), canonical(entries[i])
-    if got != want:
-        what = "the deal differs from the one the secret gives" \
-            if entries[i].get("type") == TableEventType.HAND_END and \
-            table.log[i].get("wall") != entries[i].get("wall") else "differs on replay"
-        raise LogError(f"line {i + 1}{table._where()}: {what}: the log has {want}, "
-                       f"the table writes {got}")

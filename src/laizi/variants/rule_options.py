@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["MAX_PARTIES", "PRIORITIES", "WIND_LETTERS", "GBOptions", "GoldenOptions",
-           "HuanghuangOptions", "JingzhouOptions"]
+__all__ = ["MAX_PARTIES", "MCR_PROFILES", "PRIORITIES", "WIND_LETTERS", "GBOptions",
+           "GoldenOptions", "HuanghuangOptions", "JingzhouOptions", "MCROptions"]
 
 MAX_PARTIES = 8
 """荆州晃晃: four seats and up to four waiting people."""
 
 WIND_LETTERS = "ESWN"
 """Option spelling of the winds: E 东, S 南, W 西, N 北."""
+MCR_PROFILES = ("standard", "botzone")
+"""``mcr``'s rule profiles: laizi's own, and Botzone's "Chinese Standard Mahjong"."""
 PRIORITIES = ("nearest", "dealer")
 """Who wins when several seats win on one discard (一炮单响): the nearest after the
 discarder (default), or the nearest counted from the dealer (the seed's literal
@@ -131,3 +133,22 @@ class GoldenOptions(GBOptions):
         if not isinstance(self.concealed_and_melded_kong, bool):
             raise ValueError("option concealed_and_melded_kong must be true or false, got "
                              f"{self.concealed_and_melded_kong!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class MCROptions(GBOptions):
+    """Table options of ``mcr``: those of :class:`GBOptions` and
+
+    * ``profile``: ``"standard"`` (default: 144 tiles, one shared wall, a 16-hand match)
+      or ``"botzone"``, Botzone's "Chinese Standard Mahjong" (docs/datasets.md): 136
+      tiles without flowers, per-seat walls of 21 draws, every hand a game of its own
+      in the prevalent wind it is given, 错和 -30 / +10.
+    """
+
+    profile: str = "standard"
+
+    def __post_init__(self) -> None:
+        GBOptions.__post_init__(self)  # (no zero-argument super() in a slots dataclass)
+        if self.profile not in MCR_PROFILES:
+            raise ValueError(f"option profile must be one of {', '.join(MCR_PROFILES)}, "
+                             f"got {self.profile!r}")

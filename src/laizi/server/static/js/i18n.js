@@ -477,6 +477,7 @@ const OPTIONS = {
   minimum: ["起和番数", "Minimum fan"],
   priority: ["一炮多响时谁胡", "Several winners on one discard"],
   prevalent_wind: ["圈风", "Prevalent wind"],
+  profile: ["规则版本", "Rules profile"],
   tai_value: ["台值", "Value of one 台"],
   eight_pairs: ["八对半 (呖咕呖咕)", "Eight pairs (八对半)"],
   last_discard: ["河底捞鱼", "Last discard (河底)"],

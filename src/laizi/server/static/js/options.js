@@ -7,6 +7,7 @@ import { optionLabel, pick, t } from "./i18n.js";
 const CHOICES = {
   priority: [["nearest", ["下家优先 (截胡)", "nearest after the discarder"]], ["dealer", ["从庄家数起", "first from the dealer"]]],
   prevalent_wind: [["E", ["东", "East"]], ["S", ["南", "South"]], ["W", ["西", "West"]], ["N", ["北", "North"]]],
+  profile: [["standard", ["标准 (144 张)", "standard (144 tiles)"]], ["botzone", ["Botzone (136 张·各自牌墙)", "Botzone (136 tiles, own walls)"]]],
 };
 
 export function OptionsForm({ variant, value, onChange, lang }) {
