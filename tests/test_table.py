@@ -305,6 +305,27 @@ def test_versions_events_and_stale_actions() -> None:
         table.act({**table.legal_actions(s2)[-1].to_json(), "version": v2})
 
 
+@pytest.mark.parametrize("variant", ["jingzhou", "huanghuang", "golden", "mcr", "taiwan"])
+def test_a_persons_version_is_the_number_of_events_they_see(variant: str) -> None:
+    """The version is counted as events come (the others' secret answers left out); the
+    events are redacted one by one when asked for: the two agree for every person and a
+    spectator at every step of random play, over several hands (huanghuang with people
+    waiting, whose seats change between hands)."""
+    people = [f"p{i}" for i in range(6)] if variant == "huanghuang" else None
+    table = Table(variant, people=people, seed=5, max_hands=3)
+    rng = random.Random(variant)
+    watchers: list[str | None] = [*table.people, None]
+    while not table.over:
+        table.start_hand()
+        while table.in_hand:
+            for p in watchers:
+                assert table.version(p) == len(table.events(p)), (p, len(table.log))
+            s = rng.choice(table.to_act())
+            table.act(rng.choice(table.legal_actions(s)))
+    for p in watchers:
+        assert table.version(p) == len(table.events(p))
+
+
 def test_spectator_view_is_public() -> None:
     table = Table("taiwan", seed=4)
     table.start_hand()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from laizi.core.jsondata import JSON
 from laizi.engine.actions import short_repr
@@ -18,7 +19,16 @@ from laizi.engine.game import Game
 from laizi.engine.replay import ReplayError, start_from
 from laizi.vocab import GameEventType
 
-__all__ = ["ReplayError", "dumps", "loads", "redact", "replay", "start", "state_json"]
+__all__ = ["ReplayError", "answer_seat", "dumps", "loads", "redact", "replay", "start",
+           "state_json"]
+
+# The event types redact reads, as plain constants: it runs for every event and every
+# person who sees it, and looking a member up on the enum class costs more than the rest
+# of the function.
+_DEAL: Final[str] = GameEventType.DEAL
+_DRAW: Final[str] = GameEventType.DRAW
+_ACTION: Final[str] = GameEventType.ACTION
+_START: Final[str] = GameEventType.START
 
 
 def dumps(log: Iterable[JSON]) -> str:
@@ -66,6 +76,16 @@ def start(head: JSON) -> Game:
     return start_from(Game, head)
 
 
+def answer_seat(event: JSON) -> int | None:
+    """The seat whose secret answer ``event`` is (an ``action`` line with ``answer``: a
+    pass, chow, pung, kong or win declared in a window), which only that seat sees
+    (:func:`redact`); ``None`` for an event every seat sees in some form."""
+    if event.get("type") == _ACTION and event.get("answer"):
+        seat: int = event["action"]["seat"]
+        return seat
+    return None
+
+
 def redact(event: JSON, seat: int | None) -> JSON | None:
     """The event as ``seat`` may see it (``None``: not shown to that seat at all).
 
@@ -75,15 +95,14 @@ def redact(event: JSON, seat: int | None) -> JSON | None:
     event, or the ``end`` event for a win). The end of the hand reveals everything.
     """
     kind = event.get("type")
-    if kind == GameEventType.DEAL:
+    if kind == _DEAL:
         hands = event["hands"]
-        return {"type": GameEventType.DEAL, "hands": [h if i == seat else [None] * len(h)
-                                                      for i, h in enumerate(hands)]}
-    if kind == GameEventType.DRAW and event["seat"] != seat:
+        return {"type": _DEAL, "hands": [h if i == seat else [None] * len(h)
+                                         for i, h in enumerate(hands)]}
+    if kind == _DRAW and event["seat"] != seat:
         return {**event, "tile": None}
-    if kind == GameEventType.ACTION and event.get("answer") \
-            and event["action"]["seat"] != seat:
+    if kind == _ACTION and event.get("answer") and event["action"]["seat"] != seat:
         return None
-    if kind == GameEventType.START:
+    if kind == _START:
         return {k: v for k, v in event.items() if k not in ("seed", "wall")}
     return event

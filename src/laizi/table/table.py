@@ -31,7 +31,6 @@ from laizi.core.jsondata import JSON
 from laizi.core.records import record_to_json
 from laizi.engine.actions import Action
 from laizi.engine.game import OVER, RULES_VERSION, Game
-from laizi.engine.log import redact
 from laizi.engine.registry import get as get_variant
 from laizi.engine.reports import copy_json
 from laizi.engine.variant import Variant
@@ -72,6 +71,7 @@ from laizi.table.events import (
     table_event_from_json,
 )
 from laizi.table.session import Seating, Session, SessionState, session_for
+from laizi.table.stream import EventStream
 from laizi.vocab import TableEventType
 
 __all__ = ["FORMAT", "Entry", "Table"]
@@ -133,9 +133,8 @@ class Table:
         self._seated: tuple[str, ...] = ()
         """Who sits where in the current (or last) hand."""
         self.log: list[Entry] = []
-        self._stream: list[tuple[Entry, tuple[str, ...] | None]] = []
+        self._stream = EventStream()
         self._seen = 0
-        self._streams: dict[str | None, tuple[int, list[Entry]]] = {}
         head = TableEntry(
             FORMAT, RULES_VERSION, v.id, v.options_to_json(self.options), list(people), dealer,
             max_hands, streams, seed,
@@ -147,7 +146,7 @@ class Table:
 
     def _append(self, entry: Entry, public: Entry | None = None) -> None:
         self.log.append(entry)
-        self._stream.append((entry if public is None else public, None))
+        self._stream.public(entry if public is None else public)
 
     def _sync(self) -> None:
         """Copy the hand's new engine events into the stream."""
@@ -156,33 +155,12 @@ class Table:
         seats = self._seated  # every seat is taken during a hand
         log = g.log
         for ev in log[self._seen:]:
-            self._stream.append((ev, seats))
+            self._stream.hand_event(ev, seats)
         self._seen = len(log)
-
-    @staticmethod
-    def _shown(event: Entry, seats: tuple[str, ...] | None, person: str | None
-               ) -> Entry | None:
-        if seats is None:
-            return event
-        seat = seats.index(person) if person is not None and person in seats else None
-        return redact(event, seat)
-
-    def _person_stream(self, person: str | None) -> list[Entry]:
-        """The events ``person`` can see, as they see them (kept up to date lazily: only
-        the events added since the last call are looked at)."""
-        scanned, shown = self._streams.get(person, (0, []))
-        stream = self._stream
-        for i in range(scanned, len(stream)):
-            ev, seats = stream[i]
-            one = self._shown(ev, seats, person)
-            if one is not None:
-                shown.append(one)
-        self._streams[person] = (len(stream), shown)
-        return shown
 
     def version(self, person: str | None = None) -> int:
         """How many events of the stream ``person`` can see (``None``: a spectator)."""
-        return len(self._person_stream(person))
+        return self._stream.version(person)
 
     def events(self, person: str | None = None, after: int = 0) -> list[Entry]:
         """The events ``person`` may see with numbers ``v`` greater than ``after`` (their
@@ -190,7 +168,7 @@ class Table:
         ``after`` needs exactly these."""
         if isinstance(after, bool) or not isinstance(after, int) or after < 0:
             raise MalformedActionError(f"after must be a version (int >= 0), got {after!r}")
-        shown = self._person_stream(person)
+        shown = self._stream.seen_by(person)
         return [{**e, "v": v} for v, e in enumerate(shown[after:], after + 1)]
 
     # ------------------------------------------------------------------ who is here
@@ -385,9 +363,9 @@ class Table:
         g.apply(action)
         self.log.append(TableActionEntry(action).to_json())
         # _sync(), inline: the hand's new engine events into the stream
-        log, seats, append = g.log, self._seated, self._stream.append
+        log, seats, add = g.log, self._seated, self._stream.hand_event
         for ev in log[self._seen:]:
-            append((ev, seats))
+            add(ev, seats)
         self._seen = len(log)
         if g.phase == OVER:
             self._book()
