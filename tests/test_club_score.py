@@ -251,3 +251,45 @@ def test_a_session_without_a_club_closes_read_only(tmp_path: Path) -> None:
         assert r.status_code == 200 and r.json()["closed"] is not None
         _refused(hall.post(f"/api/score/sessions/{sid}/hands", json={"record": _hand(2)},
                            headers=ann), 409, "session_closed")
+
+
+def test_two_processes_closing_at_once_append_each_hand_once(tmp_path: Path) -> None:
+    """A session closed whose hands are not appended yet (the close's append stopped,
+    or is under way in two processes at once): two books, each its own lock as two
+    processes have, catch up together; one's insert fails on the ledger's keys, it
+    reads again and finds nothing left. Each hand is in once, the chain checks."""
+    import asyncio
+    import sqlite3
+
+    from laizi.server.club_books import Books
+    from laizi.server.clubs import Clubs
+    from laizi.server.storage import Store
+
+    url = sqlite_url(tmp_path / "hall.db")
+    app = create_app(url, bot_processes=1)
+    with TestClient(app, base_url="http://127.0.0.1:8765",
+                    client=("127.0.0.1", 50000)) as hall:
+        club, ann, _, _ = _club_of_two(hall)
+        sid = hall.post("/api/score/sessions", json={"variant": "taiwan", "names": NAMES,
+                                                     "club": club}, headers=ann).json()["id"]
+        for winner in (1, 2):
+            hall.post(f"/api/score/sessions/{sid}/hands", json={"record": _hand(winner)},
+                      headers=ann)
+    with sqlite3.connect(tmp_path / "hall.db") as db:  # closed, nothing appended yet
+        db.execute("UPDATE score_sessions SET closed = 1.0 WHERE id = ?", (sid,))
+
+    async def race() -> tuple[list[Any], Any]:
+        store = Store(url)
+        await store.setup()
+        try:
+            clubs = Clubs(store)
+            one, other = Books(store, clubs), Books(store, clubs)
+            await asyncio.gather(one.sync(club), other.sync(club), one.sync(club))
+            return await one.entries(club), await other.verify(club)
+        finally:
+            await store.close()
+
+    entries, verdict = asyncio.run(race())
+    assert [(e["room"], e["hand"]) for e in entries] == [(f"score:{sid}", 0),
+                                                         (f"score:{sid}", 1)]
+    assert verdict.ok and verdict.entries == 2
