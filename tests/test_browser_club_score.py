@@ -38,16 +38,21 @@ def test_a_member_closes_a_club_session_into_the_ledger(browser: People,
     _ledger(a, 1)
     _self_draw(a, 2)
     shown = _ledger(a, 2)
+    shot(a, "club-score-before-close-390x844", "[data-testid=sk-ledger]")
     a.once("dialog", lambda d: d.accept())  # 结束这场记分？
     a.click("[data-testid=sk-close]")
     a.wait_for_selector("[data-testid=sk-closed]:has-text('2 局已记入')")
     assert a.locator(".tilekeys").count() == 0  # read-only: no form
+    # its export (for laizi verify-ledger beside the club's CSV) is a tap away
+    href = a.get_attribute("[data-testid=sk-closed-export]", "href")
+    assert href is not None and href.endswith("/export")
     assert a.locator(LEDGER).inner_text() == shown
     shot(a, "club-score-closed-390x844")
 
     a.click("[data-testid=sk-club-link]")
     a.wait_for_url(f"{server}/club/{club}")
-    a.wait_for_selector("[data-testid=club-sessions] li[data-closed=yes]:has-text('已记入账本 · 2 局')")
+    a.wait_for_selector(
+        "[data-testid=club-sessions] li[data-closed=yes]:has-text('已记入账本 · 2 局')")
     ledger = a.locator("[data-testid=club-ledger]")
     ledger.locator("h3:has-text('2 局')").wait_for()
     a.wait_for_selector("[data-testid=club-verdict]:has-text('2 笔')")

@@ -144,6 +144,7 @@ export function Watcher({ session, onNew }) {
       <p>${session.club ? t("sk_closed", { n: session.hands.length }) : t("sk_closed_plain")}</p>
       <div class="row buttons">
         ${session.club ? html`<a class="button primary" data-testid="sk-club-link" href=${`/club/${encodeURIComponent(session.club)}`}>${t("sk_club_ledger")}</a>` : ""}
+        <a class="button" data-testid="sk-closed-export" href=${`${path(session.id)}/export`} download>${t("sk_export")}</a>
         ${onNew ? html`<button type="button" onClick=${onNew}>${t("sk_new")}</button>` : ""}</div></section>`
     : html`<section class="card sk-share" data-testid="sk-viewer"><p class="muted">${t("sk_viewer")}</p>
       <p class="small">${t("sk_members", { names: session.members.join("、") })}</p></section>`}
