@@ -39,10 +39,13 @@ def test_a_member_closes_a_club_session_into_the_ledger(browser: People,
     _self_draw(a, 2)
     shown = _ledger(a, 2)
     shot(a, "club-score-before-close-390x844", "[data-testid=sk-ledger]")
-    a.once("dialog", lambda d: d.accept())  # 结束这场记分？
+    asked: list[str] = []
+    a.once("dialog", lambda d: (asked.append(d.message), d.accept()))  # 结束这场记分？
     a.click("[data-testid=sk-close]")
     a.wait_for_selector("[data-testid=sk-closed]:has-text('2 局已记入')")
     assert a.locator(".tilekeys").count() == 0  # read-only: no form
+    # 阿明 is the club member's name: the question said those hands count for them
+    assert "2 局" in asked[0] and "计入成员：阿明" in asked[0], asked
     # its export (for laizi verify-ledger beside the club's CSV) is a tap away
     href = a.get_attribute("[data-testid=sk-closed-export]", "href")
     assert href is not None and href.endswith("/export")
@@ -57,8 +60,16 @@ def test_a_member_closes_a_club_session_into_the_ledger(browser: People,
     ledger.locator("h3:has-text('2 局')").wait_for()
     a.wait_for_selector("[data-testid=club-verdict]:has-text('2 笔')")
     text = ledger.inner_text()
-    # the session's names are people, each with their points (not lumped as bots)
+    # the session's names are people, each with their points (not lumped as bots);
+    # 阿明 counts for the member of that name
     assert all(n in text for n in NAMES) and "电脑" not in text, text
+    assert a.locator("[data-testid=club-ledger] h3 + ul.history li").count() == 4
+    credential = a.evaluate("() => localStorage.getItem('laizi.person')")
+    entries = a.request.get(f"{server}/api/clubs/{club}/ledger",
+                            headers={"X-Laizi-Person": credential}).json()["entries"]
+    me = credential.split(".")[0]
+    assert [(e["hand"], e["persons"]) for e in entries] == [(0, {"阿明": me}),
+                                                            (1, {"阿明": me})]
     a.locator("[data-testid=club-sessions]").scroll_into_view_if_needed()
     shot(a, "club-score-club-page-390x844")
     shot(a, "club-score-club-full-390x844", "main")

@@ -293,3 +293,23 @@ def test_two_processes_closing_at_once_append_each_hand_once(tmp_path: Path) -> 
     assert [(e["room"], e["hand"]) for e in entries] == [(f"score:{sid}", 0),
                                                          (f"score:{sid}", 1)]
     assert verdict.ok and verdict.entries == 2
+
+    # the server's check settles the stored records again: a record changed in the
+    # database after the close no longer has its entry's hash
+    async def check() -> Any:
+        store = Store(url)
+        await store.setup()
+        try:
+            return await Books(store, Clubs(store)).verify(club)
+        finally:
+            await store.close()
+
+    with sqlite3.connect(tmp_path / "hall.db") as db:
+        (record,) = db.execute("SELECT record FROM score_hands WHERE session = ? AND n = 1",
+                               (sid,)).fetchone()
+        changed = json.loads(record)
+        changed["dealer"] = 1
+        db.execute("UPDATE score_hands SET record = ? WHERE session = ? AND n = 1",
+                   (json.dumps(changed, ensure_ascii=False), sid))
+    verdict = asyncio.run(check())
+    assert not verdict.ok and "entry 1" in str(verdict.problem), verdict

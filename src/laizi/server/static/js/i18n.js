@@ -394,6 +394,7 @@ const S = {
   sk_club: ["亲友圈的记分：结束时每一局都记入圈内积分账", "A club's session: when it is closed every hand goes into the club's ledger"],
   sk_close: ["结束并记入账本", "Close and add to the club ledger"],
   sk_close_q: ["结束这场记分？{n} 局都记入亲友圈积分账，之后不能再改。", "Close this session? Its {n} hands go into the club's ledger, and it no longer changes."],
+  sk_close_members: ["计入成员：{names}", "Counted for the members: {names}"],
   sk_closed: ["这场记分已结束，{n} 局已记入亲友圈积分账。", "This session is closed: its {n} hands are in the club's ledger."],
   sk_closed_plain: ["这场记分已结束，不能再改。", "This session is closed: it no longer changes."],
   sk_club_ledger: ["看亲友圈积分账", "Open the club's ledger"],

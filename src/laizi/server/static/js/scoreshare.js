@@ -118,15 +118,35 @@ export function ShareCard({ session }) {
   </section>`;
 }
 
+/**
+ * The session's names that are the name of exactly one club member: name → person id.
+ * @param {string[]} names @param {{id: string, name: string}[]} members @returns {Record<string, string>}
+ */
+export function tiedNames(names, members) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const name of new Set(names)) {
+    const found = members.filter((m) => m.name === name);
+    if (found.length === 1 && names.filter((n) => n === name).length === 1) out[name] = found[0].id;
+  }
+  return out;
+}
+
 // A club's session: a member closes it for the evening (结束并记入账本), and the server
 // appends its hands to the club's ledger; from then on it is read-only on every phone.
 /** @param {{session: any, setSession: (s: any) => void, show: (m: string) => void, conflict: (e: any) => Promise<boolean>}} props */
 export function CloseButton({ session, setSession, show, conflict }) {
   if (!session.club || !session.hands.length) return null;
   async function close() {
-    if (!confirm(t("sk_close_q", { n: session.hands.length }))) return;
+    // names of the table that are a club member's name (one member's only) count for
+    // that member in the club's totals; the question says which, before anything is done
+    let persons = {};
+    try { persons = tiedNames(session.names, (await api(`/api/clubs/${encodeURIComponent(session.club)}`)).members); } catch { /* the close says why */ }
+    const tied = Object.keys(persons);
+    const asked = t("sk_close_q", { n: session.hands.length }) + (tied.length ? `\n${t("sk_close_members", { names: tied.join("、") })}` : "");
+    if (!confirm(asked)) return;
     try {
-      setSession(await api(`${path(session.id)}/close`, { method: "POST", body: { version: session.version } }));
+      setSession(await api(`${path(session.id)}/close`, { method: "POST", body: { version: session.version, persons } }));
     } catch (e) { if (!(await conflict(e))) show(errorText(e)); }
   }
   return html`<button type="button" class="primary" data-testid="sk-close" onClick=${close}>${t("sk_close")}</button>`;
