@@ -67,11 +67,17 @@ def _person(hall: TestClient, name: str) -> dict[str, str]:
 
 
 def _session(hall: TestClient, who: dict[str, str]) -> dict[str, Any]:
+    """A session of a club ``who`` makes first (a session's club has the maker for a
+    member: tests/test_club_score.py)."""
+    r = hall.post("/api/clubs", json={"name": "周五"}, headers=who)
+    assert r.status_code == 201, r.text
+    club = r.json()["id"]
     r = hall.post("/api/score/sessions", json={"variant": "taiwan", "names": NAMES,
-                                               "club": "c-weekly"}, headers=who)
+                                               "club": club}, headers=who)
     assert r.status_code == 201, r.text
     made: dict[str, Any] = r.json()
-    assert made["member"] is True and made["version"] == 0 and made["club"] == "c-weekly"
+    assert made["member"] is True and made["version"] == 0 and made["club"] == club
+    assert made["closed"] is None
     return made
 
 

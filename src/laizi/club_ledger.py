@@ -13,6 +13,12 @@ canonical JSON). Change any field of any entry and its hash no longer matches, o
 next entry's ``prev`` does not; recompute the chain after a change and the entry's net
 no longer matches the hand its ``log_hash`` names in the logs.
 
+A closed score-keeping session of the club (记分, :mod:`laizi.server.score_sessions`) is
+entered the same way, one entry a hand: ``room`` is ``score:<session id>``, ``hand`` the
+hand's number in the session, ``net`` the hand settled again from its stored record by
+the names of the session, and ``log_hash`` :func:`session_hand_hash` of the session, the
+number and the record; :func:`session_facts` reads a session's export for the check.
+
 This module needs no server: ``laizi verify-ledger`` uses it on exported files.
 """
 
@@ -29,9 +35,10 @@ from typing import Any, TypedDict
 
 from laizi.table.events import canonical
 
-__all__ = ["CSV_FIELDS", "EVENING_STARTS", "GENESIS", "HandFact", "LedgerEntry", "Verdict",
-           "check_ledger", "entry_hash", "evening_of", "from_csv", "hand_facts",
-           "hand_log_hash", "to_csv"]
+__all__ = ["CSV_FIELDS", "EVENING_STARTS", "GENESIS", "SESSION_FORMAT", "HandFact",
+           "LedgerEntry", "Verdict", "check_ledger", "entry_hash", "evening_of", "from_csv",
+           "hand_facts", "hand_log_hash", "session_facts", "session_hand_hash",
+           "session_room", "to_csv"]
 
 GENESIS = "0" * 64
 """The ``prev`` of a club's first entry."""
@@ -41,6 +48,8 @@ evening before (an evening of mahjong runs past midnight)."""
 CSV_FIELDS = ("seq", "club", "time", "evening", "room", "hand", "net", "persons",
               "log_hash", "prev", "hash")
 """The columns of an exported ledger, in order (``net`` and ``persons`` are JSON)."""
+SESSION_FORMAT = "laizi-scorekeeper/1"
+"""The ``format`` of a score-keeping session's export (``GET /api/score/sessions/ID/export``)."""
 
 
 class LedgerEntry(TypedDict):
@@ -112,6 +121,46 @@ def hand_facts(log: Sequence[Mapping[str, Any]]) -> dict[str, HandFact]:
             net = {str(k): int(v) for k, v in dict(entry.get("net", {})).items()}
             out[hand_log_hash(log[start:i + 1])] = HandFact(int(entry["number"]), net)
             start = None
+    return out
+
+
+def session_room(session: str) -> str:
+    """The ``room`` of a score-keeping session's entries."""
+    return f"score:{session}"
+
+
+def session_hand_hash(session: str, hand: int, record: Mapping[str, object]) -> str:
+    """SHA-256 (hex) of a session's hand: the canonical JSON of ``{"hand", "record",
+    "session"}`` (the record as the session stores and exports it). The session and the
+    number are in it so that two hands of the same tiles are two hands."""
+    body = {"hand": hand, "record": record, "session": session}
+    return hashlib.sha256(canonical(body).encode("utf-8")).hexdigest()
+
+
+def session_facts(export: Mapping[str, Any]) -> dict[str, HandFact]:
+    """Every hand of a score-keeping session (its export, or the session as the hall
+    reads it), by :func:`session_hand_hash`: its number and its net by the session's
+    names, the record settled again by the engine (the same
+    :func:`laizi.records.settle_record` the score-keeper uses), so the net is the rules'
+    and not what was stored. A party without a name (晃晃's horses reaching a waiting
+    person) is ``+N``; a name twice at the table is one person: their nets add up.
+    :class:`~laizi.core.records.RecordError` (or :class:`ValueError`) for a hand that
+    does not settle."""
+    from laizi.records import settle_record
+
+    sid = str(export["id"])
+    names = [str(n) for n in export["names"]]
+    out: dict[str, HandFact] = {}
+    for hand in export["hands"]:
+        number, record = int(hand["n"]), hand["record"]
+        if not isinstance(record, dict):
+            raise ValueError(f"hand {number}: its record is not a JSON object")
+        settled = settle_record(record)
+        net: dict[str, int] = {}
+        for party, amount in enumerate(list(settled["net"])):  # type: ignore[call-overload]
+            who = names[party] if party < len(names) else f"+{party}"
+            net[who] = net.get(who, 0) + int(amount)
+        out[session_hand_hash(sid, number, record)] = HandFact(number, net)
     return out
 
 

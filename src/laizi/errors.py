@@ -99,6 +99,10 @@ class ErrorCode(StrEnum):
     """The hall: only a member of the score-keeping session (who joined it by its link)
     may enter or take back a hand, or show its link; or a join with a secret that is not
     the session's (HTTP 403); nothing was applied."""
+    SESSION_CLOSED = "session_closed"
+    """The hall: the score-keeping session was closed (结束并记入账本: its hands are in
+    its club's ledger): no hand may be entered or taken back any more (HTTP 409);
+    nothing was applied."""
     UNKNOWN_CLUB = "unknown_club"
     """The hall: no club (亲友圈) has this id or invite code (HTTP 404)."""
     NOT_CLUB_MEMBER = "not_club_member"

@@ -54,7 +54,8 @@ from laizi.engine.variant import Variant
 from laizi.reasons import Refusal
 from laizi.settlement import Payment
 
-__all__ = ["BEYOND", "NUMBER_LIMIT", "beyond_limit", "record_from_json", "settle", "validate"]
+__all__ = ["BEYOND", "NUMBER_LIMIT", "beyond_limit", "record_from_json", "settle",
+           "settle_record", "validate"]
 
 _HOW_ALIASES = {
     "自摸": "self_draw", "zimo": "self_draw", "tsumo": "self_draw",
@@ -436,3 +437,23 @@ def settle(record: HandRecord) -> tuple[list[Payment], int]:
         payments, parties = settle_parties(record)
         return list(payments), int(parties)
     return variant.settle(record), variant.seats
+
+
+def settle_record(data: object) -> dict[str, object]:
+    """Validate a hand record (JSON) and settle it as ``laizi score --json`` does:
+    ``{"payments", "net", "parties", "summary", "record"}`` (``record``: the record as
+    read, tiles in MPSZ). :class:`RecordError` for an impossible hand. The score-keeper
+    settles every hand typed in with it, and a club ledger's check settles a session's
+    hands again with it (:func:`laizi.club_ledger.session_facts`)."""
+    from laizi.core.records import record_to_json
+    from laizi.reasons import payments_with_parts
+    from laizi.settlement import payments_json
+
+    record = record_from_json(data)
+    variant = get(record.variant)
+    payments, parties = settle(record)
+    settled = payments_json(payments, parties)
+    assert isinstance(settled, dict)
+    settled["payments"] = payments_with_parts(settled["payments"])
+    return {**settled, "parties": parties,
+            "summary": variant.describe(record), "record": record_to_json(record, variant)}

@@ -3,7 +3,8 @@ finished hands, shown per evening and in total, checked on the server, and the
 members' ratings per variant (openskill; docs/clubs.md).
 
 Entries are appended by :meth:`Books.sync`: told by the hall each time a club room
-stores a finished hand, and run again before the ledger is read (so a hand another
+stores a finished hand and each time a club's score-keeping session is closed (its
+hands, in order, after the rooms' ones), and run again before the ledger is read (so a hand another
 process stored, or one a crash kept from being appended, is caught up). One sync at a
 time per club in this process; across processes the table's keys (club + seq, and
 club + room + hand) let one of two racing appends fail, and it is tried again.
@@ -24,14 +25,18 @@ from sqlalchemy.exc import IntegrityError
 
 from laizi.club_ledger import (
     GENESIS,
+    HandFact,
     LedgerEntry,
     Verdict,
     check_ledger,
     entry_hash,
     evening_of,
     hand_facts,
+    session_facts,
+    session_room,
     to_csv,
 )
+from laizi.errors import LaiziError
 from laizi.server.clubs import ClubLedgerRow, ClubMemberRow, ClubRoomRow, Clubs
 from laizi.server.storage import HandRow, MemberRow, Store
 
@@ -91,10 +96,58 @@ class Books:
 
     async def _append_new(self, club: str) -> None:
         tz = int((await self.clubs.club(club))["settings"].get("tz_minutes", 480))
+        await self._append_rooms(club, tz)
+        await self._append_sessions(club, tz)
+
+    async def _last(self, club: str) -> tuple[int, str]:
+        """(seq, prev) of the club's next entry."""
         async with self.store.engine.connect() as conn:
             last = (await conn.execute(
                 select(ClubLedgerRow.seq, ClubLedgerRow.hash).where(ClubLedgerRow.club == club)
                 .order_by(ClubLedgerRow.seq.desc()).limit(1))).first()
+        return (last[0] + 1, last[1]) if last is not None else (0, GENESIS)
+
+    async def _append_sessions(self, club: str, tz: int) -> None:
+        """Append the hands of the club's closed score-keeping sessions not in the
+        ledger yet (all of a session's at its close; a crash between the close and the
+        append is caught up here), each session in the order it was closed."""
+        from laizi.server.score_sessions import session_data
+        from laizi.server.scorekeeper import ScoreHandRow, ScoreSessionRow
+
+        async with self.store.engine.connect() as conn:
+            counted = dict((await conn.execute(
+                select(ClubLedgerRow.room, func.count()).where(
+                    ClubLedgerRow.club == club, ClubLedgerRow.room.like("score:%"))
+                .group_by(ClubLedgerRow.room))).all())
+            hands = (select(ScoreHandRow.session, func.count().label("n"))
+                     .group_by(ScoreHandRow.session).subquery())
+            closed = (await conn.execute(
+                select(ScoreSessionRow.id, ScoreSessionRow.persons, hands.c.n)
+                .join(hands, hands.c.session == ScoreSessionRow.id)
+                .where(ScoreSessionRow.club == club, ScoreSessionRow.closed.is_not(None))
+                .order_by(ScoreSessionRow.closed))).all()
+        todo = [(sid, persons) for sid, persons, n in closed
+                if counted.get(session_room(sid), 0) < n]
+        if not todo:
+            return
+        seq, prev = await self._last(club)
+        now = int(time.time())
+        rows: list[dict[str, Any]] = []
+        for sid, persons_json in todo:
+            room = session_room(sid)
+            facts = session_facts(await session_data(self.store.engine, sid, None))
+            persons: dict[str, str] = json.loads(persons_json or "{}")
+            for log_hash, fact in sorted(facts.items(), key=lambda f: f[1].hand):
+                if fact.hand < counted.get(room, 0):
+                    continue  # appended before (a session's hands go in together)
+                row, prev = _row(club, seq, prev, now, tz, room, fact, persons, log_hash)
+                rows.append(row)
+                seq += 1
+        async with self.store.engine.begin() as conn:
+            await conn.execute(insert(ClubLedgerRow), rows)
+
+    async def _append_rooms(self, club: str, tz: int) -> None:
+        async with self.store.engine.connect() as conn:
             done = set((await conn.execute(select(ClubLedgerRow.room, ClubLedgerRow.hand)
                                            .where(ClubLedgerRow.club == club))).all())
             ordered = [(r, n) for r, n in (await conn.execute(
@@ -107,7 +160,7 @@ class Books:
         if not ordered:
             return
         pending = set(ordered)
-        seq, prev = (last[0] + 1, last[1]) if last is not None else (0, GENESIS)
+        seq, prev = await self._last(club)
         now = int(time.time())
         rows: list[dict[str, Any]] = []
         for room in dict.fromkeys(r for r, _ in ordered):
@@ -117,14 +170,10 @@ class Books:
                 log_hash, number, net = fact
                 if (room, number) not in pending:
                     continue
-                entry = LedgerEntry(seq=seq, club=club, time=now, evening=evening_of(now, tz),
-                                    room=room, hand=number, net=net,
-                                    persons={n: p for n, p in persons.items() if n in net},
-                                    log_hash=log_hash, prev=prev, hash="")
-                entry["hash"] = entry_hash(entry)
-                rows.append({**entry, "net": json.dumps(net, ensure_ascii=False),
-                             "persons": json.dumps(entry["persons"])})
-                seq, prev = seq + 1, entry["hash"]
+                row, prev = _row(club, seq, prev, now, tz, room, HandFact(number, net),
+                                 persons, log_hash)
+                rows.append(row)
+                seq += 1
         if rows:
             async with self.store.engine.begin() as conn:
                 await conn.execute(insert(ClubLedgerRow), rows)
@@ -176,13 +225,34 @@ class Books:
         return verdict
 
     async def _check(self, entries: list[LedgerEntry]) -> Verdict:
-        facts = {}
-        for room in dict.fromkeys(e["room"] for e in entries):
-            from laizi.club_ledger import HandFact
+        from laizi.server.score_sessions import session_data
 
+        facts: dict[str, HandFact] = {}
+        for room in dict.fromkeys(e["room"] for e in entries):
+            if room.startswith("score:"):  # a closed session: its hands settled again
+                try:
+                    facts.update(session_facts(await session_data(
+                        self.store.engine, room.removeprefix("score:"), None)))
+                except LaiziError:
+                    continue  # no such session: its entries name no hand
+                continue
             for h, number, net in await self._room_facts(room):
                 facts[h] = HandFact(number, net)
         return check_ledger(entries, facts)
+
+
+def _row(club: str, seq: int, prev: str, now: int, tz: int, room: str, fact: HandFact,
+         persons: dict[str, str], log_hash: str) -> tuple[dict[str, Any], str]:
+    """The ledger row of one hand, chained after ``prev``; and its hash (the next
+    entry's ``prev``)."""
+    net = fact.net
+    entry = LedgerEntry(seq=seq, club=club, time=now, evening=evening_of(now, tz),
+                        room=room, hand=fact.hand, net=net,
+                        persons={n: p for n, p in persons.items() if n in net},
+                        log_hash=log_hash, prev=prev, hash="")
+    entry["hash"] = entry_hash(entry)
+    return {**entry, "net": json.dumps(net, ensure_ascii=False),
+            "persons": json.dumps(entry["persons"])}, entry["hash"]
 
 
 def totals(entries: Sequence[LedgerEntry], names: dict[str, str]) -> dict[str, Any]:

@@ -94,7 +94,7 @@ class ClubLedgerRow(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     time: Mapped[int] = mapped_column(Integer)
     evening: Mapped[str] = mapped_column(String(10))
-    room: Mapped[str] = mapped_column(String(16))
+    room: Mapped[str] = mapped_column(String(48))  # a room's code, or score:<session>
     hand: Mapped[int] = mapped_column(Integer)
     net: Mapped[str] = mapped_column(Text)
     persons: Mapped[str] = mapped_column(Text)

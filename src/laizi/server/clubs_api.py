@@ -14,7 +14,8 @@ it for its managers (403 ``not_club_manager``); an unknown club or invite is 404
                                              ``{"id", "status"}``
                                              (``requested`` or ``member``)
 ``GET /api/clubs/{id}``                      the club's page: club, me, members (online),
-                                             live rooms; for managers the requests
+                                             live rooms, score-keeping sessions; for
+                                             managers the requests
 ``POST /api/clubs/{id}/invite``              a new invite code (manager)
 ``POST /api/clubs/{id}/requests/{person}``   ``{"approve": bool}`` (manager)
 ``POST /api/clubs/{id}/members/{person}``    ``{"role": "manager" | "member" | null}``
@@ -169,8 +170,11 @@ async def page(request: Request) -> Response:
         playing |= await clubs.persons_in(room["code"], room["online"])
     members = [{**m, "online": m["online"] or m["id"] in playing}
                for m in await clubs.members(club)]
+    from laizi.server.score_sessions import club_sessions
+
+    sessions = await club_sessions(clubs.store.engine, club)
     return _ok({"club": data, "me": {"id": person, "role": role},
-                "members": members, "rooms": rooms,
+                "members": members, "rooms": rooms, "sessions": sessions,
                 "requests": await clubs.requests(club) if role == "manager" else []})
 
 

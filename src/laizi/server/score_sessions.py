@@ -24,8 +24,20 @@ is stored as it is, since every member may show the link again.
 ``GET /api/score/sessions/{id}/link``           members: ``{"link", "qr"}``
 ``POST /api/score/sessions/{id}/hands``         members: ``{"record", "version"}``
 ``DELETE /api/score/sessions/{id}/hands/last``  members: ``?version=V``
+``POST /api/score/sessions/{id}/close``         members: ``{"version", "persons"?}``
+                                                → the session, closed (结束并记入账本)
 ``GET /api/score/sessions/{id}/export``         the session as a JSON file
 ==============================================  ========================================
+
+A session may belong to a **club** (``club``: its id; the maker must be a member of it,
+else ``404 unknown_club`` / ``403 not_club_member`` and nothing is made). The club's
+page lists its sessions. Once the evening is over a member who is also a club member
+**closes** it: from then on it is read-only (entering or taking back a hand is ``409
+session_closed``) and every hand is appended to the club's ledger, in order, once
+(:meth:`laizi.server.club_books.Books.sync`; docs/clubs.md). ``persons`` maps names of
+the session to club members (person ids) for the ledger's totals per member. Closing a
+closed session changes nothing and appends nothing again. A session without a club may
+be closed too: it is read-only from then on.
 
 ``version`` moves with every hand entered or taken back. A write names the version its
 phone showed; when another phone wrote first it is ``409 stale_version`` and changes
@@ -49,10 +61,12 @@ from typing import Any, Protocol, cast
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from laizi.club_ledger import SESSION_FORMAT
 from laizi.errors import ErrorCode, LaiziError
 from laizi.reasons import payments_with_parts
 from laizi.server.http import qr_svg
@@ -74,7 +88,7 @@ from laizi.server.scorekeeper import (
     _settle,
 )
 
-__all__ = ["routes"]
+__all__ = ["club_sessions", "routes", "session_data"]
 
 
 class _Reach(Protocol):
@@ -86,7 +100,8 @@ class _Reach(Protocol):
 
 _STATUS = {ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.UNKNOWN_PERSON: 401,
            ErrorCode.SCORE_MEMBERS_ONLY: 403, ErrorCode.STALE_VERSION: 409,
-           ErrorCode.RATE_LIMITED: 429}
+           ErrorCode.RATE_LIMITED: 429, ErrorCode.SESSION_CLOSED: 409,
+           ErrorCode.UNKNOWN_CLUB: 404, ErrorCode.NOT_CLUB_MEMBER: 403}
 
 
 def _error(exc: LaiziError) -> JSONResponse:
@@ -105,8 +120,8 @@ def _check_names(names: object, seats: int) -> list[str]:
 
 
 def _check_club(club: object) -> str | None:
-    """The club a session names: an id of at most 32 printable characters, or none.
-    Only kept (and shown): a club's ledger is fed from it by the clubs."""
+    """The club a session names: an id of at most 32 printable characters, or none
+    (that it is a club the caller is a member of: :func:`_club_member`)."""
     if club is None:
         return None
     if not isinstance(club, str) or not 0 < len(club) <= 32 or not club.isprintable():
@@ -143,6 +158,19 @@ async def _caller(request: Request, guest: bool = False) -> tuple[str | None, st
     return made.person, made.header
 
 
+async def _club_member(request: Request, club: str) -> None:
+    """The caller is a member of the club (``unknown_club`` / ``not_club_member``
+    otherwise; a caller without an identity is no member)."""
+    from laizi.server.clubs import Clubs
+
+    found = await person_of(request)
+    clubs = cast(Clubs, request.app.state.clubs)
+    await clubs.club(club)
+    if found is None or await clubs.role(club, found[0]) is None:
+        raise ScoreError(f"only members of club {club} may keep its score",
+                         code=ErrorCode.NOT_CLUB_MEMBER)
+
+
 async def create_session(request: Request) -> Response:
     from laizi.variants import get
 
@@ -155,6 +183,8 @@ async def create_session(request: Request) -> Response:
         seats = get(vid).seats
         names = _check_names(data.get("names", [f"{i + 1}" for i in range(seats)]), seats)
         club = _check_club(data.get("club"))
+        if club is not None:
+            await _club_member(request, club)
         person, credential = await _caller(request, guest=True)
     except LaiziError as exc:
         return _error(exc)
@@ -175,8 +205,13 @@ async def create_session(request: Request) -> Response:
 
 
 async def _session(request: Request, sid: str, person: str | None) -> dict[str, Any]:
+    return await session_data(_engine(request), sid, person)
+
+
+async def session_data(engine: AsyncEngine, sid: str, person: str | None
+                       ) -> dict[str, Any]:
     """The session as every phone shows it, with whether ``person`` is a member."""
-    async with _engine(request).connect() as conn:
+    async with engine.connect() as conn:
         row = (await conn.execute(select(ScoreSessionRow)
                                   .where(ScoreSessionRow.id == sid))).first()
         if row is None:
@@ -203,6 +238,7 @@ async def _session(request: Request, sid: str, person: str | None) -> dict[str, 
     return {"id": row.id, "variant": row.variant, "options": json.loads(row.options),
             "names": names, "created": row.created, "updated": row.updated,
             "hands": out_hands, "ledger": ledger, "version": row.version, "club": row.club,
+            "closed": row.closed,
             "members": [m[1] for m in members],
             "member": person is not None and any(m[0] == person for m in members),
             "claimable": row.secret is None and not members}
@@ -276,6 +312,13 @@ async def _member(request: Request, sid: str) -> tuple[str, dict[str, Any]]:
     return person, session
 
 
+def _open(session: dict[str, Any]) -> None:
+    """A closed session takes no hand and gives none back: ``session_closed``."""
+    if session["closed"] is not None:
+        raise ScoreError("the session is closed (its hands are in the club's ledger): "
+                         "start a new one", code=ErrorCode.SESSION_CLOSED)
+
+
 def _seen(value: object, session: dict[str, Any]) -> int:
     """The version the phone showed (``None``: the one read now), or ``stale_version``."""
     if value is None:
@@ -298,7 +341,8 @@ async def _bump(conn: Any, sid: str, seen: int, now: float) -> None:
     """Move the version on from ``seen``, or ``stale_version``: the one write that two
     phones race for (the row's update is atomic on SQLite and PostgreSQL alike)."""
     moved = await conn.execute(update(ScoreSessionRow).where(
-        ScoreSessionRow.id == sid, ScoreSessionRow.version == seen)
+        ScoreSessionRow.id == sid, ScoreSessionRow.version == seen,
+        ScoreSessionRow.closed.is_(None))
         .values(version=seen + 1, updated=now))
     if moved.rowcount != 1:
         raise _stale()
@@ -308,6 +352,7 @@ async def add_hand(request: Request) -> Response:
     sid = request.path_params["id"]
     try:
         person, session = await _member(request, sid)
+        _open(session)
         data = await _body(request)
         if set(data) - {"record", "version"}:
             raise ScoreError("the body is {\"record\": {...}, \"version\": V}")
@@ -352,6 +397,7 @@ async def undo_hand(request: Request) -> Response:
     sid = request.path_params["id"]
     try:
         person, session = await _member(request, sid)
+        _open(session)
         seen = _seen(request.query_params.get("version"), session)
         if session["hands"]:
             n = session["hands"][-1]["n"]
@@ -382,6 +428,84 @@ async def link(request: Request) -> Response:
     return JSONResponse({"link": url, "qr": qr_svg(url)}, headers={"Cache-Control": "no-store"})
 
 
+async def close(request: Request) -> Response:
+    """A member closes the session (结束并记入账本): read-only from now on, and its
+    hands go to its club's ledger. Closing it again (two phones at once) changes
+    nothing; the ledger is caught up either way."""
+    sid = request.path_params["id"]
+    try:
+        person, session = await _member(request, sid)
+        data = await _body(request)
+        if set(data) - {"version", "persons"}:
+            raise ScoreError("the body is {\"version\": V, \"persons\": {name: person}}")
+        club = session["club"]
+        if club is not None:
+            await _club_member(request, club)
+        if session["closed"] is None:
+            persons = await _persons(request, club, session["names"], data.get("persons"))
+            await _close(request, sid, _seen(data.get("version"), session), persons)
+        if club is not None:
+            await request.app.state.books.sync(club)
+        return JSONResponse(await _session(request, sid, person))
+    except LaiziError as exc:
+        return _error(exc)
+
+
+async def _persons(request: Request, club: str | None, names: list[str],
+                   given: object) -> dict[str, str]:
+    """``persons`` of a close: names of the session → club members, for the ledger."""
+    from laizi.server.clubs import Clubs
+
+    if given is None:
+        return {}
+    if club is None or not isinstance(given, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in given.items()):
+        raise ScoreError("persons: {name: person id} of a club's session")
+    clubs = cast(Clubs, request.app.state.clubs)
+    for name, who in given.items():
+        if name not in names:
+            raise ScoreError(f"persons: {name!r} is not a name of the session")
+        if await clubs.role(club, who) is None:
+            raise ScoreError(f"persons: {who!r} is not a member of the club",
+                             code=ErrorCode.NOT_CLUB_MEMBER)
+    return dict(given)
+
+
+async def _close(request: Request, sid: str, seen: int, persons: dict[str, str]) -> None:
+    """Close the session of the version the phone showed; a close that another phone
+    made first is this one too (``stale_version`` only for a hand entered meanwhile)."""
+    now = time.time()
+    async with _engine(request).begin() as conn:
+        moved = await conn.execute(update(ScoreSessionRow).where(
+            ScoreSessionRow.id == sid, ScoreSessionRow.version == seen,
+            ScoreSessionRow.closed.is_(None))
+            .values(version=seen + 1, updated=now, closed=now,
+                    persons=json.dumps(persons, ensure_ascii=False)))
+        if moved.rowcount != 1:
+            closed = (await conn.execute(select(ScoreSessionRow.closed).where(
+                ScoreSessionRow.id == sid))).scalar()
+            if closed is None:
+                raise _stale()
+
+
+async def club_sessions(engine: AsyncEngine, club: str, limit: int = 20
+                        ) -> list[dict[str, Any]]:
+    """The club's score-keeping sessions, the latest first: ``{"id", "variant",
+    "names", "hands", "created", "closed"}`` (what the club's page lists)."""
+    hands = (select(ScoreHandRow.session, func.count().label("n"))
+             .group_by(ScoreHandRow.session).subquery())
+    async with engine.connect() as conn:
+        rows = (await conn.execute(
+            select(ScoreSessionRow.id, ScoreSessionRow.variant, ScoreSessionRow.names,
+                   ScoreSessionRow.created, ScoreSessionRow.closed, hands.c.n)
+            .outerjoin(hands, hands.c.session == ScoreSessionRow.id)
+            .where(ScoreSessionRow.club == club)
+            .order_by(ScoreSessionRow.created.desc()).limit(limit))).all()
+    return [{"id": i, "variant": v, "names": json.loads(names), "hands": n or 0,
+             "created": created, "closed": closed}
+            for i, v, names, created, closed, n in rows]
+
+
 async def export(request: Request) -> Response:
     sid = request.path_params["id"]
     try:
@@ -390,7 +514,7 @@ async def export(request: Request) -> Response:
         return _error(exc)
     for key in ("member", "claimable"):
         session.pop(key)
-    body = json.dumps({"format": "laizi-scorekeeper/1", **session}, ensure_ascii=False,
+    body = json.dumps({"format": SESSION_FORMAT, **session}, ensure_ascii=False,
                       indent=2)
     return Response(body, media_type="application/json", headers={
         "Content-Disposition": f'attachment; filename="laizi-score-{sid}.json"'})
@@ -405,5 +529,6 @@ def routes() -> list[Route]:
         Route("/api/score/sessions/{id}/link", link),
         Route("/api/score/sessions/{id}/hands", add_hand, methods=["POST"]),
         Route("/api/score/sessions/{id}/hands/last", undo_hand, methods=["DELETE"]),
+        Route("/api/score/sessions/{id}/close", close, methods=["POST"]),
         Route("/api/score/sessions/{id}/export", export),
     ]

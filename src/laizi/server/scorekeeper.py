@@ -45,7 +45,7 @@ not ``{"record"}`` is still ``400``. API clients keep ``POST /api/score`` and it
 
 Sessions live in the hall's database (tables ``score_sessions`` and ``score_hands``,
 migration ``0002_scorekeeper``; ``score_members`` and the sessions' secret, version and
-club, migration ``0006``).
+club, migration ``0006``; its ``closed`` time, ``0007_score_club``).
 """
 
 from __future__ import annotations
@@ -57,14 +57,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from laizi.core.records import RecordError, record_to_json
+from laizi.core.records import RecordError
 from laizi.errors import ErrorCode, LaiziError
-from laizi.reasons import Refusal, payments_with_parts
-from laizi.records import record_from_json, settle
+from laizi.reasons import Refusal
+from laizi.records import settle_record
 from laizi.server.http import json_object
 from laizi.server.score_form import build_record, next_hand
 from laizi.server.storage import Base
-from laizi.settlement import payments_json
 from laizi.variants.descriptors import describe
 
 __all__ = ["ScoreHandRow", "ScoreMemberRow", "ScoreSessionRow", "routes", "settle_record"]
@@ -91,7 +90,13 @@ class ScoreSessionRow(Base):
     version: Mapped[int] = mapped_column(Integer, server_default="0")
     """Moved by every hand entered or taken back: what the phones poll and check."""
     club: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    """A club id the session names (its ledger is fed by the clubs, later)."""
+    """The club the session belongs to (its maker a member): closing it feeds the
+    club's ledger (:meth:`laizi.server.club_books.Books.sync`)."""
+    # migration 0007_score_club
+    closed: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When a member closed it (结束): read-only from then on; NULL while open."""
+    persons: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """At its close: its names → club members (JSON), for its club's ledger."""
 
 
 class ScoreHandRow(Base):
@@ -121,21 +126,6 @@ class ScoreError(LaiziError):
     """A request the score-keeper refuses (the message says why)."""
 
     default_code = ErrorCode.MALFORMED
-
-
-def settle_record(data: object) -> dict[str, object]:
-    """Validate a hand record (JSON) and settle it as ``laizi score --json`` does:
-    ``{"payments", "net", "parties", "summary", "record"}`` (``record``: the record as
-    read, tiles in MPSZ). :class:`~laizi.records.RecordError` for an impossible hand."""
-    from laizi.variants import get
-
-    record = record_from_json(data)
-    variant = get(record.variant)
-    payments, parties = settle(record)
-    settled = payments_json(payments, parties)
-    settled["payments"] = payments_with_parts(settled["payments"])
-    return {**settled, "parties": parties,
-            "summary": variant.describe(record), "record": record_to_json(record, variant)}
 
 
 # ---------------------------------------------------------------- HTTP

@@ -159,12 +159,35 @@ function Rooms({ id, rooms, fail }) {
   </section>`;
 }
 
-/** Points of one column: the members by their names, the others (bots) together. */
+// The club's score-keeping sessions at a real table (记分): each a live link (a member
+// of the club watches it; its members enter hands), and a new one with the club's game.
+function Sessions({ id, club, sessions }) {
+  const day = (s) => new Date(s.created * 1000).toLocaleDateString(getLang() === "en" ? "en" : "zh-CN");
+  return html`<section class="card" data-testid="club-sessions"><h2>${t("club_sessions")}</h2>
+    ${sessions.length ? html`<ul class="myrooms">${sessions.map((s) => html`<li key=${s.id} data-session=${s.id} data-closed=${s.closed ? "yes" : "no"}>
+      <a href=${`/score?s=${encodeURIComponent(s.id)}`}>${s.names.join(" · ")}</a>
+      <span class="muted small">${variantName(s.variant)} · ${day(s)}</span>
+      <span class=${s.closed ? "tag" : "muted small"}>${s.closed ? t("club_session_closed", { n: s.hands }) : t("club_session_open", { n: s.hands })}</span></li>`)}</ul>`
+      : html`<p class="muted">${t("club_no_sessions")}</p>`}
+    <a class="button" data-testid="club-new-session" href=${`/score?club=${encodeURIComponent(id)}&variant=${encodeURIComponent(club.settings.variant)}`}>${t("club_new_session")}</a>
+    <p class="muted small">${t("club_sessions_hint")}</p>
+  </section>`;
+}
+
+const BOT = "🤖";  // a bot's seat name begins with it (the hall's bots)
+/** @param {number} v */
+const pointsClass = (v) => (v > 0 ? "pos" : v < 0 ? "neg" : "");
+
+/** Points of one column: the members by their names, the other names (a score-keeping
+ *  session's players not mapped to members) each by name, the bots together. */
 function Points({ row, names }) {
-  const others = Object.values(row.others).reduce((a, b) => a + b, 0);
+  const others = Object.entries(row.others);
+  const bots = others.filter(([n]) => n.startsWith(BOT)).reduce((a, [, v]) => a + v, 0);
+  const people = others.filter(([n]) => !n.startsWith(BOT));
   return html`<ul class="history">${Object.entries(row.members).map(([p, v]) => html`<li key=${p}>
-      <span>${names[p] || "?"}</span><strong class=${v > 0 ? "pos" : v < 0 ? "neg" : ""}>${signed(v)}</strong></li>`)}
-    ${Object.keys(row.others).length ? html`<li><span class="muted">${t("club_others")}</span><strong>${signed(others)}</strong></li>` : ""}</ul>`;
+      <span>${names[p] || "?"}</span><strong class=${pointsClass(v)}>${signed(v)}</strong></li>`)}
+    ${people.map(([n, v]) => html`<li key=${`name:${n}`}><span>${n}</span><strong class=${pointsClass(v)}>${signed(v)}</strong></li>`)}
+    ${people.length < others.length ? html`<li><span class="muted">${t("club_others")}</span><strong>${signed(bots)}</strong></li>` : ""}</ul>`;
 }
 
 function Ledger({ id, ledger, verdict }) {
@@ -270,6 +293,7 @@ export function ClubPage({ id }) {
       <${Requests} id=${id} requests=${data.requests} reload=${load} fail=${fail} />
       <${Members} id=${id} data=${data} reload=${load} fail=${fail} />
       <${Rooms} id=${id} rooms=${data.rooms} fail=${fail} />
+      <${Sessions} id=${id} club=${club} sessions=${data.sessions || []} />
       ${ledger ? html`<${Ledger} id=${id} ledger=${ledger} verdict=${verdict} />` : ""}
       ${ratings ? html`<${Ratings} ratings=${ratings} />` : ""}
       ${data.me.role === "manager" ? html`<${ClubRules} id=${id} club=${club} reload=${load} fail=${fail} />` : ""}

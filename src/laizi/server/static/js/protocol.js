@@ -153,7 +153,7 @@ export const QuickPhrase = Object.freeze({
   FLOWER: "flower",
 });
 
-/** @typedef {"malformed" | "unknown_type" | "no_such_seat" | "not_your_turn" | "no_decision" | "already_answered" | "illegal" | "hand_over" | "stale_version" | "no_hand" | "hand_in_progress" | "table_over" | "table_rule" | "bad_log" | "rules_version" | "not_your_seat" | "not_host" | "paused" | "unknown_room" | "unknown_token" | "storage" | "bad_option" | "too_large" | "rate_limited" | "forbidden_origin" | "not_json" | "banned" | "not_admin" | "kicked" | "room_locked" | "unknown_person" | "unknown_device" | "score_members_only" | "unknown_club" | "not_club_member" | "not_club_manager" | "members_only"} ErrorCodeWord */
+/** @typedef {"malformed" | "unknown_type" | "no_such_seat" | "not_your_turn" | "no_decision" | "already_answered" | "illegal" | "hand_over" | "stale_version" | "no_hand" | "hand_in_progress" | "table_over" | "table_rule" | "bad_log" | "rules_version" | "not_your_seat" | "not_host" | "paused" | "unknown_room" | "unknown_token" | "storage" | "bad_option" | "too_large" | "rate_limited" | "forbidden_origin" | "not_json" | "banned" | "not_admin" | "kicked" | "room_locked" | "unknown_person" | "unknown_device" | "score_members_only" | "session_closed" | "unknown_club" | "not_club_member" | "not_club_manager" | "members_only"} ErrorCodeWord */
 /** Why something was refused (stable strings: clients switch on them). */
 export const ErrorCode = Object.freeze({
   MALFORMED: "malformed",
@@ -189,6 +189,7 @@ export const ErrorCode = Object.freeze({
   UNKNOWN_PERSON: "unknown_person",
   UNKNOWN_DEVICE: "unknown_device",
   SCORE_MEMBERS_ONLY: "score_members_only",
+  SESSION_CLOSED: "session_closed",
   UNKNOWN_CLUB: "unknown_club",
   NOT_CLUB_MEMBER: "not_club_member",
   NOT_CLUB_MANAGER: "not_club_manager",

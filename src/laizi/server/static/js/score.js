@@ -18,7 +18,7 @@ import { displayName, errorText, meldWord, seatName, seatWind, wildcardWord } fr
 import { ErrorCode, MeldKind, Outcome, WinHow } from "./protocol.js";
 import { descriptor } from "./variants.js";
 import { dropPending, isOffline, keep, pendingHands, queueHand, savedGet, sendPending, useOnline } from "./offline.js";
-import { ledgerOf, openSession, ShareCard, useLive, Watcher } from "./scoreshare.js";
+import { CloseButton, ledgerOf, openSession, ShareCard, useLive, Watcher } from "./scoreshare.js";
 
 const KEY = "laizi.score.session";
 
@@ -88,7 +88,10 @@ const missingText = (m) => t(`sk_${m.code}`, m.params);
 
 function Setup({ onStarted }) {
   const variants = useVariants();
-  const [picked, setVariant] = useState(/** @type {string | null} */ (null));
+  // from the club's page: /score?club=ID&variant=V (the club's game)
+  const asked = new URLSearchParams(location.search);
+  const club = asked.get("club");
+  const [picked, setVariant] = useState(/** @type {string | null} */ (asked.get("variant")));
   const variant = picked ?? (variants && variants.length ? variants[0].id : null);
   const [options, setOptions] = useState({});
   const [names, setNames] = useState([]);
@@ -102,12 +105,13 @@ function Setup({ onStarted }) {
     const filled = shown.map((x, i) => x.trim() || `${seatWind(i, 0, n, true)}`);
     try {
       await ensurePerson(getName());  // the session's first member is this phone's person
-      const s = await api("/api/score/sessions", { method: "POST", body: { variant, options: changedOptions(v, options), names: filled } });
+      const s = await api("/api/score/sessions", { method: "POST", body: { variant, options: changedOptions(v, options), names: filled, ...(club ? { club } : {}) } });
       onStarted(s);
     } catch (err) { show(errorText(err)); }
   }
   return html`<form class="card" onSubmit=${start} data-testid="sk-setup">
     <p class="muted">${t("sk_intro")}</p>
+    ${club ? html`<p class="note" data-testid="sk-club-setup">${t("sk_club")}</p>` : ""}
     <label for="sk-variant">${t("variant")}
       <select id="sk-variant" name="variant" value=${variant} onChange=${(e) => { setVariant(e.currentTarget.value); setOptions({}); }}>
         ${(variants || []).map((x) => html`<option value=${x.id}>${variantName(x.id, x.name)}</option>`)}
@@ -401,6 +405,7 @@ function KeeperForm({ session, setSession, onNew, info, d }) {
         ${session.hands.length ? html`<button type="button" onClick=${undo}>${t("sk_undo")}</button>` : ""}
         <a class="button" href=${`/api/score/sessions/${session.id}/export`} download>${t("sk_export")}</a>
         <button type="button" onClick=${onNew}>${t("sk_new")}</button>
+        <${CloseButton} session=${session} setSession=${setSession} show=${show} conflict=${conflict} />
       </div>
     </section>
     </div>
@@ -447,7 +452,9 @@ export function ScorePage() {
   const [loading, setLoading] = useState(true);
   const [toast, show] = useToast();
   useEffect(() => {
-    const id = new URLSearchParams(location.search).get("s") || localStorage.getItem(KEY);
+    const params = new URLSearchParams(location.search);
+    // a new session for a club (?club=ID) starts afresh, not the one this phone kept
+    const id = params.get("s") || (params.get("club") ? null : localStorage.getItem(KEY));
     if (!id) { setLoading(false); return; }
     openSession(id).then(({ session: s, note }) => {
       if (s.member) localStorage.setItem(KEY, s.id);
@@ -473,7 +480,7 @@ export function ScorePage() {
   return html`<div class="page score-page">
     <${TopBar} title=${session ? html`${t("sk_title")} · <span class="muted">${session.names.join(" · ")}</span>` : t("sk_title")} />
     <main class="cards">${loading ? html`<p class="loading">${t("loading")}</p>`
-      : session && !session.member ? html`<${Watcher} session=${session} />`
+      : session && (!session.member || session.closed) ? html`<${Watcher} session=${session} onNew=${fresh} />`
       : session ? html`<${Keeper} key=${session.id} session=${session} setSession=${setSession} onNew=${fresh} />`
       : html`<${Setup} onStarted=${started} />`}</main>
     ${toast}

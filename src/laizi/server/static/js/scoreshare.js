@@ -118,14 +118,56 @@ export function ShareCard({ session }) {
   </section>`;
 }
 
-// A phone that is not a member (it has the session's address, not its link): the ledger,
-// live, and how to join.
-/** @param {{session: any}} props */
-export function Watcher({ session }) {
+/**
+ * The session's names that are the name of exactly one club member: name → person id.
+ * @param {string[]} names @param {{id: string, name: string}[]} members @returns {Record<string, string>}
+ */
+export function tiedNames(names, members) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const name of new Set(names)) {
+    const found = members.filter((m) => m.name === name);
+    if (found.length === 1 && names.filter((n) => n === name).length === 1) out[name] = found[0].id;
+  }
+  return out;
+}
+
+// A club's session: a member closes it for the evening (结束并记入账本), and the server
+// appends its hands to the club's ledger; from then on it is read-only on every phone.
+/** @param {{session: any, setSession: (s: any) => void, show: (m: string) => void, conflict: (e: any) => Promise<boolean>}} props */
+export function CloseButton({ session, setSession, show, conflict }) {
+  if (!session.club || !session.hands.length) return null;
+  async function close() {
+    // names of the table that are a club member's name (one member's only) count for
+    // that member in the club's totals; the question says which, before anything is done
+    let persons = {};
+    try { persons = tiedNames(session.names, (await api(`/api/clubs/${encodeURIComponent(session.club)}`)).members); } catch { /* the close says why */ }
+    const tied = Object.keys(persons);
+    const asked = t("sk_close_q", { n: session.hands.length }) + (tied.length ? `\n${t("sk_close_members", { names: tied.join("、") })}` : "");
+    if (!confirm(asked)) return;
+    try {
+      setSession(await api(`${path(session.id)}/close`, { method: "POST", body: { version: session.version, persons } }));
+    } catch (e) { if (!(await conflict(e))) show(errorText(e)); }
+  }
+  return html`<button type="button" class="primary" data-testid="sk-close" onClick=${close}>${t("sk_close")}</button>`;
+}
+
+// A phone that is not a member (it has the session's address, not its link), or any
+// phone once the session is closed: the ledger, live, and how to join (or where the
+// closed session's hands went).
+/** @param {{session: any, onNew?: () => void}} props */
+export function Watcher({ session, onNew }) {
   const { rows, totals } = ledgerOf(session);
+  const closed = session.closed != null;
   return html`<div class="keeper"><div class="keeper-main">
-    <section class="card sk-share" data-testid="sk-viewer"><p class="muted">${t("sk_viewer")}</p>
-      <p class="small">${t("sk_members", { names: session.members.join("、") })}</p></section>
+    ${closed ? html`<section class="card sk-share" data-testid="sk-closed">
+      <p>${session.club ? t("sk_closed", { n: session.hands.length }) : t("sk_closed_plain")}</p>
+      <div class="row buttons">
+        ${session.club ? html`<a class="button primary" data-testid="sk-club-link" href=${`/club/${encodeURIComponent(session.club)}`}>${t("sk_club_ledger")}</a>` : ""}
+        <a class="button" data-testid="sk-closed-export" href=${`${path(session.id)}/export`} download>${t("sk_export")}</a>
+        ${onNew ? html`<button type="button" onClick=${onNew}>${t("sk_new")}</button>` : ""}</div></section>`
+    : html`<section class="card sk-share" data-testid="sk-viewer"><p class="muted">${t("sk_viewer")}</p>
+      <p class="small">${t("sk_members", { names: session.members.join("、") })}</p></section>`}
     <section class="card" data-testid="sk-ledger"><h2>${t("ledger")}</h2>
       ${session.hands.length ? html`<${LedgerTable} people=${session.names} rows=${rows} totals=${totals} />` : html`<p class="muted">${t("sk_ledger_empty")}</p>`}
     </section></div></div>`;
