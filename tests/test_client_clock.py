@@ -73,10 +73,12 @@ class Hall:
 
     def __init__(self, api: dict[str, Any]) -> None:
         # every page loads the variants' descriptors (static/js/variants.js), and the
-        # lobby makes the device's person on a first visit (api.js ensurePerson)
+        # lobby makes the device's person on a first visit (api.js ensurePerson) and
+        # lists the person's clubs (club.js)
         self.api = {"/api/variants": list(variants_json()),
                     "/api/me": {"id": "p1", "name": "阿明", "devices": 1, "recovery": False,
-                                "credential": "p1.secret"}, **api}
+                                "credential": "p1.secret"},
+                    "/api/clubs": {"clubs": []}, **api}
         self.posted: list[tuple[str, Any]] = []
 
     def handle(self, route: Route) -> None:

@@ -271,3 +271,20 @@ def test_the_ledger_books_a_rooms_hands_on_either_backend(db: str) -> None:
             await store.close()
 
     asyncio.run(go())
+
+
+def test_a_club_room_counts_against_the_room_creation_limit(db: str) -> None:
+    """Rooms made from a club's page are rooms like any other: the per-address limit on
+    creating rooms (``--rate-create``) counts them, and refuses past it (429)."""
+    app = create_app(db, bot_processes=1, rates={"create": "2/minute"})
+    with TestClient(app, base_url="http://127.0.0.1:8765",
+                    client=("127.0.0.1", 50001)) as hall:
+        ming = _person(hall, "阿明")
+        club = _club(hall, ming, variant="jingzhou", options={})
+        for _ in range(2):
+            r = hall.post(f"/api/clubs/{club}/rooms", json={"name": "阿明"}, headers=_as(ming))
+            assert r.status_code == 201, r.text
+        _refused(hall.post(f"/api/clubs/{club}/rooms", json={"name": "阿明"},
+                           headers=_as(ming)), 429, "rate_limited")
+        _refused(hall.post("/api/rooms", json={"name": "阿明", "settings": {
+            "variant": "jingzhou"}}), 429, "rate_limited")  # one budget with /api/rooms

@@ -235,7 +235,7 @@ async def new_room(request: Request) -> Response:
     merged = {"variant": defaults["variant"], "options": defaults["options"], **given}
     name = data.get("name")
     await request.app.state.bans.check(request, name)
-    request.app.state.context.count("create", request, name or "")
+    await request.app.state.context.count("create", request, name or "")
     room, member = await request.app.state.hall.create(RoomSettings.from_json(merged), name)
     await _clubs(request).add_room(club, room.code)
     await tie_seat(request, member.token, await person_of(request), name)
