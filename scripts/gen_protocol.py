@@ -119,7 +119,8 @@ FRAMES: tuple[tuple[str, str, tuple[Field, ...]], ...] = (
         ("discards", "Array<{tile: number, waits: WaitHintJSON[]}>", False),
         ("waits", "WaitHintJSON[]", False))),
     ("HintsFrame", "`hints`: the seat's 听牌 hints for the version of its last state frame "
-     "(only to that seat, only when its hand is ready and the room has hints on).", (
+     "(only to that seat, during a hand, when the room has hints on; empty lists when no "
+     "discard or wait makes the hand ready).", (
         ("op", "\"hints\"", False), ("version", "number", False),
         ("hints", "HintsJSON", False))),
     ("AckFrame", "`ack`: a message was applied.", (

@@ -671,10 +671,10 @@ class Client:
                     self.latest = frame
                 elif frame["op"] == "hints":
                     # 听牌提示: to a seated player only, for the version of the state
-                    # frame just before it, never empty.
+                    # frame just before it (empty lists: nothing is ready).
                     assert not self.spectator and self.seat is not None, frame
                     assert self.latest is not None and frame["version"] == self.version, frame
-                    assert frame["hints"]["discards"] or frame["hints"]["waits"], frame
+                    assert set(frame["hints"]) == {"discards", "waits"}, frame
                     self.hints.append(frame)
                 elif frame["op"] == "phrase":
                     assert set(frame) == {"op", "who", "id"}, frame

@@ -51,9 +51,19 @@ def _open(browser: People, room: dict[str, Any], phone: str, large: bool = False
     return pg, frames
 
 
-def _until_hints(pg: Page, timeout: float = 240) -> None:
+def _hints_in(frames: list[dict[str, Any]], version: str | None) -> dict[str, Any] | None:
+    """The ``hints`` frame of this state version, if it came (one comes for each version
+    of a seated player's hand, empty when nothing is ready)."""
+    return next((f for f in reversed(frames) if f.get("op") == "hints"
+                 and str(f["version"]) == version), None)
+
+
+def _until_hints(pg: Page, frames: list[dict[str, Any]], timeout: float = 240) -> None:
     """Play (the most isolated tile, claims too) until the hints panel offers discards on
-    this person's turn; a settlement on the way is closed and the next hand readied."""
+    this person's turn; a settlement on the way is closed and the next hand readied. Like
+    a person who reads the hints, it waits on its turn for that turn's hints frame before
+    discarding (else a loaded machine, working the hints out slower than the test clicks,
+    would have it discard past every ready turn)."""
     deadline = time.monotonic() + timeout
     while pg.locator("[data-testid=hint-discard]").count() == 0:
         assert time.monotonic() < deadline, "never ready on a turn"
@@ -67,6 +77,9 @@ def _until_hints(pg: Page, timeout: float = 240) -> None:
         if seen["auto"]:  # a dropped connection put the seat on 托管: 我回来了, as a person
             with contextlib.suppress(PlaywrightError):
                 pg.click("[data-testid=back]", timeout=2000)
+            continue
+        if seen["tiles"] and not seen["window"] and _hints_in(frames, version) is None:
+            pg.wait_for_timeout(POLL_MS)  # its turn: the hints of this version are due
             continue
         if decide(pg, claim=True, seen=seen):
             # As a person does: see the move land before looking again (else the loop
@@ -117,7 +130,7 @@ def test_the_hints_panel_shows_the_servers_hints(browser: People, server: str, v
     # has its hints worked out before the next move.
     room = new_room(server, "阿明", variant, hands=8, bot_delay=0.2)
     pg, frames = _open(browser, room, phone, large)
-    _until_hints(pg)
+    _until_hints(pg, frames)
     look_as = f"{variant}-{phone}{'-large' if large else ''}"
     version, shown = _steady(pg)
     sent = [f for f in frames if f.get("op") == "hints" and f["version"] == version]

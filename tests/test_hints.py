@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
 
@@ -223,10 +224,10 @@ def _greedy() -> Callable[[Room, int, Sequence[Action]], Action]:
 
 
 def test_the_room_sends_a_seat_its_own_hints_after_its_state_frame() -> None:
-    """A Jingzhou room (the host with bots): whenever the host's hand is ready, its
-    connection gets a ``hints`` frame right after the state frame of that version, equal
-    to the engine's hints for its seat; a spectator never gets one; with the room's
-    ``hints`` off nobody does."""
+    """A Jingzhou room (the host with bots): during a hand the host's connection gets a
+    ``hints`` frame right after the state frame of a version (empty when nothing is
+    ready, so the client can tell "none" from "not yet"), at most one per version; a
+    spectator never gets one; with the room's ``hints`` off nobody does."""
     async def go(on: bool) -> int:
         w = await make_room(_greedy(), SECRET, hints=on)
         room = w.room
@@ -244,7 +245,11 @@ def test_the_room_sends_a_seat_its_own_hints_after_its_state_frame() -> None:
             i = host.sent.index(f)
             state = next(x for x in reversed(host.sent[:i]) if x["op"] == ServerOp.STATE)
             assert state["version"] == f["version"]
-            assert f["hints"]["discards"] or f["hints"]["waits"]
+        versions = [f["version"] for f in got]
+        assert len(versions) == len(set(versions))
+        if on:
+            assert any(not f["hints"]["discards"] and not f["hints"]["waits"] for f in got)
+            assert any(f["hints"]["discards"] or f["hints"]["waits"] for f in got)
         await room.stop()
         return len(got)
 
@@ -257,6 +262,51 @@ def test_the_room_sends_a_seat_its_own_hints_after_its_state_frame() -> None:
     run(both)
     assert sent[False] == 0
     assert sent[True] > 0
+
+
+def test_every_turn_the_room_waits_on_gets_its_hints_frame_ready_or_not() -> None:
+    """The host plays by hand (no clock: the room waits on each of its turns): each turn's
+    state frame is followed by a ``hints`` frame of its version, empty when no discard
+    makes the hand ready, so a client knows when the hints of its turn are in."""
+    async def go() -> None:
+        w = await make_room(_greedy(), SECRET)
+        room = w.room
+        host = Frames()
+        await room.attach(w.host, host.conn)
+        assert (await room.handle(w.host, {"op": "start", "seq": 1}))["op"] == "ack"
+        empty = ready = 0
+        for seq in range(2, 80):
+            await until(lambda: room.table.number > 1 or bool(host.latest["legal"]))
+            if room.table.number > 1:
+                break
+            frame = host.latest
+            if not any(a["type"] == "discard" for a in frame["legal"]):  # a claim: pass
+                answer = await room.handle(w.host, {
+                    "op": "act", "seq": seq, "version": frame["version"], "action": next(
+                        a for a in frame["legal"] if a["type"] in ("pass", "win"))})
+                assert answer is not None and answer["op"] == "ack", answer
+                continue
+            version = frame["version"]
+
+            def hints_in(version: int = version) -> list[dict[str, Any]]:
+                return [f for f in host.sent
+                        if f["op"] == ServerOp.HINTS and f["version"] == version]
+
+            await until(lambda: bool(hints_in()))
+            [got] = hints_in()
+            if got["hints"]["discards"]:
+                ready += 1
+            else:
+                empty += 1
+                assert got["hints"] == {"discards": [], "waits": []}
+            discard = next(a for a in frame["legal"] if a["type"] == "discard")
+            answer = await room.handle(w.host, {"op": "act", "seq": seq, "action": discard,
+                                                "version": frame["version"]})
+            assert answer is not None and answer["op"] == "ack", answer
+        assert empty > 0, (empty, ready)
+        await room.stop()
+
+    run(go)
 
 
 def test_hint_frames_equal_the_engine_for_the_seat_and_version() -> None:

@@ -101,8 +101,9 @@ class RoomFrames(RoomState):
                     await asyncio.sleep(0)
                     if t.game is not g or t.version(person) != version or self.gone:
                         return None  # stale: the next round works out the new hand's
-                found = work.result()
-                value = found.to_json() if found.discards or found.waits else None
+                # Sent empty too: the client then knows this version's hints are in (none),
+                # rather than still being worked out.
+                value = work.result().to_json()
             except Exception:  # a rules bug must not stop the room: no hints, logged
                 log.exception("hints failed for seat %s at version %s", seat, version)
         cached = self._hint_cache[seat] = (version, value)

@@ -369,7 +369,7 @@ export const ErrorCode = Object.freeze({
  */
 
 /**
- * `hints`: the seat's 听牌 hints for the version of its last state frame (only to that seat, only when its hand is ready and the room has hints on).
+ * `hints`: the seat's 听牌 hints for the version of its last state frame (only to that seat, during a hand, when the room has hints on; empty lists when no discard or wait makes the hand ready).
  * @typedef {object} HintsFrame
  * @property {"hints"} op
  * @property {number} version
