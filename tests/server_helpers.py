@@ -402,6 +402,40 @@ async def pg_database(base_url: str) -> AsyncIterator[str]:
             await conn.close()
 
 
+BACKENDS = ["sqlite", "postgresql"]
+"""The hall's storage back-ends the ``db`` fixture runs a test on."""
+
+
+@pytest.fixture(scope="module")
+def pg_url() -> Iterator[str]:
+    """A fresh PostgreSQL database for the module that uses it (``LAIZI_TEST_PG_URL``;
+    CI sets it, and fails without it)."""
+    base = os.environ.get("LAIZI_TEST_PG_URL")
+    if not base:
+        if in_ci():
+            pytest.fail("CI must test the hall on PostgreSQL: set LAIZI_TEST_PG_URL "
+                        "(.ci/run starts one)")
+        pytest.skip("LAIZI_TEST_PG_URL is not set (PostgreSQL storage tests)")
+    if not in_ci():
+        pytest.importorskip("asyncpg")
+    manager = pg_database(base)
+    loop = asyncio.new_event_loop()
+    try:
+        yield loop.run_until_complete(manager.__aenter__())
+    finally:
+        loop.run_until_complete(manager.__aexit__(None, None, None))
+        loop.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A hall database URL on each back-end: a new SQLite file, or the module's
+    PostgreSQL database (:func:`pg_url`)."""
+    if request.param == "postgresql":
+        return str(request.getfixturevalue("pg_url"))
+    return sqlite_url(tmp_path / "hall.db")
+
+
 # --------------------------------------------------------------------------- Redis
 
 

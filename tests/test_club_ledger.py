@@ -7,13 +7,12 @@ whole chain computed again. Ratings per variant follow the match."""
 from __future__ import annotations
 
 import asyncio
-import copy
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from laizi.club_ledger import (
@@ -21,12 +20,11 @@ from laizi.club_ledger import (
     HandFact,
     LedgerEntry,
     check_ledger,
-    entry_hash,
     from_csv,
     hand_facts,
-    to_csv,
 )
 from laizi.table.table import Table
+from ledger_checks import TAMPER_SETTINGS, check_rechained_net_fails, check_single_change_fails
 from server_helpers import FAST, HTTP, PERSON, Client, Server, new_person, sqlite_url
 
 
@@ -119,54 +117,21 @@ def test_ratings_follow_the_match(played: dict[str, Any]) -> None:
     assert all(r["matches"] == 1 and r["sigma"] < 8.34 for r in rows)
 
 
-def _changed(value: Any, salt: int) -> Any:
-    """A value of the same kind that differs from ``value``."""
-    if isinstance(value, bool) or not isinstance(value, int | str | dict):
-        raise AssertionError(value)
-    if isinstance(value, int):
-        return value + 1 + salt
-    if isinstance(value, str):
-        return value[:-1] + ("0" if value[-1:] != "0" else "1") if value else "x"
-    if value:
-        key = sorted(value)[salt % len(value)]
-        return {**value, key: _changed(value[key], salt) if not isinstance(
-            value[key], str) else value[key] + "x"}
-    return {"x": 1}
-
-
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@TAMPER_SETTINGS
 @given(which=st.integers(0, 1), field=st.sampled_from(CSV_FIELDS), salt=st.integers(0, 5))
 def test_any_single_change_fails_verification(played: dict[str, Any], which: int,
                                               field: str, salt: int) -> None:
-    entries: list[LedgerEntry] = from_csv(played["csv"])
-    facts = _facts(played["log"])
-    changed = copy.deepcopy(entries)
-    changed[which][field] = _changed(changed[which][field], salt)  # type: ignore[literal-required]
-    assert changed != entries
-    assert not check_ledger(changed, facts).ok
-    # through the CSV too, as `laizi verify-ledger` reads it
-    assert not check_ledger(from_csv(to_csv(changed)), facts).ok
+    check_single_change_fails(played["csv"], _facts(played["log"]), which, field, salt)
 
 
-@settings(max_examples=30, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@TAMPER_SETTINGS
 @given(which=st.integers(0, 1), shift=st.integers(1, 50))
 def test_a_rechained_change_fails_against_the_log(played: dict[str, Any], which: int,
                                                   shift: int) -> None:
     """Points moved between two players, the hashes computed again: the chain holds,
     the sum is zero, and the log still says otherwise."""
-    entries: list[LedgerEntry] = from_csv(played["csv"])
-    net = entries[which]["net"]
-    a, b = sorted(net)[:2]
-    net[a] += shift
-    net[b] -= shift
-    prev = "0" * 64
-    for e in entries:
-        e["prev"] = prev
-        e["hash"] = prev = entry_hash(e)
-    verdict = check_ledger(entries, _facts(played["log"]))
-    assert not verdict.ok and "net" in str(verdict.problem)
+    a, b = sorted(from_csv(played["csv"])[which]["net"])[:2]
+    check_rechained_net_fails(played["csv"], _facts(played["log"]), which, a, b, shift)
 
 
 def test_an_evening_runs_past_midnight_in_the_clubs_time() -> None:

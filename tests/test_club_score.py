@@ -8,7 +8,6 @@ fails after any single change to an entry, or to the session's export."""
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,18 +15,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from laizi.club_ledger import (
     CSV_FIELDS,
-    LedgerEntry,
-    check_ledger,
-    entry_hash,
-    from_csv,
     session_facts,
-    to_csv,
 )
+from ledger_checks import TAMPER_SETTINGS, check_rechained_net_fails, check_single_change_fails
 from server_helpers import sqlite_url
 
 pytest.importorskip("starlette")
@@ -188,51 +183,22 @@ def test_the_exports_verify_with_laizi_verify_ledger(closed: dict[str, Any],
                  str(tmp_path / "ledger.csv")]) != 0
 
 
-def _changed(value: Any, salt: int) -> Any:
-    """A value of the same kind that differs from ``value``."""
-    if isinstance(value, int):
-        return value + 1 + salt
-    if isinstance(value, str):
-        return value[:-1] + ("0" if value[-1:] != "0" else "1") if value else "x"
-    if value:
-        key = sorted(value)[salt % len(value)]
-        return {**value, key: _changed(value[key], salt) if not isinstance(
-            value[key], str) else value[key] + "x"}
-    return {"x": 1}
-
-
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@TAMPER_SETTINGS
 @given(which=st.integers(0, 2), field=st.sampled_from(CSV_FIELDS), salt=st.integers(0, 5))
 def test_any_single_change_fails_verification(closed: dict[str, Any], which: int,
                                               field: str, salt: int) -> None:
-    entries: list[LedgerEntry] = from_csv(closed["csv"])
     facts = session_facts(json.loads(closed["export"]))
-    assert check_ledger(entries, facts).ok
-    changed = copy.deepcopy(entries)
-    changed[which][field] = _changed(changed[which][field], salt)  # type: ignore[literal-required]
-    assert changed != entries
-    assert not check_ledger(changed, facts).ok
-    assert not check_ledger(from_csv(to_csv(changed)), facts).ok
+    check_single_change_fails(closed["csv"], facts, which, field, salt)
 
 
-@settings(max_examples=20, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@TAMPER_SETTINGS
 @given(which=st.integers(0, 2), shift=st.integers(1, 50))
 def test_a_rechained_net_fails_against_the_session(closed: dict[str, Any], which: int,
                                                    shift: int) -> None:
     """Points moved between two names, the chain computed again: the hand settled
     again from the session's record says otherwise."""
-    entries: list[LedgerEntry] = from_csv(closed["csv"])
-    net = entries[which]["net"]
-    net[NAMES[0]] += shift
-    net[NAMES[2]] -= shift
-    prev = "0" * 64
-    for e in entries:
-        e["prev"] = prev
-        e["hash"] = prev = entry_hash(e)
-    verdict = check_ledger(entries, session_facts(json.loads(closed["export"])))
-    assert not verdict.ok and "net" in str(verdict.problem)
+    facts = session_facts(json.loads(closed["export"]))
+    check_rechained_net_fails(closed["csv"], facts, which, NAMES[0], NAMES[2], shift)
 
 
 def test_a_session_without_a_club_closes_read_only(tmp_path: Path) -> None:

@@ -6,15 +6,13 @@ and PostgreSQL with ``LAIZI_TEST_PG_URL``)."""
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from server_helpers import in_ci, pg_database, sqlite_url
+import server_helpers
 
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
@@ -23,30 +21,7 @@ from laizi.server.app import create_app
 from laizi.server.people import PERSON_HEADER
 from laizi.server.storage import Store
 
-BACKENDS = ["sqlite", "postgresql"]
-
-
-@pytest.fixture(scope="module")
-def pg_url() -> Iterator[str]:
-    base = os.environ.get("LAIZI_TEST_PG_URL")
-    if not base:
-        if in_ci():
-            pytest.fail("CI must test the hall on PostgreSQL: set LAIZI_TEST_PG_URL")
-        pytest.skip("LAIZI_TEST_PG_URL is not set (PostgreSQL storage tests)")
-    manager = pg_database(base)
-    loop = asyncio.new_event_loop()
-    try:
-        yield loop.run_until_complete(manager.__aenter__())
-    finally:
-        loop.run_until_complete(manager.__aexit__(None, None, None))
-        loop.close()
-
-
-@pytest.fixture(params=BACKENDS)
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgresql":
-        return str(request.getfixturevalue("pg_url"))
-    return sqlite_url(tmp_path / "hall.db")
+pg_url, db = server_helpers.pg_url, server_helpers.db  # the fixtures (server_helpers)
 
 
 @pytest.fixture

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from server_helpers import in_ci, pg_database, sqlite_url
+import server_helpers
+from server_helpers import pg_database
 
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
@@ -25,32 +26,9 @@ from laizi.server.app import create_app
 from laizi.server.people import PERSON_HEADER, normalize_code
 from laizi.server.storage import Store
 
-BACKENDS = ["sqlite", "postgresql"]
+pg_url, db = server_helpers.pg_url, server_helpers.db  # the fixtures (server_helpers)
+
 ROOM = {"variant": "jingzhou"}
-
-
-@pytest.fixture(scope="module")
-def pg_url() -> Iterator[str]:
-    """A fresh PostgreSQL database for this module (``LAIZI_TEST_PG_URL``)."""
-    base = os.environ.get("LAIZI_TEST_PG_URL")
-    if not base:
-        if in_ci():
-            pytest.fail("CI must test the hall on PostgreSQL: set LAIZI_TEST_PG_URL")
-        pytest.skip("LAIZI_TEST_PG_URL is not set (PostgreSQL storage tests)")
-    manager = pg_database(base)
-    loop = asyncio.new_event_loop()
-    try:
-        yield loop.run_until_complete(manager.__aenter__())
-    finally:
-        loop.run_until_complete(manager.__aexit__(None, None, None))
-        loop.close()
-
-
-@pytest.fixture(params=BACKENDS)
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgresql":
-        return str(request.getfixturevalue("pg_url"))
-    return sqlite_url(tmp_path / "hall.db")
 
 
 def _hall(db: str, **rates: str) -> TestClient:
@@ -114,7 +92,7 @@ def test_an_identity_is_created_and_used(hall: TestClient) -> None:
     (seen,) = hall.get("/api/me/history", headers=_as(other)).json()["rooms"]
     assert seen["room"] == r.json()["code"] and seen["name"] == "小红"
     # the secret is stored only hashed
-    dumped = json.dumps(asyncio.run(_rows(hall.app.state.hall.store.url)))
+    dumped = json.dumps(asyncio.run(_rows(hall.app.state.context.hall.store.url)))
     assert secret not in dumped and person in dumped
 
 
@@ -224,7 +202,7 @@ def test_a_guest_plays_with_a_name_only(hall: TestClient) -> None:
     made = _person(hall)
     h = hall.post(f"/api/rooms/{code}/join", json={"name": "老王"}, headers=_as(made))
     assert h.status_code == 200, h.text
-    persons = asyncio.run(_member_persons(hall.app.state.hall.store.url, code))
+    persons = asyncio.run(_member_persons(hall.app.state.context.hall.store.url, code))
     assert persons == {"阿明": None, "小红": None, "老王": made["id"]}
 
 

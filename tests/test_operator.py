@@ -99,9 +99,9 @@ def test_readyz_and_metrics_in_process(tmp_path: Path) -> None:
         assert 'laizi_rooms{status="live"}' in text
         assert 'laizi_errors_total{code="unknown_room"}' in text
         r = client.post("/api/rooms", json={"name": "ann", "settings": {"variant": "mcr"}})
-        room = app.state.hall.rooms[r.json()["code"]]
+        room = app.state.context.hall.rooms[r.json()["code"]]
         assert client.portal is not None
-        client.portal.call(app.state.hall.drain, 1012)
+        client.portal.call(app.state.context.hall.drain, 1012)
         assert room.gone  # given up: nothing more happens to it in this process
         r = client.get("/readyz")
         assert r.status_code == 503 and r.json() == {"ready": False}

@@ -220,7 +220,7 @@ def test_a_hand_applied_but_not_stored_is_not_served(tmp_path: Path) -> None:
         r = client.post("/api/rooms", json={"name": "阿明",
                                             "settings": {"variant": "jingzhou"}})
         code = r.json()["code"]
-        hall = client.app.state.hall  # type: ignore[attr-defined]
+        hall = client.app.state.context.hall  # type: ignore[attr-defined]
         room = hall.rooms[code]
         assert client.portal is not None
         client.portal.call(_play_hand, room.table)  # on the hall's loop, nothing stored

@@ -6,7 +6,6 @@ conflict that changes nothing, and a session stored before migration 0006 keeps 
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from server_helpers import in_ci, pg_database, sqlite_url
+import server_helpers
+from server_helpers import sqlite_url
 
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
@@ -22,34 +22,13 @@ from starlette.testclient import TestClient
 from laizi.server.app import create_app
 from laizi.server.people import PERSON_HEADER
 
+pg_url, db = server_helpers.pg_url, server_helpers.db  # the fixtures (server_helpers)
+
 HAND = {"variant": "taiwan", "dealer": 0, "outcome": "win", "winners": [1],
         "how": "self_draw", "tile": "3p",
         "seats": [{}, {"concealed": "123m456m789m123p45p11s"}, {}, {}],
         "taiwan": {"prevalent_wind": "东"}}
 NAMES = ["东家", "南家", "西家", "北家"]
-
-
-@pytest.fixture(scope="module")
-def pg_url() -> Iterator[str]:
-    base = os.environ.get("LAIZI_TEST_PG_URL")
-    if not base:
-        if in_ci():
-            pytest.fail("CI must test the hall on PostgreSQL: set LAIZI_TEST_PG_URL")
-        pytest.skip("LAIZI_TEST_PG_URL is not set (PostgreSQL storage tests)")
-    manager = pg_database(base)
-    loop = asyncio.new_event_loop()
-    try:
-        yield loop.run_until_complete(manager.__aenter__())
-    finally:
-        loop.run_until_complete(manager.__aexit__(None, None, None))
-        loop.close()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgresql":
-        return str(request.getfixturevalue("pg_url"))
-    return sqlite_url(tmp_path / "hall.db")
 
 
 @pytest.fixture

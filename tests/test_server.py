@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import time
 from collections.abc import Iterator
@@ -39,10 +38,12 @@ if not in_ci():  # in CI: import errors fail
 
 import httpx
 
+import server_helpers
 from conditions import until
 from laizi.commands.verify import verify_text
 from laizi.table.table import Table
 from server_helpers import (
+    BACKENDS,
     ERROR_CODES,
     FAST,
     HTTP,
@@ -54,7 +55,6 @@ from server_helpers import (
     my_history,
     new_person,
     pass_only_answers,
-    pg_database,
     room_info,
     settle,
     sqlite_hall,
@@ -66,8 +66,9 @@ from server_helpers import (
     wait_for_info,
 )
 
+pg_url = server_helpers.pg_url  # the fixture (server_helpers)
+
 VARIANTS = ["jingzhou", "huanghuang", "golden", "mcr", "taiwan"]
-BACKENDS = ["sqlite", "postgresql"]
 JSON = {"Content-Type": "application/json"}  # a body sent as bytes says it is JSON (else 415)
 
 
@@ -76,27 +77,6 @@ def run(coro: Any) -> Any:
 
 
 # --------------------------------------------------------------------------- fixtures
-
-
-@pytest.fixture(scope="session")
-def pg_url() -> Iterator[str]:
-    """A fresh PostgreSQL database for this session (``LAIZI_TEST_PG_URL``)."""
-    base = os.environ.get("LAIZI_TEST_PG_URL")
-    if not base:
-        if in_ci():
-            pytest.fail("CI must test the hall on PostgreSQL: set LAIZI_TEST_PG_URL "
-                        "(.ci/run starts one)")
-        pytest.skip("LAIZI_TEST_PG_URL is not set (PostgreSQL storage tests)")
-    if not in_ci():
-        pytest.importorskip("asyncpg")
-    manager = pg_database(base)
-    loop = asyncio.new_event_loop()
-    try:
-        url = loop.run_until_complete(manager.__aenter__())
-        yield url
-    finally:
-        loop.run_until_complete(manager.__aexit__(None, None, None))
-        loop.close()
 
 
 def _db_url(request: pytest.FixtureRequest, directory: Path, backend: str) -> str:

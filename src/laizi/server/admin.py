@@ -32,6 +32,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from laizi.errors import ErrorCode, LaiziError, TableError
+from laizi.server.context import context_of
 from laizi.server.hall import Hall
 from laizi.server.http import STATIC, json_object
 from laizi.server.limits import MAX_BODY
@@ -124,17 +125,17 @@ def _error(exc: LaiziError) -> JSONResponse:
 
 
 def _authorised(request: Request) -> None:
-    token: str = request.app.state.admin_token
+    token = context_of(request).admin_token
     given = request.headers.get("authorization", "")
     scheme, _, value = given.partition(" ")
-    if scheme.lower() != "bearer" or not secrets.compare_digest(
+    if token is None or scheme.lower() != "bearer" or not secrets.compare_digest(
             value.strip().encode(), token.encode()):
         raise TableError("the admin token is needed (Authorization: Bearer TOKEN)",
                          code=ErrorCode.NOT_ADMIN)
 
 
 def _hall(request: Request) -> Hall:
-    hall: Hall = request.app.state.hall
+    hall = context_of(request).hall
     return hall
 
 
@@ -176,7 +177,7 @@ async def end_room(request: Request) -> Response:
 async def bans(request: Request) -> Response:
     try:
         _authorised(request)
-        store: Bans = request.app.state.bans
+        store = context_of(request).bans
         if request.method == "POST":
             data = await json_object(request, limit=MAX_BODY)
             return JSONResponse(await store.add(data.get("kind"), data.get("value")),

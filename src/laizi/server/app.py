@@ -40,12 +40,11 @@ import gc
 import signal
 import threading
 from collections.abc import AsyncIterator, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import cast
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -57,7 +56,6 @@ from laizi.server import (
     admin,
     assets,
     clubs_api,
-    lan,
     metrics,
     people_api,
     records,
@@ -69,6 +67,7 @@ from laizi.server.asgi import WS_DISCONNECT
 from laizi.server.club_books import Books
 from laizi.server.clubs import Clubs
 from laizi.server.cluster import Cluster
+from laizi.server.context import HallContext, context_of
 from laizi.server.hall import BotPool, Hall
 from laizi.server.headers import HELLO, BrowserSafety, allowed_from_env
 from laizi.server.http import json_object, qr_svg
@@ -99,8 +98,6 @@ _STATUS = {ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.UNKNOWN_TOKEN: 404,
            ErrorCode.UNKNOWN_PERSON: 401, ErrorCode.MEMBERS_ONLY: 403,
            ErrorCode.NOT_CLUB_MEMBER: 403, ErrorCode.NOT_CLUB_MANAGER: 403,
            ErrorCode.UNKNOWN_CLUB: 404}
-ALL_ADDRESSES = (None, "0.0.0.0", "::", "")
-"""``listen_host`` values that listen on every address (LAN addresses included)."""
 
 
 def _error(exc: LaiziError) -> JSONResponse:
@@ -121,35 +118,6 @@ def _fields(data: dict[str, object], allowed: set[str]) -> dict[str, object]:
     if extra:
         raise TableError(f"unknown field(s) {', '.join(extra)}", code=ErrorCode.MALFORMED)
     return data
-
-
-@dataclass
-class HallContext:
-    """What the handlers reach through ``app.state.context``: the hall, the address it
-    listens on (``laizi serve --host``; None: unknown, taken as every address) and this
-    machine's LAN addresses."""
-
-    hall: Hall
-    listen_host: str | None = None
-    addresses: lan.Addresses = field(default_factory=lan.Addresses)
-    limits: RateLimits = field(default_factory=RateLimits)
-
-    async def count(self, kind: str, request: Request, name: object) -> None:
-        """One ``kind`` (create, join) for the request's address and the name it gives
-        (:mod:`laizi.server.ratelimit`); :class:`RateLimited` when either has none left."""
-        address = request.client.host if request.client is not None else ""
-        await self.limits.hit(kind, f"address:{address}", f"name:{str(name).strip()[:64]}")
-
-    async def lan_found(self) -> list[tuple[str, str]]:
-        """This machine's LAN addresses when the hall listens on all of them (looked up
-        off the event loop, cached for a minute)."""
-        if self.listen_host not in ALL_ADDRESSES:
-            return []  # loopback only, or one address (``listen_host`` itself)
-        return await self.addresses.get()
-
-
-def _context(conn: HTTPConnection) -> HallContext:
-    return cast(HallContext, conn.app.state.context)
 
 
 def app_from_env() -> Starlette:
@@ -240,26 +208,26 @@ def _link(request: Request, code: str, token: str) -> str:
 
 
 async def healthz(request: Request) -> Response:
-    return JSONResponse(_context(request).hall.health())
+    return JSONResponse(context_of(request).hall.health())
 
 
 async def readyz(request: Request) -> Response:
-    ready = await _context(request).hall.ready()
+    ready = await context_of(request).hall.ready()
     return JSONResponse({"ready": ready}, status_code=200 if ready else 503,
                         headers={"Cache-Control": "no-store"})
 
 
 async def metrics_page(request: Request) -> Response:
-    return Response(metrics.render(_context(request).hall),
+    return Response(metrics.render(context_of(request).hall),
                     media_type=metrics.CONTENT_TYPE_LATEST)
 
 
 async def create_room(request: Request) -> Response:
-    hall = _context(request).hall
+    hall = context_of(request).hall
     try:
         data = _fields(await _body(request), {"name", "settings"})
-        await request.app.state.bans.check(request, data.get("name"))
-        await _context(request).count("create", request, data.get("name", ""))
+        await context_of(request).bans.check(request, data.get("name"))
+        await context_of(request).count("create", request, data.get("name", ""))
         person = await people_api.person_of(request)
         settings = RoomSettings.from_json(data.get("settings", {}))
         room, member = await hall.create(settings, data.get("name", ""))
@@ -275,8 +243,8 @@ async def room_info(request: Request) -> Response:
     """The room as everybody may see it, with ``members_only`` (a club's room) and
     ``may_join``: whether the asking person (``X-Laizi-Person``) may join it."""
     try:
-        info = dict(await _context(request).hall.info(request.path_params["code"]))
-        clubs = request.app.state.clubs
+        info = dict(await context_of(request).hall.info(request.path_params["code"]))
+        clubs = context_of(request).clubs
         club = await clubs.club_of_room(request.path_params["code"])
         person = None
         if club is not None:
@@ -291,13 +259,13 @@ async def room_info(request: Request) -> Response:
 
 
 async def join(request: Request) -> Response:
-    hall = _context(request).hall
+    hall = context_of(request).hall
     try:
         data = _fields(await _body(request), {"name", "role"})
-        await request.app.state.bans.check(request, data.get("name"))
-        await _context(request).count("join", request, data.get("name", ""))
+        await context_of(request).bans.check(request, data.get("name"))
+        await context_of(request).count("join", request, data.get("name", ""))
         person = await people_api.person_of(request)
-        await request.app.state.clubs.may_join(request.path_params["code"],
+        await context_of(request).clubs.may_join(request.path_params["code"],
                                                person[0] if person else None)
         joined = await hall.join(request.path_params["code"], data.get("name", ""),
                                  data.get("role", "player"))
@@ -308,7 +276,7 @@ async def join(request: Request) -> Response:
 
 
 async def hands(request: Request) -> Response:
-    hall = _context(request).hall
+    hall = context_of(request).hall
     try:
         room = await hall.room(request.path_params["code"])
     except LaiziError as exc:
@@ -318,7 +286,7 @@ async def hands(request: Request) -> Response:
 
 async def room_log(request: Request) -> Response:
     try:
-        room = await _context(request).hall.room(request.path_params["code"])
+        room = await context_of(request).hall.room(request.path_params["code"])
     except LaiziError as exc:
         return _error(exc)
     if not room.closed:
@@ -328,7 +296,7 @@ async def room_log(request: Request) -> Response:
 
 
 async def share(request: Request) -> Response:
-    context = _context(request)
+    context = context_of(request)
     return JSONResponse(share_base(request, context.listen_host, await context.lan_found()),
                         headers={"Cache-Control": "no-store"})
 
@@ -341,7 +309,7 @@ async def qr(request: Request) -> Response:
     only draws the forger a code of its own link."""
     from urllib.parse import urlsplit
 
-    context = _context(request)
+    context = context_of(request)
     text = request.query_params.get("text", "")
     if not text or len(text) > QR_MAX:
         return _error(TableError(f"text: a room link of at most {QR_MAX} characters",
@@ -402,7 +370,7 @@ async def _hello(ws: WebSocket) -> str | None:
 async def play(ws: WebSocket) -> None:
     """``WS /ws/{code}``: a member's websocket, served here when this process plays
     the room, else forwarded to the process that does (:mod:`laizi.server.cluster`)."""
-    hall = _context(ws).hall
+    hall = context_of(ws).hall
     code = ws.path_params["code"]
     token = ws.query_params.get("token", "")
     raw_version = ws.query_params.get("version", "0")
@@ -504,13 +472,11 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
     app = Starlette(routes=routes, lifespan=_lifespan, middleware=[
         *proxies, Middleware(BrowserSafety, allowed_origins=list(allowed_origins)),
         Middleware(BodyLimit), Middleware(GuessLimit, limits=limits), Middleware(SocketCap)])
-    app.state.hall = hall
-    app.state.admin_token = admin_token
-    app.state.bans = admin.Bans(hall.store)
-    app.state.people = People(hall.store)
-    app.state.clubs = Clubs(hall.store)
-    app.state.books = Books(hall.store, app.state.clubs)
-    hall.on_hands = app.state.books.room_hands_stored  # a club room's hand → its ledger
-    app.state.context = HallContext(hall, listen_host, limits=limits)
-    app.state.limits = limits
+    clubs = Clubs(hall.store)
+    books = Books(hall.store, clubs)
+    hall.on_hands = books.room_hands_stored  # a club room's hand → its ledger
+    # The handlers' one way in (context.context_of): app.state is untyped.
+    app.state.context = HallContext(
+        hall, People(hall.store), clubs, books, admin.Bans(hall.store), listen_host,
+        limits=limits, admin_token=admin_token)
     return app

@@ -35,7 +35,7 @@ it for its managers (403 ``not_club_manager``); an unknown club or invite is 404
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, cast
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -46,6 +46,7 @@ from laizi.errors import ErrorCode, LaiziError, TableError
 from laizi.server import assets
 from laizi.server.club_books import Books, ratings, totals
 from laizi.server.clubs import Clubs
+from laizi.server.context import context_of
 from laizi.server.hall import check_name
 from laizi.server.http import json_object, qr_svg
 from laizi.server.people_api import me_or_refuse, person_of, tie_seat, variant_stats
@@ -83,11 +84,11 @@ def _refusals(handler: Handler) -> Handler:
 
 
 def _clubs(request: Request) -> Clubs:
-    return cast(Clubs, request.app.state.clubs)
+    return context_of(request).clubs
 
 
 def _books(request: Request) -> Books:
-    return cast(Books, request.app.state.books)
+    return context_of(request).books
 
 
 def _ok(data: object, status: int = 200) -> JSONResponse:
@@ -111,7 +112,7 @@ async def _renamed(request: Request, person: str, data: dict[str, object]) -> No
     name, typed after the identity was made)."""
     name = data.get("person_name")
     if name is not None:
-        await request.app.state.people.rename(person, check_name(name))
+        await context_of(request).people.rename(person, check_name(name))
 
 
 @_refusals
@@ -144,14 +145,16 @@ async def ask(request: Request) -> Response:
 
 
 async def _live_rooms(request: Request, club: str) -> list[dict[str, Any]]:
-    hall = request.app.state.hall
+    hall = context_of(request).hall
     out: list[dict[str, Any]] = []
     for code, variant, _ in await _clubs(request).rooms(club, live=True):
         try:
             info = dict(await hall.info(code))
         except LaiziError:
             continue
-        out.append({"code": code, "variant": variant, "name": info["settings"].get("name", ""),
+        settings = info["settings"]  # a room's info, maybe from another process: JSON
+        name = settings.get("name", "") if isinstance(settings, dict) else ""
+        out.append({"code": code, "variant": variant, "name": name,
                     "seats": info["seats"], "online": info["online"],
                     "hands": info["hands"], "started": info["started"]})
     return out
@@ -234,9 +237,9 @@ async def new_room(request: Request) -> Response:
         raise TableError("settings are a JSON object", code=ErrorCode.MALFORMED)
     merged = {"variant": defaults["variant"], "options": defaults["options"], **given}
     name = data.get("name")
-    await request.app.state.bans.check(request, name)
-    await request.app.state.context.count("create", request, name or "")
-    room, member = await request.app.state.hall.create(RoomSettings.from_json(merged), name)
+    await context_of(request).bans.check(request, name)
+    await context_of(request).count("create", request, name or "")
+    room, member = await context_of(request).hall.create(RoomSettings.from_json(merged), name)
     await _clubs(request).add_room(club, room.code)
     await tie_seat(request, member.token, await person_of(request), name)
     link = f"{str(request.base_url).rstrip('/')}/r/{room.code}?t={member.token}"

@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any, TypedDict, cast
+from typing import Any, TypedDict
 
 from sqlalchemy import select
 from starlette.requests import HTTPConnection, Request
@@ -40,10 +40,11 @@ from starlette.routing import BaseRoute, Route
 
 from laizi.errors import ErrorCode, LaiziError, TableError
 from laizi.server import assets
+from laizi.server.context import context_of
 from laizi.server.hall import check_name
 from laizi.server.http import json_object, qr_svg
 from laizi.server.people import LINK_SECONDS, PERSON_HEADER, People
-from laizi.server.ratelimit import RateLimited, RateLimits
+from laizi.server.ratelimit import RateLimited
 from laizi.server.storage import LogLineRow, Played, Store
 
 __all__ = ["VariantStats", "me_or_refuse", "person_of", "routes", "tie_seat",
@@ -70,7 +71,7 @@ class VariantStats(TypedDict):
 
 
 def _people(conn: HTTPConnection) -> People:
-    return cast(People, conn.app.state.people)
+    return context_of(conn).people
 
 
 async def person_of(conn: HTTPConnection) -> tuple[str, str] | None:
@@ -112,7 +113,7 @@ def _error(exc: LaiziError) -> JSONResponse:
 
 
 async def _count(request: Request, kind: str) -> None:
-    limits = cast(RateLimits, request.app.state.limits)
+    limits = context_of(request).limits
     address = request.client.host if request.client is not None else ""
     await limits.hit(kind, f"address:{address}")
 

@@ -60,6 +60,7 @@ from laizi.engine.game import Game
 from laizi.engine.log import start as _start
 from laizi.errors import ErrorCode, LaiziError, TableError
 from laizi.reasons import payments_with_parts
+from laizi.server.context import context_of
 from laizi.server.headers import TOKEN_HEADER
 from laizi.server.ledgers import shown_ledger, shown_ledgers
 from laizi.table import deals
@@ -292,7 +293,7 @@ class RecordedRoom(Protocol):
 
 async def _room(request: Request) -> RecordedRoom:
     """The room of the request's ``code`` (:meth:`laizi.server.hall.Hall.room`)."""
-    return cast(RecordedRoom, await request.app.state.hall.room(request.path_params["code"]))
+    return cast(RecordedRoom, await context_of(request).hall.room(request.path_params["code"]))
 
 
 def _stored_log(room: RecordedRoom) -> list[Entry]:

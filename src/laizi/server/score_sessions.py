@@ -57,7 +57,7 @@ import hmac
 import json
 import secrets
 import time
-from typing import Any, Protocol, cast
+from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -69,11 +69,11 @@ from starlette.routing import Route
 from laizi.club_ledger import SESSION_FORMAT
 from laizi.errors import ErrorCode, LaiziError
 from laizi.reasons import payments_with_parts
+from laizi.server.context import context_of
 from laizi.server.http import qr_svg
 from laizi.server.lan import share_base
-from laizi.server.people import People, PersonRow
+from laizi.server.people import PersonRow
 from laizi.server.people_api import person_of
-from laizi.server.ratelimit import RateLimits
 from laizi.server.scorekeeper import (
     INVALID,
     MAX_HANDS,
@@ -90,13 +90,6 @@ from laizi.server.scorekeeper import (
 
 __all__ = ["club_sessions", "routes", "session_data"]
 
-
-class _Reach(Protocol):
-    """Where the hall is reached (``app.state.context``, :class:`laizi.server.app.HallContext`)."""
-
-    listen_host: str | None
-
-    async def lan_found(self) -> list[tuple[str, str]]: ...
 
 _STATUS = {ErrorCode.UNKNOWN_ROOM: 404, ErrorCode.UNKNOWN_PERSON: 401,
            ErrorCode.SCORE_MEMBERS_ONLY: 403, ErrorCode.STALE_VERSION: 409,
@@ -152,19 +145,18 @@ async def _caller(request: Request, guest: bool = False) -> tuple[str | None, st
         return found[0], None
     if not guest:
         return None, None
-    limits = cast(RateLimits, request.app.state.limits)
+    limits = context_of(request).limits
     await limits.hit("identity", f"address:{request.client.host if request.client else ''}")
-    made = await cast(People, request.app.state.people).create("记分")
+    made = await context_of(request).people.create("记分")
     return made.person, made.header
 
 
 async def _club_member(request: Request, club: str) -> None:
     """The caller is a member of the club (``unknown_club`` / ``not_club_member``
     otherwise; a caller without an identity is no member)."""
-    from laizi.server.clubs import Clubs
 
     found = await person_of(request)
-    clubs = cast(Clubs, request.app.state.clubs)
+    clubs = context_of(request).clubs
     await clubs.club(club)
     if found is None or await clubs.role(club, found[0]) is None:
         raise ScoreError(f"only members of club {club} may keep its score",
@@ -422,7 +414,7 @@ async def link(request: Request) -> Response:
             ScoreSessionRow.id == sid))).scalar()
     # the address friends open: the page's own, or a LAN one when this machine opened
     # the page on loopback (as the room links, GET /api/share)
-    reach = cast(_Reach, request.app.state.context)
+    reach = context_of(request)
     base = share_base(request, reach.listen_host, await reach.lan_found())["base"]
     url = f"{base}/score?s={sid}#join={secret}"
     return JSONResponse({"link": url, "qr": qr_svg(url)}, headers={"Cache-Control": "no-store"})
@@ -445,7 +437,7 @@ async def close(request: Request) -> Response:
             persons = await _persons(request, club, session["names"], data.get("persons"))
             await _close(request, sid, _seen(data.get("version"), session), persons)
         if club is not None:
-            await request.app.state.books.sync(club)
+            await context_of(request).books.sync(club)
         return JSONResponse(await _session(request, sid, person))
     except LaiziError as exc:
         return _error(exc)
@@ -454,14 +446,13 @@ async def close(request: Request) -> Response:
 async def _persons(request: Request, club: str | None, names: list[str],
                    given: object) -> dict[str, str]:
     """``persons`` of a close: names of the session → club members, for the ledger."""
-    from laizi.server.clubs import Clubs
 
     if given is None:
         return {}
     if club is None or not isinstance(given, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in given.items()):
         raise ScoreError("persons: {name: person id} of a club's session")
-    clubs = cast(Clubs, request.app.state.clubs)
+    clubs = context_of(request).clubs
     for name, who in given.items():
         if name not in names:
             raise ScoreError(f"persons: {name!r} is not a name of the session")

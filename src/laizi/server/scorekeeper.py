@@ -61,6 +61,7 @@ from laizi.core.records import RecordError
 from laizi.errors import ErrorCode, LaiziError
 from laizi.reasons import Refusal
 from laizi.records import settle_record
+from laizi.server.context import context_of
 from laizi.server.http import json_object
 from laizi.server.score_form import build_record, next_hand
 from laizi.server.storage import Base
@@ -144,7 +145,7 @@ async def _body(request: Request) -> dict[str, object]:
 
 
 def _engine(request: Request) -> AsyncEngine:
-    engine: AsyncEngine = request.app.state.hall.store.engine
+    engine: AsyncEngine = context_of(request).hall.store.engine
     return engine
 
 
