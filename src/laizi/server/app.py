@@ -64,6 +64,7 @@ from laizi.server import (
     variants_api,
 )
 from laizi.server.asgi import WS_DISCONNECT
+from laizi.server.bans import Bans
 from laizi.server.club_books import Books
 from laizi.server.clubs import Clubs
 from laizi.server.cluster import Cluster
@@ -477,6 +478,6 @@ def create_app(db_url: str, *, bot_processes: int | None = None,
     hall.on_hands = books.room_hands_stored  # a club room's hand → its ledger
     # The handlers' one way in (context.context_of): app.state is untyped.
     app.state.context = HallContext(
-        hall, People(hall.store), clubs, books, admin.Bans(hall.store), listen_host,
+        hall, People(hall.store), clubs, books, Bans(hall.store), listen_host,
         limits=limits, admin_token=admin_token)
     return app

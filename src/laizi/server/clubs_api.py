@@ -44,9 +44,9 @@ from starlette.routing import BaseRoute, Route
 from laizi.club_ledger import to_csv
 from laizi.errors import ErrorCode, LaiziError, TableError
 from laizi.server import assets
-from laizi.server.club_books import Books, ratings, totals
+from laizi.server.club_books import ratings, totals
 from laizi.server.clubs import Clubs
-from laizi.server.context import context_of
+from laizi.server.context import ClubLedgers, context_of
 from laizi.server.hall import check_name
 from laizi.server.http import json_object, qr_svg
 from laizi.server.people_api import me_or_refuse, person_of, tie_seat, variant_stats
@@ -87,7 +87,7 @@ def _clubs(request: Request) -> Clubs:
     return context_of(request).clubs
 
 
-def _books(request: Request) -> Books:
+def _books(request: Request) -> ClubLedgers:
     return context_of(request).books
 
 

@@ -7,24 +7,34 @@ unawaited passes the type checker, so nothing else reads it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
+from laizi.club_ledger import LedgerEntry, Verdict
 from laizi.server import lan
+from laizi.server.bans import Bans
+from laizi.server.clubs import Clubs
+from laizi.server.hall import Hall
+from laizi.server.people import People
 from laizi.server.ratelimit import RateLimits
 
-if TYPE_CHECKING:  # these import the handlers' modules, which import this one
+if TYPE_CHECKING:
     from starlette.requests import HTTPConnection, Request
 
-    from laizi.server.admin import Bans
-    from laizi.server.club_books import Books
-    from laizi.server.clubs import Clubs
-    from laizi.server.hall import Hall
-    from laizi.server.people import People
-
-__all__ = ["ALL_ADDRESSES", "HallContext", "context_of"]
+__all__ = ["ALL_ADDRESSES", "ClubLedgers", "HallContext", "context_of"]
 
 ALL_ADDRESSES = (None, "0.0.0.0", "::", "")
 """``listen_host`` values that listen on every address (LAN addresses included)."""
+
+
+class ClubLedgers(Protocol):
+    """What handlers do with the clubs' ledgers (账本; :class:`laizi.server.club_books.Books`,
+    which reads the score-keeping sessions and so cannot be imported here)."""
+
+    async def sync(self, club: str) -> None: ...
+
+    async def entries(self, club: str) -> list[LedgerEntry]: ...
+
+    async def verify(self, club: str) -> Verdict: ...
 
 
 @dataclass
@@ -38,7 +48,7 @@ class HallContext:
     """Identities (身份): :mod:`laizi.server.people`."""
     clubs: Clubs
     """亲友圈: :mod:`laizi.server.clubs`."""
-    books: Books
+    books: ClubLedgers
     """The clubs' ledgers (账本): :mod:`laizi.server.club_books`."""
     bans: Bans
     """The operator's bans (封禁): :mod:`laizi.server.admin`."""
