@@ -119,3 +119,10 @@ def test_an_export_that_is_not_decisions_is_refused(tmp_path: Path) -> None:
     with pytest.raises(DatasetError, match=r"not a laizi\.decisions export"):
         load([bad])
     assert main(["train", str(bad), "-o", str(tmp_path / "x.npz")]) == 1
+
+
+def test_the_shipped_model_plays_mcr() -> None:
+    _, head = load_model("mcr-greedy", "mcr")
+    assert head["layers"] == [930, 256, 256, 318] and head["training"]["hands"] >= 2000
+    result = run_arena("mcr", ["model:mcr-greedy", "random"], 4, seed=3)
+    assert result["hands"] == 4

@@ -1,7 +1,9 @@
 """``model``: a trained policy network (:mod:`laizi.learn`) at a seat.
 
 ``model:PATH`` (or ``model:path=PATH``) seats the network saved by ``laizi train`` in
-``PATH`` (a ``.npz``: the weights, and a JSON header saying what they were trained for).
+``PATH`` (a ``.npz``: the weights, and a JSON header saying what they were trained for);
+``model:NAME`` without a file of that name seats a model shipped with laizi
+(``laizi/bots/models/NAME.npz``: ``model:mcr-greedy``, its README says how it was made).
 The bot encodes its view as the environments do (:func:`laizi.env.encoding.encode_view`
 and the legal-action mask), and plays the legal action the network scores highest: the
 same view always gets the same answer, whatever the seed. It needs numpy (laizi's ``rl``
@@ -33,6 +35,9 @@ FORMAT_VERSION = 1
 
 _INPUTS = "encode_view+legal_mask"
 """What a row of input holds (:func:`laizi.learn.data.features`)."""
+
+MODELS = Path(__file__).with_name("models")
+"""Where the shipped models are (``model:NAME``)."""
 
 _CACHE: dict[tuple[str, int, int], tuple[Network, dict[str, object]]] = {}
 """Loaded models by (file, modification time, size): an arena builds a fresh bot for
@@ -81,13 +86,17 @@ def _check_header(head: dict[str, object], where: str, variant: str | None) -> N
 
 def load_model(path: str | Path, variant: str | None = None
                ) -> tuple[Network, dict[str, object]]:
-    """The network in ``path`` and its header; :class:`ModelFileError` if it cannot be
-    played (or, with ``variant``, was trained for another variant)."""
+    """The network in ``path`` (a file, or the name of a shipped model) and its header;
+    :class:`ModelFileError` if it cannot be played (or, with ``variant``, was trained for
+    another variant)."""
     import numpy as np
 
     from laizi.learn.mlp import Network
 
     file = Path(path)
+    shipped = MODELS / f"{path}.npz"
+    if not file.exists() and "/" not in str(path) and shipped.is_file():
+        file = shipped
     try:
         stat = file.stat()
     except OSError as exc:
