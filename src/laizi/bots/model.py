@@ -89,7 +89,10 @@ def load_model(path: str | Path, variant: str | None = None
     """The network in ``path`` (a file, or the name of a shipped model) and its header;
     :class:`ModelFileError` if it cannot be played (or, with ``variant``, was trained for
     another variant)."""
-    import numpy as np
+    try:
+        import numpy as np
+    except ModuleNotFoundError:
+        raise ModelFileError("bot 'model' needs numpy: pip install 'laizi[rl]'") from None
 
     from laizi.learn.mlp import Network
 
