@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "score": "settle hands from their hand records (JSON), with a running ledger",
     "serve": "run the hall: rooms, bots and play over websockets",
     "simulate": "simulate many hands with bots and summarise them",
+    "train": "train a policy network on exported decisions (numpy, CPU)",
     "verify": "check a table log: the secret, every deal and every action",
     "verify-ledger": "check a club's exported ledger against its match logs",
 }

@@ -3,7 +3,9 @@
 
 Names: ``random``, ``simple`` (the engine's reference bot, :mod:`laizi.bots.simple`, when
 present), ``greedy``, ``search``, ``botzone`` (an outside Botzone-protocol program,
-:mod:`laizi.bots.botzone`: ``botzone:keep=1:cmd=python3 bot.py``, ``cmd`` last).
+:mod:`laizi.bots.botzone`: ``botzone:keep=1:cmd=python3 bot.py``, ``cmd`` last), ``model``
+(a network trained by ``laizi train``, :mod:`laizi.bots.model`: ``model:PATH``, the rest
+of the spec being the file).
 A spec is ``NAME`` or ``NAME:KEY=VALUE:KEY=VALUE``; values are read as int, float or
 true/false. Every bot gets its own seed; a game is reproducible when every bot is
 deterministic given its seed (``search`` is when ``budget_ms=0``).
@@ -33,11 +35,12 @@ Param = bool | int | float | str | None
 _CLASSES = {"random": ("laizi.bots.random_bot", "RandomBot"),
             "greedy": ("laizi.bots.greedy", "GreedyBot"),
             "search": ("laizi.bots.search", "SearchBot"),
-            "botzone": ("laizi.bots.botzone", "BotzoneBot")}
+            "botzone": ("laizi.bots.botzone", "BotzoneBot"),
+            "model": ("laizi.bots.model", "ModelBot")}
 """The classes whose keyword parameters a spec may set (checked against their types);
 each is built as ``cls(seed, **params)``."""
 
-_BOTS = ("random", "simple", "greedy", "search", "botzone")
+_BOTS = ("random", "simple", "greedy", "search", "botzone", "model")
 """Every bot name, in the order ``bot_names`` gives them."""
 
 
@@ -139,20 +142,27 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Param]]:
         from laizi.bots.botzone import split_params
 
         params = split_params(rest)
+    elif name == "model":  # its file takes the rest of the spec, colons included
+        params = [rest if rest.startswith("path=") else f"path={rest}"] if rest else []
     kw: dict[str, Param] = {}
     for p in params:
         key, sep, val = p.partition("=")
         if not sep or not key.isidentifier():
             raise BotSpecError(f"bad bot parameter {p!r} in {spec!r}: expected KEY=VALUE")
-        kw[key] = val if key == "cmd" else _value(val)
+        kw[key] = val if key in ("cmd", "path") else _value(val)
     _check_params(name, spec, kw)
     return name, kw
 
 
 def check_variant(spec: str, variant: str) -> None:
     """:class:`BotSpecError` if the bot of ``spec`` cannot play ``variant`` (the Botzone
-    bridge plays MCR only)."""
-    name = spec.strip().partition(":")[0]
+    bridge plays MCR only; a model, the variant it was trained for)."""
+    name, _, rest = spec.strip().partition(":")
+    if name == "model":
+        # by name, as make_bot finds it: laizi.bots.model imports this module
+        load_model = importlib.import_module("laizi.bots.model").load_model
+        load_model(str(parse_spec(spec)[1].get("path") or rest), variant)
+        return
     if name == "botzone":
         from laizi.bots.botzone import VARIANTS
 
@@ -170,5 +180,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         cls: Callable[..., Bot] = getattr(importlib.import_module(_CLASSES[name][0]),
                                           _CLASSES[name][1])
         return cls(seed, **kw)
+    except BotSpecError:
+        raise  # a ModelFileError keeps its type
     except (TypeError, ValueError) as exc:
         raise BotSpecError(f"bad parameters for bot {name!r}: {exc}") from None

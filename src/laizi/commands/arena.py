@@ -26,7 +26,8 @@ def register(subparsers: Subparsers) -> None:
                    help="comma-separated bot specs, one per seat; a shorter list is padded "
                         "with its last entry (default: greedy,random); in mcr "
                         "'botzone:keep=1:cmd=COMMAND' seats an outside Botzone-protocol "
-                        "program (docs/bots.md)")
+                        "program (docs/bots.md); 'model:PATH' a network trained by "
+                        "'laizi train'")
     p.add_argument("--hands", type=int, default=300, help="hands to play (rounded up to a "
                    "multiple of the seats; default 300)")
     p.add_argument("--streams", action="store_true",
