@@ -284,3 +284,19 @@ def test_a_wrong_win_match_exports_and_imports_back(tmp_path: Path) -> None:
     assert json.loads(out.read_text()) == match
     assert main(["import-botzone", str(out), "-o", str(tmp_path)]) == 0
     assert main(["verify", str(tmp_path / "match-0.jsonl")]) == 0
+
+
+def test_the_terminal_says_a_wrong_win() -> None:
+    from laizi.ui.terminal import event_line, settlement_lines
+
+    names = ["A", "B", "C", "D"]
+    table = Table("mcr", BOTZONE, people=names, seed=3)
+    table.start_hand()
+    game = table.game
+    assert game is not None
+    table.act(Action(WRONG_WIN, game.turn))
+    assert event_line(game.log[-2], names, 1) == "A: 错和 wrong win"
+    text = [" ".join(t.plain for t in line.lines(200)) for line in
+            settlement_lines(game.log[-1], names)]
+    assert "错和" in text[0] and "黄庄" not in text[0]
+    assert len([t for t in text if "错和" in t]) == 4  # the headline and three payments

@@ -257,8 +257,10 @@ class Game(Dealing):
 
     def apply(self, action: Action) -> None:
         """Apply one legal action. Legality is membership in ``legal_actions(seat)`` and
-        nothing else; a refusal leaves the state, the log and the caches untouched and
-        raises one of the typed family (:mod:`laizi.errors`, with ``seat`` and ``phase``):
+        nothing else, but for a 错和 (``wrong_win``, in no list: where :meth:`action_types`
+        has it, :func:`~laizi.engine.refusals.wrong_win_refusal` judges it); a refusal
+        leaves the state, the log and the caches untouched and raises one of the typed
+        family (:mod:`laizi.errors`, with ``seat`` and ``phase``):
 
         * :class:`~laizi.errors.MalformedActionError` — not an :class:`Action`, or one
           with fields :meth:`Action.from_json` would refuse (``malformed``), or a type this
