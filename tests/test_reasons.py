@@ -67,6 +67,7 @@ SAMPLES: dict[str, tuple[dict[str, Any], str, str]] = {
                   "7 tai × 20 = 140"),
     "false_win": ({}, "诈胡 包赔", "false win (诈胡): pays as for a self-draw"),
     "dead_hand": ({"seat": 1}, "相公代付 1号位", "dead hand (相公) pays for seat 1"),
+    "wrong_win": ({}, "错和", "wrong win (错和)"),
 }
 
 

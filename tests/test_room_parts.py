@@ -121,14 +121,14 @@ QUICK = {"clock": None, "claim_min": 0, "bot_delay": 0, "between": 0, "grace": 0
 
 
 async def make_room(answer: Choose | None = None, secret: bytes | None = None,
-                    **settings: Any) -> World:
-    """A Jingzhou room: the host ``ann`` at seat 0, bots in the others (its deals from
-    ``secret``, a new one by default)."""
-    options = {"variant": "jingzhou", **QUICK, **settings}
+                    variant: str = "jingzhou", **settings: Any) -> World:
+    """A room (Jingzhou by default): the host ``ann`` at seat 0, bots in the others (its
+    deals from ``secret``, a new one by default)."""
+    options = {"variant": variant, **QUICK, **settings}
     config = RoomSettings.from_json(options)
     secret = deals.new_secret() if secret is None else secret
-    people = ["ann", *[f"{BOT_PREFIX}{i}" for i in range(1, get("jingzhou").seats)]]
-    table = Table("jingzhou", {}, people, secret=secret, max_hands=config.hands)
+    people = ["ann", *[f"{BOT_PREFIX}{i}" for i in range(1, get(variant).seats)]]
+    table = Table(variant, config.options, people, secret=secret, max_hands=config.hands)
     clock, store, bots, reports = (FakeClock(), ListStore(deals.secret_hex(secret)),
                                    TestBots(answer), Reports())
     store.lines = [canonical(e) for e in table.log]  # as the hall stores a new room
@@ -259,6 +259,31 @@ def test_the_fake_clock_wakes_sleepers_in_order() -> None:
         tasks[0].cancel()
         await clock.advance(10)
         assert woke == ["a"] and clock.monotonic() == 1011.5
+
+    run(go)
+
+
+def test_a_person_cannot_send_a_wrong_win_even_where_the_rules_settle_one() -> None:
+    """错和 (``wrong_win``) is a Botzone program's answer at an MCR ``profile=botzone``
+    table, never a person's: the hall refuses it (``unknown_type``) on the host's turn,
+    no button offers it, and nothing changes."""
+    async def go() -> None:
+        w = await make_room(variant="mcr", options={"profile": "botzone"})
+        room = w.room
+        host = Frames()
+        await room.attach(w.host, host.conn)
+        assert (await room.handle(w.host, {"op": "start", "seq": 1}))["op"] == "ack"
+        await until(lambda: bool(host.latest["legal"])
+                    and host.latest["view"]["phase"] == Phase.TURN)
+        frame = host.latest
+        assert all(a["type"] != ActionType.WRONG_WIN for a in frame["legal"])
+        log, stored = list(room.table.log), list(w.store.lines)
+        answer = await room.handle(w.host, {"op": "act", "seq": 2, "version": frame["version"],
+                                            "action": {"type": "wrong_win", "seat": 0}})
+        assert answer is not None and answer["op"] == "error", answer
+        assert answer["error"]["code"] == "unknown_type"
+        assert (room.table.log, w.store.lines) == (log, stored)
+        await room.stop()
 
     run(go)
 

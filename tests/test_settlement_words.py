@@ -152,6 +152,36 @@ def test_huanghuang_settlement_with_someone_waiting_shows_payments_horses_and_ro
         page.context.close()
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_wrong_win_settlement_names_its_caller_and_its_payments(browser: Browser,
+                                                                  lang: str) -> None:
+    """A 错和 (MCR profile=botzone: a Botzone program's 胡 that is no win) ends the hand:
+    the headline names the caller, never 黄庄, and each payment says 错和 (issue 43)."""
+    from laizi.engine.actions import WRONG_WIN, Action
+    from laizi.server.records import hand_records
+
+    names = ["小二", "阿三", "老四", "小五"]
+    table = Table("mcr", {"profile": "botzone"}, people=names, seed=3)
+    table.start_hand()
+    assert table.game is not None
+    table.act(Action(WRONG_WIN, table.game.turn))
+    rec = hand_records(table.log)[-1]
+    caller = rec["seats"][rec["end"]["record"]["from"]]
+    page, errors = render(browser, _SETTLEMENT, {"end": rec["end"], "names": rec["seats"],
+                                                 "me": rec["seats"][1]}, lang=lang)
+    try:
+        assert not errors, errors
+        headline = page.inner_text(".headline")
+        assert caller in headline and "错和" in headline, headline
+        assert "黄庄" not in headline and "Drawn" not in headline, headline
+        payments = page.locator(".payment")
+        assert payments.count() == 3
+        for i in range(3):
+            assert "错和" in payments.nth(i).inner_text()
+    finally:
+        page.context.close()
+
+
 def test_huanghuang_horse_reasons_name_the_people(browser: Browser) -> None:
     rec = huanghuang_hand_with_waiting()
     end = rec["end"]

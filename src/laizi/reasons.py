@@ -79,7 +79,7 @@ TERMS: dict[str, str] = {
     "打出癞子": "laizi discarded",
     # Taiwan and the rest
     "底": "base (di)", "底分": "base (di fen)", "台": "tai x value", "诈胡": "false win",
-    "相公": "dead hand",
+    "相公": "dead hand", "错和": "wrong win",
 }
 """English for the settlement terms that no fan / 台 table names."""
 
@@ -371,6 +371,9 @@ CODES: dict[str, _Code] = {
                        doc="台 × 台值"),
     "false_win": _Code({}, "诈胡 包赔", "false win (诈胡): pays as for a self-draw",
                        items=_const("诈胡"), doc="诈胡: the offender pays everyone"),
+    "wrong_win": _Code({}, "错和", "wrong win (错和)", items=_const("错和"),
+                       doc="错和 (MCR profile=botzone): a 胡 without a win pays each other "
+                           "player 10, as Botzone's judge"),
     "dead_hand": _Code({"seat": int}, "相公代付 {seat_zh}",
                        "dead hand (相公) pays for {seat_en}", derive=_seat,
                        items=_const("相公"), doc="相公: the dead seat pays in seat's place"),

@@ -45,6 +45,7 @@ from laizi.core.records import (
     ROBBED_KONG,
     SELF_DRAW,
     WIN,
+    WRONG_WIN,
     HandRecord,
     RecordError,
     SeatRecord,
@@ -178,7 +179,7 @@ def record_from_json(data: object) -> HandRecord:
                           f"{len(raw_seats) if isinstance(raw_seats, list) else 'none'}")
     seats = tuple(_read_seat(raw, f"seats[{i}]", n) for i, raw in enumerate(raw_seats))
     outcome = need(data, "outcome", "record")
-    if not isinstance(outcome, str) or outcome not in (WIN, DRAW):
+    if not isinstance(outcome, str) or outcome not in (WIN, DRAW, WRONG_WIN):
         raise RecordError(f"outcome: expected \"win\" or \"draw\", got {show(outcome)}")
     indicators = read_tiles(data.get("indicators", ""), "indicators")
     wildcard = _read_wildcard(data, variant, indicators, options)
@@ -186,8 +187,11 @@ def record_from_json(data: object) -> HandRecord:
         winners, how, source, win_tile, after_kong = _read_win(data, n)
     else:
         winners, how, source, win_tile, after_kong = (), None, None, None, False
+        if outcome == WRONG_WIN:
+            source = _read_wrong_win(data, variant, options)
         given = [k for k in _WIN_KEYS if k in data and not (k == "after_kong"
-                                                            and data[k] is False)]
+                                                            and data[k] is False)
+                 and not (k == "from" and outcome == WRONG_WIN)]
         if given:
             raise RecordError(f"{given[0]}: a drawn hand has no winner (leave "
                               f"{', '.join(given)} out)")
@@ -221,6 +225,14 @@ def _read_wildcard(data: JSON, variant: Variant, indicators: tuple[int, ...],
                 f"wildcard: {T.name(w, 'mpsz')} does not follow from the indicators "
                 f"({'none' if wildcard is None else T.name(wildcard, 'mpsz')} expected)")
     return wildcard
+
+
+def _read_wrong_win(data: JSON, variant: Variant, options: Any) -> int:
+    """The caller (``from``) of a 错和 record, of rules that settle one."""
+    if not variant.settles_wrong_win(options):
+        raise RecordError(f"outcome: a 错和 (wrong_win) is settled only by mcr's "
+                          f"profile=botzone, not by these {variant.id} options")
+    return read_seat_no(need(data, "from", "record"), "from", variant.seats)
 
 
 def _read_win(data: JSON, n: int
@@ -389,7 +401,10 @@ def validate(record: HandRecord, variant: Variant) -> None:
         if s.concealed is not None:
             n_sets = sum(1 for m in s.melds if m.kind in STANDARD_KINDS)
             expected = variant.hand_size - 3 * n_sets
-            if len(s.concealed) != expected:
+            # A 错和's caller may have declared it on its turn, holding one tile more.
+            extra_tile = record.outcome == WRONG_WIN and i == record.source
+            if len(s.concealed) != expected and not (extra_tile
+                                                     and len(s.concealed) == expected + 1):
                 raise RecordError(
                     f"seats[{i}]: {len(s.concealed)} concealed tiles with {n_sets} melds; "
                     f"expected {expected}" + (" (a winner's without the winning tile)"

@@ -65,6 +65,9 @@ class ActionType(StrEnum):
     DECLARE = "declare"  # 宣告听牌 (Taiwan 天听 / 地听): ready, the hand locked from then on
     FLOWER_WIN = "flower_win"  # 花胡 八仙过海 (Taiwan): all eight flowers
     ROB_FLOWER = "rob_flower"  # 花胡 七抢一 (Taiwan): seven flowers rob the eighth
+    # 错和: a 胡 declared without a win, by a Botzone-protocol program under MCR's
+    # profile=botzone (docs/datasets.md). Never a legal action: nobody is offered it.
+    WRONG_WIN = "wrong_win"
 
 
 class MeldKind(StrEnum):
@@ -92,6 +95,7 @@ class Outcome(StrEnum):
 
     WIN = "win"  # 和牌: somebody won
     DRAW = "draw"  # 黄庄 / 流局: the wall ran out
+    WRONG_WIN = "wrong_win"  # 错和: a wrong 胡 ended the hand (MCR profile=botzone)
 
 
 class HandEnd(StrEnum):

@@ -37,7 +37,7 @@ from typing import IO
 
 from laizi.bots.botzone_protocol import ProtocolError, Transcript, answer_action
 from laizi.core.jsondata import JSON
-from laizi.engine.actions import DISCARD, Action
+from laizi.engine.actions import DISCARD, WRONG_WIN, Action
 
 __all__ = ["KEEP_RUNNING", "VARIANTS", "BotzoneBot", "ProtocolError", "split_params"]
 
@@ -270,9 +270,13 @@ class BotzoneBot:
         if self.keep:
             self._catch_up(len(t.requests) - 1)
         answer = ""
+        # MCR profile=botzone settles a wrong HU as Botzone does (错和, the hand over);
+        # elsewhere it is refused and the default action played.
+        options = view.get("options")
+        settled = isinstance(options, dict) and options.get("profile") == "botzone"
         try:
             answer = self._exchange(len(t.requests) - 1)
-            action, self.discard = answer_action(answer, legal_actions)
+            action, self.discard = answer_action(answer, legal_actions, wrong_win=settled)
         except ProtocolError as exc:
             if exc.kind in ("unparsable", "illegal"):
                 # A 胡 that is not a win is Botzone's 错和 (−30 / +10 there): its own kind.
@@ -280,6 +284,8 @@ class BotzoneBot:
                 self.errors["wrong_win" if wrong_win else exc.kind] += 1
             self.fallbacks += 1
             raise
+        if action.type == WRONG_WIN:
+            self.errors["wrong_win"] += 1  # played and settled: no fallback
         t.record(answer)
         return action
 

@@ -26,9 +26,11 @@ from laizi.engine.actions import (
     CONCEALED_KONG,
     DISCARD,
     KONG,
+    LOGGED_TYPES,
     PASS,
     PUNG,
     WIN,
+    WRONG_WIN,
     Action,
 )
 from laizi.vocab import GameEventType
@@ -144,7 +146,8 @@ class Transcript:
         elif kind == GameEventType.ACTION:
             action = event["action"]
             assert isinstance(action, dict)
-            self._action(Action.from_json(action), bool(event.get("answer")))
+            self._action(Action.from_json(action, types=LOGGED_TYPES),
+                         bool(event.get("answer")))
         elif kind == GameEventType.CLAIM:
             self._claim(event)
 
@@ -184,6 +187,11 @@ class Transcript:
 
     def _action(self, a: Action, answer: bool) -> None:
         mine = a.seat == self.seat
+        if a.type == WRONG_WIN:  # 错和: the caller's HU answers its open request
+            self._open()
+            if mine:
+                self._answer("HU")
+            return
         if answer:
             if mine:
                 self._answer(_window_text(a))
@@ -250,10 +258,12 @@ def _one(legal: Sequence[Action], kind: str, tile: int | None, what: str) -> Act
     raise ProtocolError("illegal", f"{what} is not legal now")
 
 
-def answer_action(text: str, legal: Sequence[Action]) -> tuple[Action, int | None]:
+def answer_action(text: str, legal: Sequence[Action], *,
+                  wrong_win: bool = False) -> tuple[Action, int | None]:
     """The legal action an answer names, and the discard a ``PENG`` / ``CHI`` answer
     announces (played at the seat's next turn); :class:`ProtocolError` if the answer is
-    not one of the protocol's or not legal now."""
+    not one of the protocol's or not legal now. With ``wrong_win`` (the table settles a
+    错和: MCR profile=botzone) a ``HU`` that is no win is the seat's ``wrong_win``."""
     words = text.split()
     if not words:
         raise ProtocolError("unparsable", "an empty answer")
@@ -268,6 +278,8 @@ def answer_action(text: str, legal: Sequence[Action]) -> tuple[Action, int | Non
     if cmd == "PASS":
         return _one(legal, PASS, None, "PASS"), None
     if cmd == "HU":
+        if wrong_win and legal and not any(a.type == WIN for a in legal):
+            return Action(WRONG_WIN, legal[0].seat), None  # 错和: −30 / +10, the hand over
         return _one(legal, WIN, None, "HU"), None
     if cmd == "PLAY":
         return _one(legal, DISCARD, tiles[0], text), None

@@ -25,7 +25,8 @@ from laizi.core.melds import Meld
 from laizi.reasons import Refusal
 from laizi.vocab import Outcome, WinHow
 
-__all__ = ["DISCARD_WIN", "DRAW", "HOW", "ROBBED_KONG", "SELF_DRAW", "WIN", "HandRecord",
+__all__ = ["DISCARD_WIN", "DRAW", "HOW", "ROBBED_KONG", "SELF_DRAW", "WIN", "WRONG_WIN",
+           "HandRecord",
            "OptionsWriter", "RecordError", "SeatRecord", "not_won", "record_to_json"]
 
 SELF_DRAW = WinHow.SELF_DRAW  # 自摸 (杠开 is a self-draw with ``after_kong``)
@@ -36,6 +37,9 @@ HOW = (SELF_DRAW, DISCARD_WIN, ROBBED_KONG)
 
 WIN, DRAW = Outcome.WIN, Outcome.DRAW
 """A record's ``outcome``: won, or drawn (黄庄)."""
+WRONG_WIN = Outcome.WRONG_WIN
+"""A record's ``outcome`` when a 错和 ended the hand (MCR ``profile=botzone``): ``source``
+(``from``) is the seat that declared it; no winner."""
 
 
 class RecordError(ValueError):
@@ -97,7 +101,8 @@ class SeatRecord:
 
 @dataclass(frozen=True, slots=True)
 class HandRecord:
-    """A finished hand. ``outcome`` is ``"win"`` or ``"draw"`` (黄庄)."""
+    """A finished hand. ``outcome`` is ``"win"``, ``"draw"`` (黄庄) or ``"wrong_win"``
+    (错和, ``source`` its caller)."""
 
     variant: str
     options: Any
@@ -107,7 +112,8 @@ class HandRecord:
     winners: tuple[int, ...] = ()
     how: str | None = None
     source: int | None = None
-    """The discarder (点炮) or the robbed seat (抢杠); ``None`` on a self-draw."""
+    """The discarder (点炮) or the robbed seat (抢杠); ``None`` on a self-draw; the caller
+    of a 错和."""
     win_tile: int | None = None
     after_kong: bool = False
     """The winning tile was a replacement draw after a kong (杠开 / 杠上开花)."""
@@ -179,6 +185,8 @@ def record_to_json(record: HandRecord, variant: OptionsWriter) -> JSON:
         if record.win_tile is not None:
             out["tile"] = T.name(record.win_tile, "mpsz")
         out["after_kong"] = record.after_kong
+    elif record.outcome == WRONG_WIN:
+        out["from"] = record.source
     if record.extra:
         out[record.variant] = record.extra
     return out

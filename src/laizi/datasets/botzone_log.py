@@ -33,7 +33,7 @@ from laizi.engine.actions import DISCARD, Action
 from laizi.errors import LogError
 from laizi.table.decisions import decisions
 from laizi.table.table import Table
-from laizi.vocab import GameEventType, TableEventType
+from laizi.vocab import ActionType, GameEventType, Outcome, TableEventType
 
 __all__ = ["GAME", "MATCH_FORMAT", "from_player_walls", "hand_logs", "import_match",
            "to_player_walls"]
@@ -148,13 +148,10 @@ def _match(hand: JSON, end: JSON, turns: Mapping[int, tuple[list[str], list[str]
                                "content": {str(p): turns[p][0][i] for p in sorted(turns)}}})
         log.append({str(p): {"verdict": "OK", "response": turns[p][1][i]}
                     for p in sorted(turns)})
-    record = end["record"]
-    winners = [(int(w) - dealer) % _PLAYERS for w in record.get("winners", [])]
     log.append({"output": {"command": "finish",
                            "content": {str(p): int(end["net"][seats[(dealer + p) % _PLAYERS]])
                                        for p in range(_PLAYERS)},
-                           "display": {"action": "HU" if winners else "HUANG",
-                                       "player": winners[0] if winners else -1}}})
+                           "display": _display(end["record"], dealer)}})
     wind = hand["options"].get("prevalent_wind", "E")
     if hand["options"].get("profile") == "botzone":
         wall = to_player_walls(wall)
@@ -163,6 +160,15 @@ def _match(hand: JSON, end: JSON, turns: Mapping[int, tuple[list[str], list[str]
             "initdata": {"quan": _WINDS.index(wind), "laizi_format": MATCH_FORMAT,
                          "walltiles": " ".join(tile_name(t) for t in wall)},
             "log": log}
+
+
+def _display(record: JSON, dealer: int) -> JSON:
+    """The finish's ``display``: ``HU`` and the winner, ``HUANG`` (drawn), or for a 错和
+    ``WRONG_HU`` and its caller (**reading**: Botzone's own word for it is not public)."""
+    if record.get("outcome") == Outcome.WRONG_WIN:
+        return {"action": "WRONG_HU", "player": (int(record["from"]) - dealer) % _PLAYERS}
+    winners = [(int(w) - dealer) % _PLAYERS for w in record.get("winners", [])]
+    return {"action": "HU" if winners else "HUANG", "player": winners[0] if winners else -1}
 
 
 def _turns(data: Mapping[str, object]) -> tuple[list[list[str]], list[list[str]]]:
@@ -248,6 +254,9 @@ def _play(table: Table, names: Sequence[str], requests: Sequence[Sequence[str]],
     talks = [Transcript(s) for s in range(_PLAYERS)]
     seen = [0] * _PLAYERS
     announced: list[int | None] = [None] * _PLAYERS
+    game = table.game
+    # A wrong HU is read as the 错和 it is where the table settles one (profile=botzone).
+    wrong_win = game is not None and ActionType.WRONG_WIN in game.action_types()
     for d in decisions(table):
         s, t = d.seat, talks[d.seat]
         events = table.events(names[s], seen[s])
@@ -264,7 +273,7 @@ def _play(table: Table, names: Sequence[str], requests: Sequence[Sequence[str]],
                 action = _discard(d.legal, announced[s])
             else:
                 action, announced[s] = answer_action(_at(responses[s], i) or "PASS",
-                                                     d.legal)
+                                                     d.legal, wrong_win=wrong_win)
         except ProtocolError as exc:
             raise LogError(f"player {s}, request {i} ({t.requests[-1]!r}): {exc}") from None
         table.act(action)

@@ -27,7 +27,7 @@ from laizi.errors import LogError
 from laizi.table.decisions import pass_only
 from laizi.table.events import read_line
 from laizi.table.table import Table
-from laizi.vocab import TableEventType, WinHow
+from laizi.vocab import ActionType, Outcome, TableEventType, WinHow
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "Source", "backup_logs", "header", "log_decisions",
            "simulated_logs"]
@@ -78,6 +78,8 @@ def _outcome(end: Mapping[str, object], seats: Sequence[str], seat: int) -> JSON
     dealt_in = source == seat and record.get("how") in (WinHow.DISCARD, WinHow.ROBBED_KONG)
     result = "win" if seat in winners else "draw" if not winners else \
         "dealt_in" if dealt_in else "lose"
+    if record.get("outcome") == Outcome.WRONG_WIN:  # 错和: its caller pays, the others collect
+        result = "wrong_win" if source == seat else "collect"
     return {"net": int(net[seats[seat]]), "result": result, "outcome": record.get("outcome"),
             "winners": winners, "how": record.get("how"), "from": source}
 
@@ -118,6 +120,8 @@ def _decision(table: Table, entry: Mapping[str, object], step: int, source: Sour
     action = entry["action"]
     assert isinstance(action, dict)
     seat = int(action["seat"])
+    if action.get("type") == ActionType.WRONG_WIN:
+        return None  # 错和: no legal action, so no index in the space; the outcome says it
     legal = table.legal_actions(seat)
     if not forced and pass_only(legal):
         return None

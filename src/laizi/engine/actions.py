@@ -35,6 +35,7 @@ __all__ = [
     "FLOWER_WIN",
     "KNOWN_TYPES",
     "KONG",
+    "LOGGED_TYPES",
     "MAX_SEATS",
     "MAX_TILES",
     "PASS",
@@ -45,6 +46,7 @@ __all__ = [
     "VARIANT_TYPES",
     "WIN",
     "WINNING_TYPES",
+    "WRONG_WIN",
     "Action",
     "IllegalActionError",
     "MalformedActionError",
@@ -81,6 +83,18 @@ winning tile of the hand (``tile`` is ``None``, or the flower robbed)."""
 
 KNOWN_TYPES: frozenset[str] = frozenset(TYPES).union(*VARIANT_TYPES.values())
 """Every action type :meth:`Action.from_json` accepts without being told more."""
+
+WRONG_WIN = ActionType.WRONG_WIN
+"""错和: a 胡 declared without a win. It is in no legal-action list and not among
+:data:`KNOWN_TYPES` (so no encoder's action space, and no person's message, has it): a
+game whose rules settle it (:meth:`Variant.settles_wrong_win`, MCR ``profile=botzone``)
+takes it from a program at a seat with a decision and ends the hand (Botzone's judge:
+−30 / +10); every other game refuses it as an ``unknown_type``."""
+
+LOGGED_TYPES: frozenset[str] = frozenset({WRONG_WIN})
+"""Action types a log may hold beyond :data:`KNOWN_TYPES`: the readers of logs
+(:func:`laizi.engine.events.game_event_from_json`, the table's lines) take them, and
+replaying the log asks the game whether it plays them."""
 
 FIELDS = frozenset({"type", "seat", "tile", "tiles"})
 MAX_SEATS = 8

@@ -18,7 +18,7 @@ from typing import ClassVar, Final
 from laizi.copying import rebuild_from_fields
 from laizi.core.jsondata import JSON
 from laizi.core.melds import Meld
-from laizi.engine.actions import Action
+from laizi.engine.actions import LOGGED_TYPES, Action
 from laizi.errors import LogError
 from laizi.vocab import GameEventType
 
@@ -271,7 +271,7 @@ def _read(kind: GameEventType, d: JSON, types: frozenset[str]) -> GameEvent:
             return DrawEvent(_int(d["seat"]), None if tile is None else _int(tile),
                              bool(d["replacement"]))
         case GameEventType.ACTION:
-            return ActionEvent(Action.from_json(d["action"], types=types),
+            return ActionEvent(Action.from_json(d["action"], types=types | LOGGED_TYPES),
                                bool(d.get("answer", False)))
         case GameEventType.CLAIM:
             return ClaimEvent(_int(d["seat"]), Meld.from_json(_object(d["meld"])))

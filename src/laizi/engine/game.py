@@ -23,6 +23,7 @@ Phases:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Final
 
@@ -33,6 +34,7 @@ from laizi.core.records import (
     DISCARD_WIN,
     ROBBED_KONG,
     SELF_DRAW,
+    WRONG_WIN,
     HandRecord,
     record_to_json,
 )
@@ -60,7 +62,7 @@ from laizi.engine.events import (
     RevealedEvent,
     StartEvent,
 )
-from laizi.engine.refusals import refusal
+from laizi.engine.refusals import refusal, wrong_win_refusal
 from laizi.engine.registry import get as get_variant
 from laizi.engine.replay import replay_into
 from laizi.engine.reports import hand_record, seat_view, state_to_json
@@ -69,7 +71,7 @@ from laizi.engine.variant import Variant
 from laizi.engine.windows import PASS_ONLY, discard_window, interned, rob_window, turn_options
 from laizi.errors import ErrorCode, LaiziError, MalformedActionError
 from laizi.settlement import net
-from laizi.vocab import Phase, TurnStart
+from laizi.vocab import ActionType, Phase, TurnStart
 
 __all__ = ["CLAIM", "CLAIMED", "DECIDE", "OVER", "ROB", "RULES_VERSION", "TURN", "Game",
            "interned"]
@@ -87,6 +89,7 @@ CLAIMED: Final = TurnStart.CLAIMED
 
 _CORE_TURN = frozenset({DISCARD, WIN, CONCEALED_KONG, ADDED_KONG, SPECIAL_KONG})
 _CORE_TYPES = frozenset(TYPES)
+_WRONG_WIN_TYPES = frozenset({ActionType.WRONG_WIN})
 
 
 class Game(Dealing):
@@ -254,8 +257,10 @@ class Game(Dealing):
 
     def apply(self, action: Action) -> None:
         """Apply one legal action. Legality is membership in ``legal_actions(seat)`` and
-        nothing else; a refusal leaves the state, the log and the caches untouched and
-        raises one of the typed family (:mod:`laizi.errors`, with ``seat`` and ``phase``):
+        nothing else, but for a 错和 (``wrong_win``, in no list: where :meth:`action_types`
+        has it, :func:`~laizi.engine.refusals.wrong_win_refusal` judges it); a refusal
+        leaves the state, the log and the caches untouched and raises one of the typed
+        family (:mod:`laizi.errors`, with ``seat`` and ``phase``):
 
         * :class:`~laizi.errors.MalformedActionError` — not an :class:`Action`, or one
           with fields :meth:`Action.from_json` would refuse (``malformed``), or a type this
@@ -277,13 +282,23 @@ class Game(Dealing):
         # one with a bare TypeError.
         check_action(action, self.action_types(), self.n, self.phase)
         seat = action.seat
+        if action.type == ActionType.WRONG_WIN:  # 错和: in no legal list, by design
+            refused = wrong_win_refusal(self, self.variant, action)
+            if refused is not None:
+                raise refused
+            self._wrong_win(action)
+            return
         if action not in self.legal_actions(seat):
             raise refusal(self, self.variant, action)
         self.apply_trusted(action)
 
     def action_types(self) -> frozenset[str]:
-        """Every action type of this game: the engine's and the variant's own."""
-        return _CORE_TYPES | self.variant.action_types()
+        """Every action type of this game: the engine's and the variant's own, and
+        ``wrong_win`` where its rules settle a 错和 (:meth:`Variant.settles_wrong_win`)."""
+        types = _CORE_TYPES | self.variant.action_types()
+        if self.variant.settles_wrong_win(self.options):
+            return types | _WRONG_WIN_TYPES
+        return types
 
     def apply_trusted(self, action: Action) -> None:
         """:meth:`apply` without the legality check, for callers that built ``action``
@@ -529,6 +544,14 @@ class Game(Dealing):
 
     def _end_win(self, winners: Sequence[int], how: str, source: int | None, tile: int) -> None:
         self._finish(self.make_record(winners, how, source, tile))
+
+    def _wrong_win(self, action: Action) -> None:
+        """错和: the hand ends at once, its caller the record's ``source`` (``from``); the
+        declaration is public (a window's other answers stay as they were logged)."""
+        if self.keep_log:
+            self.log.append(ActionEvent.json(action))
+        record = self.make_record((), None, None, None)
+        self._finish(dataclasses.replace(record, outcome=WRONG_WIN, source=action.seat))
 
     def _end_draw(self) -> None:
         self._finish(self.make_record((), None, None, None))

@@ -30,7 +30,7 @@ from laizi.engine.variant import Variant
 from laizi.errors import ErrorCode
 from laizi.vocab import Phase, TurnStart
 
-__all__ = ["refusal"]
+__all__ = ["refusal", "wrong_win_refusal"]
 
 TURN, CLAIM, ROB, OVER, DECIDE = Phase.TURN, Phase.CLAIM, Phase.ROB, Phase.OVER, Phase.DECIDE
 CLAIMED = TurnStart.CLAIMED
@@ -65,6 +65,23 @@ def refusal(game: HandState, v: Variant, action: Action) -> IllegalActionError:
     elif seat in game.responses:
         return refuse(f"seat {seat} has already answered", ErrorCode.ALREADY_ANSWERED)
     return refuse(_why_illegal(game, v, action))
+
+def wrong_win_refusal(game: HandState, v: Variant, action: Action) -> IllegalActionError | None:
+    """Why a 错和 (``wrong_win``) is refused at a game whose rules settle it, or ``None``.
+    As Botzone's judge hears a 胡 only as an answer, the seat must have a decision now
+    (else the usual code: ``hand_over``, ``not_your_turn`` …); it names no tile; and it
+    may not be able to win, for then its 胡 is a win (``win``), not a 错和."""
+    legal = game.legal_actions(action.seat)
+    if not legal:
+        return refusal(game, v, action)
+    why = None
+    if action.tile is not None or action.tiles:
+        why = "wrong_win (错和) takes no tile and no tiles"
+    elif any(a.type == WIN for a in legal):
+        why = f"seat {action.seat} can win: its 胡 is a win, not a 错和"
+    if why is None:
+        return None
+    return IllegalActionError(why, code=ErrorCode.ILLEGAL, seat=action.seat, phase=game.phase)
 
 def _options_text(game: HandState, seat: int) -> str:
     return ", ".join(str(a) for a in game.legal_actions(seat)) or "none"

@@ -252,6 +252,12 @@ class Variant(ABC):
 
     # ------------------------------------------------------------------ settlement
 
+    def settles_wrong_win(self, options: Any) -> bool:
+        """Whether a 错和 (:data:`~laizi.engine.actions.WRONG_WIN`, a 胡 declared without a
+        win) ends a hand of these options, settled by :meth:`settle` (a record whose
+        outcome is ``wrong_win``): MCR's ``profile=botzone``. Nowhere else by default."""
+        return False
+
     @abstractmethod
     def validate_record(self, record: HandRecord) -> None:
         """Raise :class:`~laizi.core.records.RecordError` if the record cannot be a real hand

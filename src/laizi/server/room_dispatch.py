@@ -225,6 +225,8 @@ class RoomDispatch(RoomState):
             raise TableError("the match is paused", code=ErrorCode.PAUSED)
         if not isinstance(action, dict):
             raise MalformedActionError("action must be a JSON object")
+        # Only the types a person may be offered: a 错和 (wrong_win), which a table of MCR
+        # profile=botzone takes from a Botzone program, is refused here as unknown_type.
         parsed = Action.from_json(action)
         g = t.game
         phase = None if g is None else g.phase

@@ -56,19 +56,26 @@ def print_bridge(summary: Summary, console: Console) -> None:
     console.print(t)
 
 
+def _wrong_wins(summary: Summary) -> str:
+    """The share of hands a 错和 ended (MCR profile=botzone), when there were any."""
+    rate = summary.get("wrong_win_rate")
+    return "" if rate is None else f", 错和 (wrong wins) {rate:.1%}"
+
+
 def print_arena(summary: Summary, console: Console) -> None:
     console.print(bot_table(
         summary, f"arena {summary['variant']}: {summary['hands']} hands "
                  f"({summary['seeds']} seeds × {summary['seats']} rotations)"))
-    console.print(f"wins {summary['win_rate']:.1%}, draws {summary['draw_rate']:.1%}; "
-                  f"intervals over seeds (duplicate groups)"
+    console.print(f"wins {summary['win_rate']:.1%}, draws {summary['draw_rate']:.1%}"
+                  + _wrong_wins(summary) + "; intervals over seeds (duplicate groups)"
                   + ("; per-seat draw streams" if summary.get("streams") else ""))
     print_bridge(summary, console)
 
 
 def print_summary(summary: Summary, console: Console, top: int = 25) -> None:
     console.print(f"[bold]{summary['variant']}[/]: {summary['hands']} hands, "
-                  f"win rate {summary['win_rate']:.1%}, draw rate {summary['draw_rate']:.1%}, "
+                  f"win rate {summary['win_rate']:.1%}, draw rate {summary['draw_rate']:.1%}"
+                  + _wrong_wins(summary) + ", "
                   f"mean length {summary['mean_actions']:.1f} actions"
                   + (f" ({summary['mean_choices']:.1f} with a choice)"
                      if "mean_choices" in summary else "")

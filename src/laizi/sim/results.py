@@ -43,7 +43,8 @@ class HandResult(TypedDict):
     bots: list[str]
     net: list[int]
     outcome: str
-    """``records.WIN`` or ``records.DRAW`` (黄庄)."""
+    """``records.WIN``, ``records.DRAW`` (黄庄) or ``records.WRONG_WIN`` (错和, ``source``
+    its caller)."""
     winners: list[int]
     how: str | None
     """A :class:`laizi.vocab.WinHow`, ``None`` for a drawn hand."""
@@ -98,6 +99,8 @@ program (the Botzone bridge) played."""
     seats: int
     win_rate: float
     draw_rate: float
+    wrong_win_rate: float
+    """Hands a 错和 ended (MCR profile=botzone); only when there were some."""
     how: dict[str, float]
     per_seat: list[SeatStats]
     per_bot: list[BotStats]

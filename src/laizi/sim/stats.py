@@ -11,7 +11,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
-from laizi.core.records import WIN
+from laizi.core.records import DRAW, WIN, WRONG_WIN
 from laizi.sim.results import BotStats, BridgeStats, HandResult, SeatStats, Summary
 from laizi.vocab import WinHow
 
@@ -73,6 +73,7 @@ def summarise(results: Iterable[HandResult]) -> Summary:
         return {"hands": 0}
     n = len(rows[0]["net"])
     wins = [r for r in rows if r["outcome"] == WIN]
+    wrong = sum(1 for r in rows if r["outcome"] == WRONG_WIN)
     seat_vals: list[list[float]] = [[] for _ in range(n)]
     seat_wins = [0] * n
     seat_feeds = [0] * n
@@ -117,7 +118,9 @@ def summarise(results: Iterable[HandResult]) -> Summary:
         "hands": hands,
         "seats": n,
         "win_rate": len(wins) / hands,
-        "draw_rate": 1 - len(wins) / hands,
+        # Spelt as ever when no 错和 ended a hand, so figures stay the same to the bit.
+        "draw_rate": (1 - len(wins) / hands) if not wrong else
+        sum(1 for r in rows if r["outcome"] == DRAW) / hands,
         "how": {k: v / hands for k, v in sorted(how.items())},
         "per_seat": seats,
         "per_bot": bots,
@@ -126,6 +129,8 @@ def summarise(results: Iterable[HandResult]) -> Summary:
         "mean_actions": sum(r["actions"] for r in rows) / hands,
         "mean_turns": sum(r["turns"] for r in rows) / hands,
     }
+    if wrong:  # 错和 ended hands (MCR profile=botzone): only then, older summaries unchanged
+        out["wrong_win_rate"] = wrong / hands
     bridge = bridge_stats(rows)
     if bridge:
         out["bridge"] = bridge

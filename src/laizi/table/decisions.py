@@ -24,7 +24,8 @@ import logging
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from laizi.engine.actions import Action
+from laizi.engine.actions import WRONG_WIN, Action
+from laizi.engine.refusals import wrong_win_refusal
 from laizi.errors import ErrorCode, LaiziError
 from laizi.table.table import Entry, Table
 from laizi.vocab import ActionType, Phase
@@ -134,6 +135,16 @@ def log_failure(decision: Decision, exc: Exception) -> None:
                 decision.person, type(exc).__name__, exc)
 
 
+def _wrong_win_stands(decision: Decision, answer: Action) -> bool:
+    """A 错和 (``wrong_win``) is in no legal list: a program's answer of it (the Botzone
+    bridge's wrong 胡) is played where the game's rules settle it (MCR profile=botzone)
+    and the game would take it now; anywhere else it is an illegal answer."""
+    game = decision.table.game
+    return (answer.type == WRONG_WIN and answer.seat == decision.seat and game is not None
+            and WRONG_WIN in game.action_types()
+            and wrong_win_refusal(game, game.variant, answer) is None)
+
+
 def resolve(decision: Decision, answer: Action | Exception | None,
             report: Report | None = None) -> Action:
     """The action played for ``answer``: a legal answer itself; no answer (``None``) the
@@ -142,7 +153,7 @@ def resolve(decision: Decision, answer: Action | Exception | None,
     if answer is None:
         return decision.default()
     if isinstance(answer, Action):
-        if answer in decision.legal:
+        if answer in decision.legal or _wrong_win_stands(decision, answer):
             return answer
         answer = BotError(f"the bot answered an illegal action {answer.to_json()}",
                           code=ErrorCode.ILLEGAL, seat=decision.seat)

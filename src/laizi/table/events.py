@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from laizi.core.jsondata import JSON
-from laizi.engine.actions import Action
+from laizi.engine.actions import LOGGED_TYPES, Action
 from laizi.engine.events import GameEvent, game_event_from_json
 from laizi.errors import LogError
 from laizi.vocab import GameEventType, TableEventType
@@ -271,7 +271,8 @@ def _read(kind: TableEventType, d: JSON) -> TableEvent:
                              [_str(p) for p in _list(d["waiting"])], _object(d["options"]),
                              _object(d["context"]), [_int(x) for x in _list(d["scores"])])
         case TableEventType.ACTION:
-            return TableActionEntry(Action.from_json(d["action"]))
+            # A log may hold a 错和 (LOGGED_TYPES); replaying asks the game about it.
+            return TableActionEntry(Action.from_json(d["action"], types=LOGGED_TYPES))
         case TableEventType.HAND_END:
             wall = d.get("wall")
             return HandEndEntry(

@@ -22,8 +22,8 @@ from rich.text import Text
 
 from laizi import tiles as T
 from laizi.bots.view_types import MeldJSON, SeatView
-from laizi.core.records import DRAW
-from laizi.engine.actions import CLAIM_TYPES, Action
+from laizi.core.records import DRAW, WRONG_WIN
+from laizi.engine.actions import CLAIM_TYPES, LOGGED_TYPES, Action
 from laizi.reasons import Lang
 from laizi.settlement import Payment, net
 from laizi.table.table import Entry
@@ -62,6 +62,7 @@ _ACTION_NAMES = {
     "discard": "打 discard", "win": "胡 win", "concealed_kong": "暗杠 concealed kong",
     "added_kong": "补杠 added kong", "special_kong": "杠 special kong", "chow": "吃 chow",
     "pung": "碰 pung", "kong": "杠 kong", "pass": "过 pass",
+    "wrong_win": "错和 wrong win",
 }
 
 _SUIT_STYLE = {0: "red", 1: "cyan", 2: "green", 3: "magenta", 4: "yellow"}
@@ -314,7 +315,9 @@ def event_line(
         a = event["action"]
         if a["type"] == ActionType.PASS or a["type"] in CLAIM_TYPES:
             return None
-        return f"{names[a['seat']]}: {action_label(Action.from_json(a), wildcard)}"
+        # A log's event may be a 错和 (LOGGED_TYPES: MCR profile=botzone's programs).
+        shown = action_label(Action.from_json(a, types=LOGGED_TYPES), wildcard)
+        return f"{names[a['seat']]}: {shown}"
     if kind == GameEventType.DRAW and event["seat"] == me and event["tile"] is not None:
         what = "draw a replacement" if event["replacement"] else "draw"
         return f"{says(names[me], what)}: {tile_label(event['tile'])}"
@@ -347,6 +350,9 @@ def settlement_lines(end: Entry, names: Sequence[str], lang: Lang = "zh", *,
     if record["outcome"] == DRAW:
         if draw is not None:
             out.append(Flow(_words(draw), style="bold"))
+    elif record["outcome"] == WRONG_WIN:  # MCR profile=botzone: a 胡 that was no win
+        out.append(Flow(_words(f"{names[record['from']]} 错和 — a wrong win: declared 胡 "
+                               "without a winning hand"), style="bold"))
     else:
         winners = [names[s] for s in record["winners"]]
         tile = T.parse_tile(record["tile"]) if isinstance(record["tile"], str) \

@@ -17,13 +17,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from laizi.core.descriptors import Presentation
+from laizi.core.records import WRONG_WIN as WRONG_WIN_OUTCOME
+from laizi.core.records import HandRecord
 from laizi.engine.state import HandState
+from laizi.reasons import Reason
+from laizi.settlement import Payment
 from laizi.variants._gb_common import TILE_SET
 from laizi.variants._gb_variant import GB_FACTS, GBVariant
 from laizi.variants.rule_options import MCROptions
 
 __all__ = ["BOTZONE", "BOTZONE_DRAWS", "MCR", "VARIANT", "WRONG_WIN", "MCROptions",
-           "own_walls", "wrong_win_net"]
+           "own_walls", "wrong_win_net", "wrong_win_payments"]
 
 BOTZONE = "botzone"
 BOTZONE_DRAWS = 21
@@ -59,6 +63,16 @@ def wrong_win_net(caller: int, seats: int = 4) -> list[int]:
     return [-lose if s == caller else win for s in range(seats)]
 
 
+def wrong_win_payments(record: HandRecord) -> list[Payment]:
+    """The payments of a 错和 record: its caller (``source``) pays each other seat 10
+    (Botzone's judge), one payment a seat, each itemised ``wrong_win``."""
+    caller = record.source
+    assert caller is not None
+    win = WRONG_WIN[1]
+    return [Payment(caller, s, win, (Reason.of("wrong_win"),))
+            for s in range(len(record.seats)) if s != caller]
+
+
 class MCR(GBVariant):
     """国标麻将 (Mahjong Competition Rules)."""
 
@@ -84,6 +98,20 @@ class MCR(GBVariant):
         game.seat_streams = [list(reversed(w)) for w in walls]  # the next tile last
         game.own_walls = True
         game.wall = list(game.wall)  # draws reorder it (HandState.split_wall)
+
+    def settles_wrong_win(self, options: Any) -> bool:
+        return _botzone(options)  # Botzone's judge: −30 / +10, the game over
+
+    def settle(self, record: HandRecord) -> list[Payment]:
+        if record.outcome == WRONG_WIN_OUTCOME:
+            return wrong_win_payments(record)
+        return super().settle(record)
+
+    def describe(self, record: HandRecord) -> str:
+        if record.outcome == WRONG_WIN_OUTCOME:
+            return f"错和 (wrong win): seat {record.source} declared 胡 without a win, " \
+                   f"pays {WRONG_WIN[1]} to each other seat"
+        return super().describe(record)
 
     def hand_options(self, options: Any, hand_number: int) -> Any:
         if _botzone(options):  # one hand a game: its own prevalent wind

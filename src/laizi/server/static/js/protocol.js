@@ -22,7 +22,7 @@ export const TurnStart = Object.freeze({
   CLAIMED: "claimed",
 });
 
-/** @typedef {"discard" | "win" | "concealed_kong" | "added_kong" | "special_kong" | "chow" | "pung" | "kong" | "pass" | "declare" | "flower_win" | "rob_flower"} ActionTypeWord */
+/** @typedef {"discard" | "win" | "concealed_kong" | "added_kong" | "special_kong" | "chow" | "pung" | "kong" | "pass" | "declare" | "flower_win" | "rob_flower" | "wrong_win"} ActionTypeWord */
 /** What a seat can do (动作). */
 export const ActionType = Object.freeze({
   DISCARD: "discard",
@@ -37,6 +37,7 @@ export const ActionType = Object.freeze({
   DECLARE: "declare",
   FLOWER_WIN: "flower_win",
   ROB_FLOWER: "rob_flower",
+  WRONG_WIN: "wrong_win",
 });
 
 /** @typedef {"chow" | "pung" | "kong" | "added_kong" | "concealed_kong" | "red_dragon_kong" | "laizi_kong"} MeldKindWord */
@@ -59,11 +60,12 @@ export const WinHow = Object.freeze({
   ROBBED_KONG: "robbed_kong",
 });
 
-/** @typedef {"win" | "draw"} OutcomeWord */
+/** @typedef {"win" | "draw" | "wrong_win"} OutcomeWord */
 /** A hand record's outcome (结果). */
 export const Outcome = Object.freeze({
   WIN: "win",
   DRAW: "draw",
+  WRONG_WIN: "wrong_win",
 });
 
 /** @typedef {"discard" | "rob_kong" | "self_draw" | "drawn"} HandEndWord */

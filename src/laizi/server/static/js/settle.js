@@ -21,8 +21,10 @@ function person(x) {
 }
 
 // "小二 胡 二条 · 阿三 点炮": how the hand was won is said once (who dealt in or whose
-// kong was robbed says it already).
+// kong was robbed says it already). A 错和 (MCR profile=botzone) names its caller; its
+// payments say what it cost.
 export function headline(record, names) {
+  if (record.outcome === Outcome.WRONG_WIN) return t("wrong_win_game", { who: party(record.from, names) });
   if (record.outcome !== Outcome.WIN) return t("draw_game");
   const who = record.winners.map((s) => party(s, names)).join(", ");
   const tile = parseTiles(record.tile)[0];

@@ -114,7 +114,8 @@ export function eventLine(ev, names, me, wildcard, variant) {
   switch (ev.type) {
     case GameEventType.ACTION: {
       const a = ev.action;
-      if (a.type === ActionType.PASS || a.type === ActionType.WIN) return null;
+      // A 胡 or a 错和 (wrong_win, never offered to people) is said by the end event.
+      if (a.type === ActionType.PASS || a.type === ActionType.WIN || a.type === ActionType.WRONG_WIN) return null;
       if (a.type === ActionType.DISCARD) return t("ev_discard", { who: who(a.seat), tile: tileName(a.tile) });
       if ([ActionType.CHOW, ActionType.PUNG, ActionType.KONG].includes(a.type)) return null; // the claim event says it
       return t("ev_action", { who: who(a.seat), act: actionLabel(a, wildcard, Phase.TURN, variant) });
@@ -134,6 +135,7 @@ export function eventLine(ev, names, me, wildcard, variant) {
       return (ev.actions || []).map((a) => t("ev_declare", { who: who(a.seat), kind: actionVerb(a, wildcard, Phase.DECIDE, variant) })).join("; ") || null;
     case GameEventType.END: {
       const r = ev.record;
+      if (r.outcome === Outcome.WRONG_WIN) return t("ev_wrong_win_end", { who: who(r.from) });
       if (r.outcome !== Outcome.WIN) return t("ev_draw_end");
       return t("ev_win", { who: r.winners.map(who).join(", ") });
     }
