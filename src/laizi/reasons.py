@@ -387,6 +387,11 @@ def _type_ok(value: object, kind: type) -> bool:
     return isinstance(value, kind)
 
 
+_MADE: dict[tuple[object, ...], Reason] = {}
+"""Reasons made by :meth:`Reason.of`, by their arguments (bounded: amounts vary)."""
+_MADE_MAX = 4_096
+
+
 @dataclass(frozen=True, slots=True)
 class Reason:
     """One item of a payment: ``code`` (a key of :data:`CODES`) and its ``params``.
@@ -411,8 +416,25 @@ class Reason:
 
     @classmethod
     def of(cls, code: str, **params: Scalar) -> Reason:
-        """``Reason.of("base", points=1)``."""
-        return cls(code, tuple(sorted(params.items())))
+        """``Reason.of("base", points=1)``.
+
+        Equal arguments give the same (immutable) reason, made and checked once: a
+        settlement names the same few reasons over and over (the 听牌 hints settle
+        hundreds of posed wins a turn). The key holds each value's type, as ``True ==
+        1`` and both hash alike, yet they are different parameters."""
+        # Keyed in the caller's order (each call site names its parameters in one order):
+        # no sort unless the reason is new.
+        key = (cls, code, *params.items(), *map(type, params.values()))
+        try:
+            got = _MADE.get(key)
+        except TypeError:  # an unhashable value: made as ever, not kept
+            return cls(code, tuple(sorted(params.items())))
+        if got is None:
+            got = cls(code, tuple(sorted(params.items())))
+            if len(_MADE) >= _MADE_MAX:
+                _MADE.clear()
+            _MADE[key] = got
+        return got
 
     def param(self, name: str) -> Scalar:
         for k, v in self.params:
