@@ -387,9 +387,7 @@ def _type_ok(value: object, kind: type) -> bool:
     return isinstance(value, kind)
 
 
-_MADE: dict[tuple[object, ...], Reason] = {}
-"""Reasons made by :meth:`Reason.of`, by their arguments (bounded: amounts vary)."""
-_MADE_MAX = 4_096
+_MADE: dict[tuple[object, ...], Reason] = {}  # Reason.of's, by its arguments
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,24 +414,13 @@ class Reason:
 
     @classmethod
     def of(cls, code: str, **params: Scalar) -> Reason:
-        """``Reason.of("base", points=1)``.
-
-        Equal arguments give the same (immutable) reason, made and checked once: a
-        settlement names the same few reasons over and over (the 听牌 hints settle
-        hundreds of posed wins a turn). The key holds each value's type, as ``True ==
-        1`` and both hash alike, yet they are different parameters."""
-        # Keyed in the caller's order (each call site names its parameters in one order):
-        # no sort unless the reason is new.
-        key = (cls, code, *params.items(), *map(type, params.values()))
-        try:
-            got = _MADE.get(key)
-        except TypeError:  # an unhashable value: made as ever, not kept
-            return cls(code, tuple(sorted(params.items())))
+        """``Reason.of("base", points=1)``; made once per arguments and their types."""
+        key = (cls, code, *params.items(), *map(type, params.values()))  # True == 1
+        got = _MADE.get(key)
         if got is None:
-            got = cls(code, tuple(sorted(params.items())))
-            if len(_MADE) >= _MADE_MAX:
+            if len(_MADE) >= 4_096:  # (bounded: amounts vary)
                 _MADE.clear()
-            _MADE[key] = got
+            got = _MADE[key] = cls(code, tuple(sorted(params.items())))
         return got
 
     def param(self, name: str) -> Scalar:
