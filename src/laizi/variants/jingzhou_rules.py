@@ -183,7 +183,7 @@ _READINGS: dict[tuple[object, ...], tuple[tuple[Reading, ...], str | None]] = {}
 tiles, the laizi, how, after a kong): a posed win is judged for the 屁胡 minimum and
 then settled, and the 听牌 hints settle a win on a discard once for each seat that could
 discard it, each time with the same readings. Bounded, as the other tables are."""
-_READINGS_MAX = 20_000
+_READINGS_MAX = 4_096
 
 
 def readings(
