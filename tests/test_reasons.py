@@ -108,6 +108,24 @@ def test_params_are_sorted_so_equality_ignores_their_order() -> None:
         a.param("nope")
 
 
+def test_equal_arguments_give_one_reason_of_the_same_types() -> None:
+    """Reason.of keeps the reasons it made: equal arguments (in any order) give the same
+    reason, but ``True`` and ``1`` (equal, and hashing alike) stay apart, and a bad
+    argument is refused each time."""
+    a = Reason.of("line_total", base=1, exp=6, amount=64)
+    assert Reason.of("line_total", base=1, exp=6, amount=64) is a
+    assert Reason.of("line_total", amount=64, exp=6, base=1) == a
+    flag = Reason.of("base", points=True)
+    one = Reason.of("base", points=1)
+    assert flag == one  # (as tuples compare) — yet each keeps its own type:
+    assert type(flag.param("points")) is bool and type(one.param("points")) is int
+    assert type(Reason.of("base", points=True).param("points")) is bool
+    assert type(Reason.of("base", points=1).param("points")) is int
+    for _ in range(2):
+        with pytest.raises(ReasonError, match="takes the parameters"):
+            Reason.of("base", points=1, extra=2)
+
+
 @pytest.mark.parametrize(("data", "match"), [
     ("底分 1", "is an object"),
     ({"code": "nope", "params": {}}, "unknown reason code"),

@@ -390,6 +390,9 @@ def _type_ok(value: object, kind: type) -> bool:
     return isinstance(value, kind)
 
 
+_MADE: dict[tuple[object, ...], Reason] = {}  # Reason.of's, by its arguments
+
+
 @dataclass(frozen=True, slots=True)
 class Reason:
     """One item of a payment: ``code`` (a key of :data:`CODES`) and its ``params``.
@@ -414,8 +417,14 @@ class Reason:
 
     @classmethod
     def of(cls, code: str, **params: Scalar) -> Reason:
-        """``Reason.of("base", points=1)``."""
-        return cls(code, tuple(sorted(params.items())))
+        """``Reason.of("base", points=1)``; made once per arguments and their types."""
+        key = (cls, code, *params.items(), *map(type, params.values()))  # True == 1
+        got = _MADE.get(key)
+        if got is None:
+            if len(_MADE) >= 4_096:  # (bounded: amounts vary)
+                _MADE.clear()
+            got = _MADE[key] = cls(code, tuple(sorted(params.items())))
+        return got
 
     def param(self, name: str) -> Scalar:
         for k, v in self.params:

@@ -178,12 +178,35 @@ def _reading(
     return Reading(hard, tuple(big), pihu)
 
 
+_READINGS: dict[tuple[object, ...], tuple[tuple[Reading, ...], str | None]] = {}
+"""readings' recent answers by everything they read (the counts, each meld's kind and
+tiles, the laizi, how, after a kong): a posed win is judged for the 屁胡 minimum and
+then settled, and the 听牌 hints settle a win on a discard once for each seat that could
+discard it, each time with the same readings. Bounded, as the other tables are."""
+_READINGS_MAX = 4_096
+
+
 def readings(
     hand: Sequence[int], melds: Sequence[Meld], laizi: int | None, how: str, after_kong: bool
 ) -> tuple[list[Reading], str | None]:
     """The valid readings of a complete hand (``hand``: 34-counts of the concealed tiles,
     winning tile included), or a reason the hand is not a win. The 8-point minimum of
     屁胡 is judged by the settlement, not here."""
+    key = (bytes(hand), tuple([(str(m.kind), m.tiles) for m in melds]), laizi, how,
+           bool(after_kong))
+    got = _READINGS.get(key)
+    if got is None:
+        found, why = _readings(hand, melds, laizi, how, after_kong)
+        if len(_READINGS) >= _READINGS_MAX:
+            _READINGS.clear()
+        got = _READINGS[key] = (tuple(found), why)
+    return list(got[0]), got[1]
+
+
+def _readings(
+    hand: Sequence[int], melds: Sequence[Meld], laizi: int | None, how: str, after_kong: bool
+) -> tuple[list[Reading], str | None]:
+    """:func:`readings`, worked out."""
     if hand[RED]:
         return [], "a 中 is in the hand (play it out as a 红中杠 first)"
     opened = any(m.kind in OPEN_KINDS for m in melds)
@@ -239,7 +262,7 @@ def _ready(hand: Sequence[int], melds: Sequence[Meld], laizi: int | None) -> boo
         if t == RED or counts[t] >= 4:
             continue
         counts[t] += 1
-        found, _ = readings(counts, melds, laizi, DISCARD_WIN, False)
+        found, _ = _readings(counts, melds, laizi, DISCARD_WIN, False)
         counts[t] -= 1
         if found:
             return True

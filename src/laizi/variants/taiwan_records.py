@@ -140,7 +140,7 @@ def result_of(record: HandRecord) -> TaiResult:
     fw = _flower_win(record)
     try:
         if fw is None:
-            return score_hand(hand, ctx, options)
+            return _scored(hand, ctx, options)
         bloomed = ((ctx.flower_replacement or ctx.kong_replacement)
                    and complete(T.to_counts(hand.concealed),
                                 options.eight_pairs and not hand.melds))
@@ -148,6 +148,27 @@ def result_of(record: HandRecord) -> TaiResult:
                                 on_deal=bool(fw.get("on_deal", False)))
     except HandError as exc:
         raise not_won(w, exc) from None
+
+
+_SCORED: dict[tuple[TaiwanHand, WinContext, TaiwanOptions], TaiResult] = {}
+"""score_hand's recent answers by its (frozen, hashable) arguments: the 听牌 hints settle
+a win on a discard once for each seat that could discard it, and those records differ
+only in who pays (``tests/test_taiwan_scoring_cache.py`` holds the cache to the
+calculator). Kept small, as ``_gb_scoring``'s cache is."""
+_SCORED_MAX = 2_000
+
+
+def _scored(hand: TaiwanHand, ctx: WinContext, options: TaiwanOptions) -> TaiResult:
+    """:func:`score_hand`, remembered (a pure function of values: the same arguments give
+    an equal result; the calculator's errors are raised each time, never kept)."""
+    key = (hand, ctx, options)
+    got = _SCORED.get(key)
+    if got is None:
+        got = score_hand(hand, ctx, options)
+        if len(_SCORED) >= _SCORED_MAX:
+            _SCORED.clear()
+        _SCORED[key] = got
+    return got
 
 
 def validate(record: HandRecord) -> None:
