@@ -30,22 +30,9 @@ from typing import Literal
 from laizi.core.jsondata import JSON
 from laizi.errors import ErrorCode, LaiziError
 
-__all__ = [
-    "CODES",
-    "LANGS",
-    "REFUSALS",
-    "TERMS",
-    "Lang",
-    "Part",
-    "Reason",
-    "ReasonError",
-    "ReasonJSON",
-    "Refusal",
-    "Scalar",
-    "english_term",
-    "payments_with_parts",
-    "with_parts",
-]
+__all__ = ["CODES", "LANGS", "REFUSALS", "TERMS", "Lang", "Part", "Reason", "ReasonError",
+           "ReasonJSON", "Refusal", "Scalar", "english_term", "payments_with_parts",
+           "with_parts"]
 
 Lang = Literal["zh", "en"]
 LANGS: tuple[Lang, ...] = ("zh", "en")
