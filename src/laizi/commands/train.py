@@ -20,10 +20,10 @@ from laizi.commands import Subparsers
 
 __all__ = ["register", "run"]
 
-EXAMPLES = """examples:
-  laizi export mcr --hands 2000 --bots greedy -o mcr.jsonl
-  laizi train mcr.jsonl -o mcr.npz --minutes 45
-  laizi arena mcr --bots model:mcr.npz,greedy --hands 2000
+EXAMPLES = """examples (a taste: the shipped model took 2,000 hands and 8 epochs, docs/bots.md):
+  laizi export mcr --hands 4 --bots greedy -o mcr.jsonl
+  laizi train mcr.jsonl -o mcr.npz --epochs 2
+  laizi arena mcr --bots model:mcr.npz,greedy --hands 4
 """
 
 
