@@ -33,6 +33,7 @@ __all__ = ["shanten_plus"]
 
 _GROUP = tuple(t // 9 if t < 27 else 3 for t in range(34))
 _RANK = tuple(t % 9 if t < 27 else t - 27 for t in range(34))
+_BYTE = tuple(bytes((c,)) for c in range(256))
 
 
 def _shape(g: GroupTable, key: bytes) -> Shape:
@@ -68,29 +69,68 @@ def shanten_plus(counts: Sequence[int], wilds: int, rules: WinRules,
             b[t] -= 1
         return out
     # The combined cover of the two pairs of groups a tile leaves alone.
-    iab = _combined(shapes[0][0], shapes[1][0])
-    icd = _combined(shapes[2][0], shapes[3][0])
+    i0, i1, i2, i3 = shapes[0][0], shapes[1][0], shapes[2][0], shapes[3][0]
+    iab = _combined(i0, i1)
+    icd = _combined(i2, i3)
+    dicts = [g.shape for g in groups]
+    special = comp.special
+    rules = comp.rules
+    seven = n == 4 and rules.seven_pairs
+    orphans = n == 4 and rules.thirteen_orphans
+    knitted = rules.knitted and n >= 3
+    pairs_all = sum(sh[2] for sh in shapes)
+    singles_all = sum(sh[3] for sh in shapes)
+    orphans_all = sum(sh[6] for sh in shapes)
+    orphan_pairs = sum(sh[7] for sh in shapes)
+    base = 3 * n + 1 - wilds
+    combined, final = COMBINED, FINAL
     out = []
     for t in tiles:
         gi = _GROUP[t]
         r = _RANK[t]
         k = keys[gi]
-        nk = k[:r] + bytes((k[r] + 1,)) + k[r + 1:]
-        new = _shape(groups[gi], nk)
+        nk = k[:r] + _BYTE[k[r] + 1] + k[r + 1:]
+        new = dicts[gi].get(nk)
+        if new is None:
+            new = groups[gi].get_shape(nk)
+        # the shape ids of the pair of groups the tile changes, then their combination
         if gi < 2:
-            jab = _combined(new[0], shapes[1][0]) if gi == 0 else _combined(shapes[0][0], new[0])
-            jcd = icd
+            pair = (new[0], i1) if gi == 0 else (i0, new[0])
+            jab = combined.get(pair)
+            if jab is None:
+                jab = combined_id(*pair)
+            fkey = (jab, icd, n)
         else:
-            jab = iab
-            jcd = _combined(new[0], shapes[3][0]) if gi == 2 else _combined(shapes[2][0], new[0])
-        best = FINAL.get((jab, jcd, n))
+            pair = (new[0], i3) if gi == 2 else (i2, new[0])
+            jcd = combined.get(pair)
+            if jcd is None:
+                jcd = combined_id(*pair)
+            fkey = (iab, jcd, n)
+        best = final.get(fkey)
         if best is None:
-            best = final_value(jab, jcd, n)
-        result = 3 * n + 1 - wilds - best
-        if comp.special:
-            four = list(shapes)
-            four[gi] = new
-            result = _special(comp, four, result, n, wilds, b, keys, t, nk)
+            best = final_value(*fkey)
+        result = base - best
+        if special:
+            old = shapes[gi]
+            if seven:
+                # 七对: the pairs and odd counts summed over the groups, one group changed
+                pairs = pairs_all - old[2] + new[2]
+                if pairs > 7:
+                    pairs = 7
+                singles = singles_all - old[3] + new[3]
+                got = 13 - wilds - 2 * pairs - (singles if singles < 7 - pairs else 7 - pairs)
+                if got < result:
+                    result = got
+            if orphans:
+                # 十三幺: the 幺九 kinds held, + 1 when none of them can be the pair
+                got = (12 - wilds - (orphans_all - old[6] + new[6])
+                       + (0 if orphan_pairs - old[7] + new[7] else 1))
+                if got < result:
+                    result = got
+            if knitted:
+                four = list(shapes)
+                four[gi] = new
+                result = _knitted(comp, four, result, n, wilds, b, keys, t, nk)
         out.append(result if result > -1 else -1)
     return out
 
@@ -100,34 +140,18 @@ def _combined(ia: int, ib: int) -> int:
     return got if got is not None else combined_id(ia, ib)
 
 
-def _special(comp: Compiled, four: list[Shape], result: int, n: int, wilds: int,
+def _knitted(comp: Compiled, four: list[Shape], result: int, n: int, wilds: int,
              b: bytearray, keys: list[bytes], t: int, nk: bytes) -> int:
-    """``result`` lowered by the special shapes the rules allow (七对, 十三幺, 全不靠 and
-    组合龙), as :func:`~laizi.analysis.core.shanten` lowers it, for the hand with ``t``
-    added (its group's new key ``nk``)."""
-    (_i0, _t0, p0, s0, _v0, q0, r0, x0), (_i1, _t1, p1, s1, _v1, q1, r1, x1) = four[0], four[1]
-    (_i2, _t2, p2, s2, _v2, q2, r2, x2), (i3, _t3, p3, s3, v3, _q3, r3, x3) = four[2], four[3]
-    rules = comp.rules
-    if n == 4:
-        if rules.seven_pairs:
-            pairs = p0 + p1 + p2 + p3
-            if pairs > 7:
-                pairs = 7
-            singles = s0 + s1 + s2 + s3
-            got = 13 - wilds - 2 * pairs - (singles if singles < 7 - pairs else 7 - pairs)
-            if got < result:
-                result = got
-        if rules.thirteen_orphans:
-            got = 12 - wilds - r0 - r1 - r2 - r3 + (0 if x0 or x1 or x2 or x3 else 1)
-            if got < result:
-                result = got
-    if rules.knitted and n >= 3:
-        bound = q0 + q1 + q2
-        singles_bound = v3 + bound if n == 4 else 0
-        if 8 - wilds - bound < result or 13 - wilds - min(singles_bound, 14) < result:
-            k = list(keys)
-            k[_GROUP[t]] = nk
-            bt = bytearray(b)
-            bt[t] += 1
-            result = knitted_shanten(bt, k[0], k[1], k[2], i3, v3, n, wilds, result, comp)
+    """``result`` lowered by 全不靠 and 组合龙 as :func:`~laizi.analysis.core.shanten`
+    lowers it, for the hand with ``t`` added (its group's new key ``nk``)."""
+    bound = four[0][5] + four[1][5] + four[2][5]
+    honours = four[3][4]
+    singles_bound = honours + bound if n == 4 else 0
+    if 8 - wilds - bound < result or 13 - wilds - min(singles_bound, 14) < result:
+        k = list(keys)
+        k[_GROUP[t]] = nk
+        bt = bytearray(b)
+        bt[t] += 1
+        result = knitted_shanten(bt, k[0], k[1], k[2], four[3][0], honours, n, wilds, result,
+                                 comp)
     return result
