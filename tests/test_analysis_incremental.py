@@ -39,7 +39,7 @@ def hands(draw: st.DrawFn) -> tuple[list[int], int]:
     return counts, wilds
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(hands(), st.integers(0, len(RULES) - 1))
 def test_shanten_plus_is_shanten_of_each_tile_added(hand: tuple[list[int], int],
                                                      which: int) -> None:

@@ -68,49 +68,43 @@ def shanten_plus(counts: Sequence[int], wilds: int, rules: WinRules,
             out.append(shanten(b, wilds, rules))
             b[t] -= 1
         return out
-    # The combined cover of the two pairs of groups a tile leaves alone.
-    i0, i1, i2, i3 = shapes[0][0], shapes[1][0], shapes[2][0], shapes[3][0]
-    iab = _combined(i0, i1)
-    icd = _combined(i2, i3)
-    dicts = [g.shape for g in groups]
+    # Each half (万+筒, 条+honours) with one tile added: its combined cover id and the
+    # changed group's new shape, remembered by the half's two keys (a row per half).
+    row0 = _half_row(groups[0], groups[1], keys[0], keys[1])
+    row1 = _half_row(groups[2], groups[3], keys[2], keys[3])
+    iab = _combined(shapes[0][0], shapes[1][0])
+    icd = _combined(shapes[2][0], shapes[3][0])
     special = comp.special
     rules = comp.rules
     seven = n == 4 and rules.seven_pairs
     orphans = n == 4 and rules.thirteen_orphans
     knitted = rules.knitted and n >= 3
-    pairs_all = sum(sh[2] for sh in shapes)
-    singles_all = sum(sh[3] for sh in shapes)
-    orphans_all = sum(sh[6] for sh in shapes)
-    orphan_pairs = sum(sh[7] for sh in shapes)
+    s0, s1, s2, s3 = shapes
+    pairs_all = s0[2] + s1[2] + s2[2] + s3[2]
+    singles_all = s0[3] + s1[3] + s2[3] + s3[3]
+    orphans_all = s0[6] + s1[6] + s2[6] + s3[6]
+    orphan_pairs = s0[7] + s1[7] + s2[7] + s3[7]
     base = 3 * n + 1 - wilds
-    combined, final = COMBINED, FINAL
+    final = FINAL
     out = []
     for t in tiles:
-        gi = _GROUP[t]
-        r = _RANK[t]
-        k = keys[gi]
-        nk = k[:r] + _BYTE[k[r] + 1] + k[r + 1:]
-        new = dicts[gi].get(nk)
-        if new is None:
-            new = groups[gi].get_shape(nk)
-        # the shape ids of the pair of groups the tile changes, then their combination
-        if gi < 2:
-            pair = (new[0], i1) if gi == 0 else (i0, new[0])
-            jab = combined.get(pair)
-            if jab is None:
-                jab = combined_id(*pair)
-            fkey = (jab, icd, n)
+        if t < 18:
+            got = row0[t]
+            if got is None:
+                got = row0[t] = _half_plus(groups[0], groups[1], keys[0], keys[1], t)
+            fkey = (got[0], icd, n)
         else:
-            pair = (new[0], i3) if gi == 2 else (i2, new[0])
-            jcd = combined.get(pair)
-            if jcd is None:
-                jcd = combined_id(*pair)
-            fkey = (iab, jcd, n)
+            got = row1[t - 18]
+            if got is None:
+                got = row1[t - 18] = _half_plus(groups[2], groups[3], keys[2], keys[3], t - 18)
+            fkey = (iab, got[0], n)
         best = final.get(fkey)
         if best is None:
             best = final_value(*fkey)
         result = base - best
         if special:
+            new = got[1]
+            gi = _GROUP[t]
             old = shapes[gi]
             if seven:
                 # 七对: the pairs and odd counts summed over the groups, one group changed
@@ -118,21 +112,58 @@ def shanten_plus(counts: Sequence[int], wilds: int, rules: WinRules,
                 if pairs > 7:
                     pairs = 7
                 singles = singles_all - old[3] + new[3]
-                got = 13 - wilds - 2 * pairs - (singles if singles < 7 - pairs else 7 - pairs)
-                if got < result:
-                    result = got
+                got7 = 13 - wilds - 2 * pairs - (singles if singles < 7 - pairs else 7 - pairs)
+                if got7 < result:
+                    result = got7
             if orphans:
                 # 十三幺: the 幺九 kinds held, + 1 when none of them can be the pair
-                got = (12 - wilds - (orphans_all - old[6] + new[6])
-                       + (0 if orphan_pairs - old[7] + new[7] else 1))
-                if got < result:
-                    result = got
+                got13 = (12 - wilds - (orphans_all - old[6] + new[6])
+                         + (0 if orphan_pairs - old[7] + new[7] else 1))
+                if got13 < result:
+                    result = got13
             if knitted:
                 four = list(shapes)
                 four[gi] = new
+                k = keys[gi]
+                r = _RANK[t]
+                nk = k[:r] + _BYTE[k[r] + 1] + k[r + 1:]
                 result = _knitted(comp, four, result, n, wilds, b, keys, t, nk)
         out.append(result if result > -1 else -1)
     return out
+
+
+_Row = list[tuple[int, Shape] | None]
+_HALVES: dict[tuple[int, int], dict[tuple[bytes, bytes], _Row]] = {}
+"""Per pair of group tables (万+筒 or 条+honours of one rule set; the tables live as
+long as the process), per pair of keys: for each tile of the half added, the combined
+cover id of the half and the new shape of the changed group (filled when first asked)."""
+_HALF_ROWS_MAX = 200_000
+
+
+def _half_row(ga: GroupTable, gb: GroupTable, ka: bytes, kb: bytes) -> _Row:
+    memo = _HALVES.get((id(ga), id(gb)))
+    if memo is None:
+        memo = _HALVES[(id(ga), id(gb))] = {}
+    row = memo.get((ka, kb))
+    if row is None:
+        if len(memo) > _HALF_ROWS_MAX:
+            memo.clear()
+        row = memo[(ka, kb)] = [None] * (len(ka) + len(kb))
+    return row
+
+
+def _half_plus(ga: GroupTable, gb: GroupTable, ka: bytes, kb: bytes, pos: int
+               ) -> tuple[int, Shape]:
+    """The half's combined cover id and the changed group's new shape, with the tile at
+    ``pos`` (0-8 in ``ka``, then ``kb``) added."""
+    if pos < len(ka):
+        nk = ka[:pos] + _BYTE[ka[pos] + 1] + ka[pos + 1:]
+        new = _shape(ga, nk)
+        return _combined(new[0], _shape(gb, kb)[0]), new
+    pos -= len(ka)
+    nk = kb[:pos] + _BYTE[kb[pos] + 1] + kb[pos + 1:]
+    new = _shape(gb, nk)
+    return _combined(_shape(ga, ka)[0], new[0]), new
 
 
 def _combined(ia: int, ib: int) -> int:
