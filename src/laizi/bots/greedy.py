@@ -76,15 +76,19 @@ and a fresh one starts, and a hand found only in the old one moves back. So the 
 use stay cached (a full clear threw them away every dozen searched hands) and at most
 two generations are held."""
 _SHANTEN_MAX = 500_000
+_shanten_size = 0
+"""The hands in :data:`SHANTEN_CACHE` (summed over its tables), counted as they are
+added: the sum was taken at every decision."""
 
 
 def trim_shanten_cache() -> None:
     """Start a new generation of :data:`SHANTEN_CACHE` once it holds more than half a
     million hands (the old generation is dropped)."""
-    global SHANTEN_CACHE, _SHANTEN_OLD
-    if sum(len(t) for t in SHANTEN_CACHE.values()) > _SHANTEN_MAX:
+    global SHANTEN_CACHE, _SHANTEN_OLD, _shanten_size
+    if _shanten_size > _SHANTEN_MAX:
         _SHANTEN_OLD = SHANTEN_CACHE
         SHANTEN_CACHE = {}
+        _shanten_size = 0
 
 
 _WILD_BYTE = tuple(bytes((w,)) for w in range(256))
@@ -94,6 +98,7 @@ _WILD_BYTE = tuple(bytes((w,)) for w in range(256))
 def best_shanten(counts: list[int], wilds: int, rules: tuple[WinRules, ...]) -> int:
     """The best shanten over ``rules`` (wildcards already out of ``counts``), through
     :data:`SHANTEN_CACHE`."""
+    global _shanten_size
     table = SHANTEN_CACHE.get(id(rules))
     if table is None:
         table = SHANTEN_CACHE[id(rules)] = {}
@@ -107,6 +112,7 @@ def best_shanten(counts: list[int], wilds: int, rules: tuple[WinRules, ...]) -> 
             got = (shanten(counts, wilds, rules[0]) if len(rules) == 1
                    else min(shanten(counts, wilds, r) for r in rules))
         table[key] = got
+        _shanten_size += 1
     return got
 
 
