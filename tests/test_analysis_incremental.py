@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from laizi.analysis import WinRules, shanten
-from laizi.analysis.incremental import shanten_plus
+from laizi.analysis.incremental import shanten_minus, shanten_plus
 from laizi.bots.profiles import PROFILES
 
 RULES: list[WinRules] = [
@@ -58,3 +58,28 @@ def test_shanten_plus_refuses_a_wrong_total() -> None:
     import pytest
     with pytest.raises(ValueError):
         shanten_plus([1] * 2 + [0] * 32, 0, WinRules(), [5])
+
+
+@settings(max_examples=600, deadline=None)
+@given(hands(), st.integers(0, len(RULES) - 1), st.integers(0, 33))
+def test_shanten_minus_is_shanten_of_each_tile_taken_out(hand: tuple[list[int], int],
+                                                         which: int, extra: int) -> None:
+    counts, wilds = hand
+    if counts[extra] < 4:
+        counts[extra] += 1  # a 3n+2 hand: each discard leaves a 3n+1 one
+    else:
+        wilds += 1
+    rules = RULES[which]
+    tiles = [t for t in range(34) if counts[t]]
+    expected = []
+    for t in tiles:
+        counts[t] -= 1
+        expected.append(shanten(counts, wilds, rules))
+        counts[t] += 1
+    assert shanten_minus(counts, wilds, rules, tiles) == expected
+
+
+def test_shanten_minus_refuses_a_tile_not_held() -> None:
+    import pytest
+    with pytest.raises(ValueError):
+        shanten_minus([2] + [0] * 33, 0, WinRules(), [1])

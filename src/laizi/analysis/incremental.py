@@ -29,7 +29,7 @@ from laizi.analysis.core import shanten
 from laizi.analysis.knitted import knitted_shanten
 from laizi.analysis.types import WinRules
 
-__all__ = ["shanten_plus"]
+__all__ = ["shanten_minus", "shanten_plus"]
 
 _GROUP = tuple(t // 9 if t < 27 else 3 for t in range(34))
 _RANK = tuple(t % 9 if t < 27 else t - 27 for t in range(34))
@@ -46,6 +46,21 @@ def shanten_plus(counts: Sequence[int], wilds: int, rules: WinRules,
     """``[shanten(counts + t, wilds, rules) for t in tiles]``: each tile (a tile kind
     0-33) added to ``counts`` on its own. ``counts`` plus one tile and ``wilds`` must be a
     3n+1 or 3n+2 hand, as for :func:`~laizi.analysis.core.shanten`."""
+    return _shanten_step(counts, wilds, rules, tiles, 1)
+
+
+def shanten_minus(counts: Sequence[int], wilds: int, rules: WinRules,
+                  tiles: Sequence[int]) -> list[int]:
+    """``[shanten(counts - t, wilds, rules) for t in tiles]``: each tile (held in
+    ``counts``) taken out on its own — the hand left by each discard."""
+    for t in tiles:
+        if not counts[t]:
+            raise ValueError(f"tile {t} is not in the hand: nothing to take out")
+    return _shanten_step(counts, wilds, rules, tiles, -1)
+
+
+def _shanten_step(counts: Sequence[int], wilds: int, rules: WinRules,
+                  tiles: Sequence[int], step: int) -> list[int]:
     comp = DEFAULT if rules is DEFAULT_RULES else compiled(rules)
     try:
         b = bytearray(counts)
@@ -57,23 +72,24 @@ def shanten_plus(counts: Sequence[int], wilds: int, rules: WinRules,
         check_wilds(wilds)
     groups = comp.groups
     shapes = [_shape(groups[i], keys[i]) for i in range(4)]
-    total = shapes[0][1] + shapes[1][1] + shapes[2][1] + shapes[3][1] + wilds + 1
+    total = shapes[0][1] + shapes[1][1] + shapes[2][1] + shapes[3][1] + wilds + step
     if total % 3 == 0:
         raise ValueError(f"shanten needs a hand of 3n+1 or 3n+2 tiles, got {total}")
     n = (total - 1) // 3
     if n > MAX_MELDS:  # more than 21 tiles: the reference's own search
         out = []
         for t in tiles:
-            b[t] += 1
+            b[t] += step
             out.append(shanten(b, wilds, rules))
-            b[t] -= 1
+            b[t] -= step
         return out
     # Each half (万+筒, 条+honours) with one tile added: its combined cover id and the
     # changed group's new shape, remembered by the half's two keys (a row per half).
-    row0 = _half_row(groups[0], groups[1], keys[0], keys[1])
-    row1 = _half_row(groups[2], groups[3], keys[2], keys[3])
-    iab = _combined(shapes[0][0], shapes[1][0])
-    icd = _combined(shapes[2][0], shapes[3][0])
+    row0 = _half_row(groups[0], groups[1], keys[0], keys[1], step)
+    row1 = _half_row(groups[2], groups[3], keys[2], keys[3], step)
+    i0, i1, i2, i3 = shapes[0][0], shapes[1][0], shapes[2][0], shapes[3][0]
+    iab = _combined(i0, i1)
+    icd = _combined(i2, i3)
     special = comp.special
     rules = comp.rules
     seven = n == 4 and rules.seven_pairs
@@ -91,12 +107,14 @@ def shanten_plus(counts: Sequence[int], wilds: int, rules: WinRules,
         if t < 18:
             got = row0[t]
             if got is None:
-                got = row0[t] = _half_plus(groups[0], groups[1], keys[0], keys[1], t)
+                got = row0[t] = _half_step(groups[0], groups[1], keys[0], keys[1], t,
+                                           step, i0, i1)
             fkey = (got[0], icd, n)
         else:
             got = row1[t - 18]
             if got is None:
-                got = row1[t - 18] = _half_plus(groups[2], groups[3], keys[2], keys[3], t - 18)
+                got = row1[t - 18] = _half_step(groups[2], groups[3], keys[2], keys[3],
+                                                t - 18, step, i2, i3)
             fkey = (iab, got[0], n)
         best = final.get(fkey)
         if best is None:
@@ -126,24 +144,25 @@ def shanten_plus(counts: Sequence[int], wilds: int, rules: WinRules,
                 four[gi] = new
                 k = keys[gi]
                 r = _RANK[t]
-                nk = k[:r] + _BYTE[k[r] + 1] + k[r + 1:]
-                result = _knitted(comp, four, result, n, wilds, b, keys, t, nk)
+                nk = k[:r] + _BYTE[k[r] + step] + k[r + 1:]
+                result = _knitted(comp, four, result, n, wilds, b, keys, t, nk, step)
         out.append(result if result > -1 else -1)
     return out
 
 
 _Row = list[tuple[int, Shape] | None]
-_HALVES: dict[tuple[int, int], dict[tuple[bytes, bytes], _Row]] = {}
+_HALVES: dict[tuple[int, int, int], dict[tuple[bytes, bytes], _Row]] = {}
 """Per pair of group tables (万+筒 or 条+honours of one rule set; the tables live as
-long as the process), per pair of keys: for each tile of the half added, the combined
-cover id of the half and the new shape of the changed group (filled when first asked)."""
+long as the process) and step (+1, -1), per pair of keys: for each tile of the half added
+(taken out), the combined cover id of the half and the new shape of the changed group,
+filled when first asked."""
 _HALF_ROWS_MAX = 200_000
 
 
-def _half_row(ga: GroupTable, gb: GroupTable, ka: bytes, kb: bytes) -> _Row:
-    memo = _HALVES.get((id(ga), id(gb)))
+def _half_row(ga: GroupTable, gb: GroupTable, ka: bytes, kb: bytes, step: int) -> _Row:
+    memo = _HALVES.get((id(ga), id(gb), step))
     if memo is None:
-        memo = _HALVES[(id(ga), id(gb))] = {}
+        memo = _HALVES[(id(ga), id(gb), step)] = {}
     row = memo.get((ka, kb))
     if row is None:
         if len(memo) > _HALF_ROWS_MAX:
@@ -152,18 +171,19 @@ def _half_row(ga: GroupTable, gb: GroupTable, ka: bytes, kb: bytes) -> _Row:
     return row
 
 
-def _half_plus(ga: GroupTable, gb: GroupTable, ka: bytes, kb: bytes, pos: int
-               ) -> tuple[int, Shape]:
+def _half_step(ga: GroupTable, gb: GroupTable, ka: bytes, kb: bytes, pos: int, step: int,
+               ia: int, ib: int) -> tuple[int, Shape]:
     """The half's combined cover id and the changed group's new shape, with the tile at
-    ``pos`` (0-8 in ``ka``, then ``kb``) added."""
+    ``pos`` (0-8 in ``ka``, then ``kb``) added (``step`` 1) or taken out (-1); ``ia`` and
+    ``ib`` are the groups' cover ids as they are."""
     if pos < len(ka):
-        nk = ka[:pos] + _BYTE[ka[pos] + 1] + ka[pos + 1:]
+        nk = ka[:pos] + _BYTE[ka[pos] + step] + ka[pos + 1:]
         new = _shape(ga, nk)
-        return _combined(new[0], _shape(gb, kb)[0]), new
+        return _combined(new[0], ib), new
     pos -= len(ka)
-    nk = kb[:pos] + _BYTE[kb[pos] + 1] + kb[pos + 1:]
+    nk = kb[:pos] + _BYTE[kb[pos] + step] + kb[pos + 1:]
     new = _shape(gb, nk)
-    return _combined(_shape(ga, ka)[0], new[0]), new
+    return _combined(ia, new[0]), new
 
 
 def _combined(ia: int, ib: int) -> int:
@@ -172,9 +192,10 @@ def _combined(ia: int, ib: int) -> int:
 
 
 def _knitted(comp: Compiled, four: list[Shape], result: int, n: int, wilds: int,
-             b: bytearray, keys: list[bytes], t: int, nk: bytes) -> int:
+             b: bytearray, keys: list[bytes], t: int, nk: bytes, step: int) -> int:
     """``result`` lowered by 全不靠 and 组合龙 as :func:`~laizi.analysis.core.shanten`
-    lowers it, for the hand with ``t`` added (its group's new key ``nk``)."""
+    lowers it, for the hand with ``t`` added or taken out (``step``; its group's new key
+    ``nk``)."""
     bound = four[0][5] + four[1][5] + four[2][5]
     honours = four[3][4]
     singles_bound = honours + bound if n == 4 else 0
@@ -182,7 +203,7 @@ def _knitted(comp: Compiled, four: list[Shape], result: int, n: int, wilds: int,
         k = list(keys)
         k[_GROUP[t]] = nk
         bt = bytearray(b)
-        bt[t] += 1
+        bt[t] += step
         result = knitted_shanten(bt, k[0], k[1], k[2], four[3][0], honours, n, wilds, result,
                                  comp)
     return result

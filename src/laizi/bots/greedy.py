@@ -31,7 +31,7 @@ from mypy_extensions import mypyc_attr
 
 from laizi import tiles as T
 from laizi.analysis import WinRules, shanten
-from laizi.analysis.incremental import shanten_plus
+from laizi.analysis.incremental import shanten_minus, shanten_plus
 from laizi.bots.determinize import DeterminizeError, sample_world
 from laizi.bots.knowledge import danger, hand_counts, is_open, threats, unseen_counts
 from laizi.bots.profiles import Profile, profile
@@ -130,9 +130,57 @@ def best_shanten_plus(counts: list[int], wilds: int, rules: tuple[WinRules, ...]
     return got
 
 
+def prime_discards(counts: list[int], wilds: int, rules: tuple[WinRules, ...],
+                   tiles: list[int]) -> None:
+    """Put the best shanten of the hand left by each discard of ``tiles`` (real tiles
+    held, none the wildcard) into :data:`SHANTEN_CACHE` in one pass per rule set
+    (:func:`shanten_minus`), where :func:`best_shanten` will find it."""
+    global _shanten_size
+    if not tiles:
+        return
+    got = shanten_minus(counts, wilds, rules[0], tiles)
+    for r in rules[1:]:
+        got = [a if a < b else b for a, b in
+               zip(got, shanten_minus(counts, wilds, r, tiles), strict=True)]
+    table = SHANTEN_CACHE.get(id(rules))
+    if table is None:
+        table = SHANTEN_CACHE[id(rules)] = {}
+    b = bytearray(counts)
+    tail = _WILD_BYTE[wilds]
+    for t, value in zip(tiles, got, strict=True):
+        b[t] -= 1
+        key = bytes(b) + tail
+        b[t] += 1
+        if key not in table:
+            table[key] = value
+            _shanten_size += 1
+
+
+_NEAR_MASK = tuple(
+    sum(1 << u for u in range(34)
+        if u == t or (t < 27 and u < 27 and u // 9 == t // 9 and abs(u - t) <= 2))
+    for t in range(34))
+"""A tile and its neighbours within two ranks, as a 34-bit mask."""
+_TERMINALS_HONOURS_MASK = sum(1 << t for t in range(34) if t >= 27 or t % 9 in (0, 8))
+
+
+def near_mask(counts: Sequence[int], rules: tuple[WinRules, ...]) -> int:
+    """:func:`_near` as a 34-bit mask, from precomputed neighbourhoods."""
+    m = 0
+    masks = _NEAR_MASK
+    for t in range(34):
+        if counts[t]:
+            m |= masks[t]
+    for r in rules:
+        if r.thirteen_orphans:
+            return m | _TERMINALS_HONOURS_MASK
+    return m
+
+
 def _near(counts: Sequence[int], rules: tuple[WinRules, ...]) -> set[int]:
     """The tiles whose draw may lower the shanten of a hand without wildcards: held
-    tiles and their neighbours within two ranks (十三幺's terminals and honours too)."""
+    tiles and their neighbours within two ranks (十三幺's terminals and honours too).
+    The reference of :func:`near_mask`."""
     near = set()
     for t in range(34):
         if counts[t]:
@@ -223,8 +271,8 @@ class HandContext:
         out = []
         tiles = self.draw_tiles
         if wilds == 0:
-            near = _near(counts, self.rules if rules is None else rules)
-            tiles = [t for t in tiles if t in near or t == self.wild]
+            near = near_mask(counts, self.rules if rules is None else rules)
+            tiles = [t for t in tiles if near >> t & 1 or t == self.wild]
         wild = self.wild
         real = [t for t in tiles if t != wild and counts[t] < 4]
         after = dict(zip(real, best_shanten_plus(counts, wilds, self.rules if rules is None
@@ -436,6 +484,9 @@ class GreedyBot:
         best_s = 99
         ready_live = 0  # the most live waits a ready discard leaves (when 地听 is offered)
         declarable = any(a.type == DECLARE for a in legal)
+        prime_discards(ctx.counts, ctx.wilds, ctx.rules,
+                       [t for a in discards if (t := a.tile) is not None and t != ctx.wild
+                        and ctx.counts[t]])
         for a in discards:
             t = a.tile
             assert t is not None
