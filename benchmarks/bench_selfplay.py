@@ -29,6 +29,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from laizi.buildinfo import build
 from laizi.sim.hands import HandTask, play_hand
@@ -126,7 +127,7 @@ def show(rates: dict[str, dict[str, float | None]]) -> None:
 def compare(before_files: list[str], after_files: list[str]) -> None:
     """Median hands/s of each side's runs (JSON from ``--json``), and after / before."""
     def medians(files: list[str]) -> dict[tuple[str, str], float]:
-        runs = [json.loads(open(f, encoding="utf-8").read()) for f in files]
+        runs = [json.loads(Path(f).read_text(encoding="utf-8")) for f in files]
         out: dict[tuple[str, str], float] = {}
         for v, kinds in runs[0].items():
             for k in kinds:

@@ -59,8 +59,11 @@ def shanten_minus(counts: Sequence[int], wilds: int, rules: WinRules,
     return _shanten_step(counts, wilds, rules, tiles, -1)
 
 
-def _shanten_step(counts: Sequence[int], wilds: int, rules: WinRules,
-                  tiles: Sequence[int], step: int) -> list[int]:
+def _hand(counts: Sequence[int], wilds: int, rules: WinRules, step: int
+          ) -> tuple[Compiled, bytearray, list[bytes], list[Shape], int]:
+    """The hand cut into its compiled rules, bytes, group keys and shapes, and ``n`` (the
+    melds of the hand once a tile is added or taken out), checked as
+    :func:`~laizi.analysis.core.shanten` checks it."""
     comp = DEFAULT if rules is DEFAULT_RULES else compiled(rules)
     try:
         b = bytearray(counts)
@@ -75,7 +78,13 @@ def _shanten_step(counts: Sequence[int], wilds: int, rules: WinRules,
     total = shapes[0][1] + shapes[1][1] + shapes[2][1] + shapes[3][1] + wilds + step
     if total % 3 == 0:
         raise ValueError(f"shanten needs a hand of 3n+1 or 3n+2 tiles, got {total}")
-    n = (total - 1) // 3
+    return comp, b, keys, shapes, (total - 1) // 3
+
+
+def _shanten_step(counts: Sequence[int], wilds: int, rules: WinRules,
+                  tiles: Sequence[int], step: int) -> list[int]:
+    comp, b, keys, shapes, n = _hand(counts, wilds, rules, step)
+    groups = comp.groups
     if n > MAX_MELDS:  # more than 21 tiles: the reference's own search
         out = []
         for t in tiles:
