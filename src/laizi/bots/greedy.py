@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import insort
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
@@ -268,23 +269,19 @@ class HandContext:
         Without wildcards only a tile next to (or equal to) a held tile can help — a lone
         new tile could simply be discarded again — except for 十三幺's terminals and
         honours; with a wildcard any tile can join it."""
-        out = []
+        rs = self.rules if rules is None else rules
         tiles = self.draw_tiles
-        if wilds == 0:
-            near = near_mask(counts, self.rules if rules is None else rules)
-            tiles = [t for t in tiles if near >> t & 1 or t == self.wild]
         wild = self.wild
-        real = [t for t in tiles if t != wild and counts[t] < 4]
-        after = dict(zip(real, best_shanten_plus(counts, wilds, self.rules if rules is None
-                                                 else rules, real), strict=True))
-        for t in tiles:
-            if t == wild:
-                if self.sh(counts, wilds + 1, rules) < s:
-                    out.append(t)
-                continue
-            got = after.get(t)
-            if got is not None and got < s:
-                out.append(t)
+        if wilds == 0:
+            near = near_mask(counts, rs)
+            real = [t for t in tiles if near >> t & 1 and t != wild and counts[t] < 4]
+        else:
+            real = [t for t in tiles if t != wild and counts[t] < 4]
+        # draw_tiles are in tile order, so the improvers come out in tile order
+        out = [t for t, got in zip(real, best_shanten_plus(counts, wilds, rs, real),
+                                   strict=True) if got < s]
+        if wild is not None and wild in tiles and self.sh(counts, wilds + 1, rules) < s:
+            insort(out, wild)
         return out
 
     def improvers_reference(
