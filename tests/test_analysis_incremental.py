@@ -83,3 +83,18 @@ def test_shanten_minus_refuses_a_tile_not_held() -> None:
     import pytest
     with pytest.raises(ValueError):
         shanten_minus([2] + [0] * 33, 0, WinRules(), [1])
+
+
+@settings(max_examples=600, deadline=None)
+@given(hands(), st.integers(0, len(RULES) - 1), st.integers(0, 33))
+def test_a_tile_lowers_shanten_by_one_at_most(hand: tuple[list[int], int], which: int,
+                                              t: int) -> None:
+    """What the greedy bot's improvers rely on to skip a shape that is further than the
+    best (every shape but the knitted ones)."""
+    counts, wilds = hand
+    rules = RULES[which]
+    if rules.knitted or counts[t] >= 4:
+        return
+    before = shanten(counts, wilds, rules)
+    counts[t] += 1
+    assert shanten(counts, wilds, rules) >= before - 1

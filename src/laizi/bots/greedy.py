@@ -157,6 +157,15 @@ def prime_discards(counts: list[int], wilds: int, rules: tuple[WinRules, ...],
             _shanten_size += 1
 
 
+def _within(counts: list[int], wilds: int, rules: tuple[WinRules, ...], s: int
+            ) -> tuple[WinRules, ...]:
+    """The rules of ``rules`` under which the hand is ``s`` from ready or nearer, and
+    those with knitted shapes (the ones whose shanten after one more tile can be below
+    ``s``: a tile covers one more tile of a set, a pair or 十三幺 at most)."""
+    kept = tuple(r for r in rules if r.knitted or shanten(counts, wilds, r) <= s)
+    return kept if len(kept) != len(rules) else rules
+
+
 _NEAR_MASK = tuple(
     sum(1 << u for u in range(34)
         if u == t or (t < 27 and u < 27 and u // 9 == t // 9 and abs(u - t) <= 2))
@@ -277,9 +286,13 @@ class HandContext:
             real = [t for t in tiles if near >> t & 1 and t != wild and counts[t] < 4]
         else:
             real = [t for t in tiles if t != wild and counts[t] < 4]
+        if len(rs) > 1:
+            # A tile lowers a shape's shanten by one at most, so a shape further than
+            # ``s`` now cannot bring the best below ``s`` (knitted shapes always asked).
+            rs = _within(counts, wilds, rs, s)
         # draw_tiles are in tile order, so the improvers come out in tile order
         out = [t for t, got in zip(real, best_shanten_plus(counts, wilds, rs, real),
-                                   strict=True) if got < s]
+                                   strict=True) if got < s] if rs else []
         if wild is not None and wild in tiles and self.sh(counts, wilds + 1, rules) < s:
             insort(out, wild)
         return out
