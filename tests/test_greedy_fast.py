@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from laizi.analysis import shanten
 from laizi.bots import greedy as G
+from laizi.bots.near import near_mask, near_set
 from laizi.bots.profiles import PROFILES
 from laizi.sim.decisions import greedy_decisions
 
@@ -51,6 +52,6 @@ RULE_SETS = sorted({id(r): r for p in PROFILES.values()
        st.integers(0, len(RULE_SETS) - 1))
 def test_near_mask_is_the_near_set(counts: list[int], which: int) -> None:
     rules = RULE_SETS[which]
-    near = G._near(counts, rules)
-    mask = G.near_mask(counts, rules)
+    near = near_set(counts, rules)
+    mask = near_mask(counts, rules)
     assert {t for t in range(34) if mask >> t & 1} == near

@@ -35,6 +35,7 @@ from laizi.analysis import WinRules, shanten
 from laizi.analysis.incremental import shanten_minus, shanten_plus
 from laizi.bots.determinize import DeterminizeError, sample_world
 from laizi.bots.knowledge import danger, hand_counts, is_open, threats, unseen_counts
+from laizi.bots.near import near_mask, near_set
 from laizi.bots.profiles import Profile, profile
 from laizi.bots.protocol import View
 from laizi.core.jsondata import JSON
@@ -166,45 +167,6 @@ def _within(counts: list[int], wilds: int, rules: tuple[WinRules, ...], s: int
     return kept if len(kept) != len(rules) else rules
 
 
-_NEAR_MASK = tuple(
-    sum(1 << u for u in range(34)
-        if u == t or (t < 27 and u < 27 and u // 9 == t // 9 and abs(u - t) <= 2))
-    for t in range(34))
-"""A tile and its neighbours within two ranks, as a 34-bit mask."""
-_TERMINALS_HONOURS_MASK = sum(1 << t for t in range(34) if t >= 27 or t % 9 in (0, 8))
-
-
-def near_mask(counts: Sequence[int], rules: tuple[WinRules, ...]) -> int:
-    """:func:`_near` as a 34-bit mask, from precomputed neighbourhoods."""
-    m = 0
-    masks = _NEAR_MASK
-    for t in range(34):
-        if counts[t]:
-            m |= masks[t]
-    for r in rules:
-        if r.thirteen_orphans:
-            return m | _TERMINALS_HONOURS_MASK
-    return m
-
-
-def _near(counts: Sequence[int], rules: tuple[WinRules, ...]) -> set[int]:
-    """The tiles whose draw may lower the shanten of a hand without wildcards: held
-    tiles and their neighbours within two ranks (十三幺's terminals and honours too).
-    The reference of :func:`near_mask`."""
-    near = set()
-    for t in range(34):
-        if counts[t]:
-            near.add(t)
-            if t < 27:
-                r = t % 9
-                for d in (-2, -1, 1, 2):
-                    if 0 <= r + d <= 8:
-                        near.add(t + d)
-    if any(r.thirteen_orphans for r in rules):
-        near |= _TERMINALS_HONOURS
-    return near
-
-
 @contextmanager
 def posed_self_draws(g: Game, seat: int) -> Iterator[Callable[[list[int], int], str | None]]:
     """``refusal(hand, tile)``: the variant's ``win_refusal`` for ``seat`` self-drawing
@@ -233,7 +195,6 @@ _LEGAL_WAIT: dict[str, float] = {}
 """Probe verdicts by (variant facts, hand, melds, tile), written out as a string — 0 for
 a refused win, else the wait's weight: a seat's hand changes by a tile a turn, so the
 same candidate hands come back decision after decision."""
-_TERMINALS_HONOURS = frozenset(t for t in range(34) if t >= 27 or t % 9 in (0, 8))
 
 
 class HandContext:
@@ -305,7 +266,7 @@ class HandContext:
         out = []
         tiles = self.draw_tiles
         if wilds == 0:
-            tiles = [t for t in tiles if t in _near(counts, self.rules if rules is None
+            tiles = [t for t in tiles if t in near_set(counts, self.rules if rules is None
                                                     else rules) or t == self.wild]
         for t in tiles:
             if t == self.wild:
