@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import insort
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
@@ -31,8 +32,10 @@ from mypy_extensions import mypyc_attr
 
 from laizi import tiles as T
 from laizi.analysis import WinRules, shanten
+from laizi.analysis.incremental import shanten_minus, shanten_plus
 from laizi.bots.determinize import DeterminizeError, sample_world
 from laizi.bots.knowledge import danger, hand_counts, is_open, threats, unseen_counts
+from laizi.bots.near import near_mask, near_set
 from laizi.bots.profiles import Profile, profile
 from laizi.bots.protocol import View
 from laizi.core.jsondata import JSON
@@ -75,15 +78,19 @@ and a fresh one starts, and a hand found only in the old one moves back. So the 
 use stay cached (a full clear threw them away every dozen searched hands) and at most
 two generations are held."""
 _SHANTEN_MAX = 500_000
+_shanten_size = 0
+"""The hands in :data:`SHANTEN_CACHE` (summed over its tables), counted as they are
+added: the sum was taken at every decision."""
 
 
 def trim_shanten_cache() -> None:
     """Start a new generation of :data:`SHANTEN_CACHE` once it holds more than half a
     million hands (the old generation is dropped)."""
-    global SHANTEN_CACHE, _SHANTEN_OLD
-    if sum(len(t) for t in SHANTEN_CACHE.values()) > _SHANTEN_MAX:
+    global SHANTEN_CACHE, _SHANTEN_OLD, _shanten_size
+    if _shanten_size > _SHANTEN_MAX:
         _SHANTEN_OLD = SHANTEN_CACHE
         SHANTEN_CACHE = {}
+        _shanten_size = 0
 
 
 _WILD_BYTE = tuple(bytes((w,)) for w in range(256))
@@ -93,6 +100,7 @@ _WILD_BYTE = tuple(bytes((w,)) for w in range(256))
 def best_shanten(counts: list[int], wilds: int, rules: tuple[WinRules, ...]) -> int:
     """The best shanten over ``rules`` (wildcards already out of ``counts``), through
     :data:`SHANTEN_CACHE`."""
+    global _shanten_size
     table = SHANTEN_CACHE.get(id(rules))
     if table is None:
         table = SHANTEN_CACHE[id(rules)] = {}
@@ -106,7 +114,57 @@ def best_shanten(counts: list[int], wilds: int, rules: tuple[WinRules, ...]) -> 
             got = (shanten(counts, wilds, rules[0]) if len(rules) == 1
                    else min(shanten(counts, wilds, r) for r in rules))
         table[key] = got
+        _shanten_size += 1
     return got
+
+
+def best_shanten_plus(counts: list[int], wilds: int, rules: tuple[WinRules, ...],
+                      tiles: list[int]) -> list[int]:
+    """``[best_shanten(counts + t, wilds, rules) for t in tiles]`` (real tiles, none of
+    them the wildcard) in one pass per rule set (:func:`shanten_plus`): a hand's 有效牌
+    differ from it by one tile, so three of its four group shapes are looked up once."""
+    if not tiles:
+        return []
+    got = shanten_plus(counts, wilds, rules[0], tiles)
+    for r in rules[1:]:
+        got = [a if a < b else b for a, b in
+               zip(got, shanten_plus(counts, wilds, r, tiles), strict=True)]
+    return got
+
+
+def prime_discards(counts: list[int], wilds: int, rules: tuple[WinRules, ...],
+                   tiles: list[int]) -> None:
+    """Put the best shanten of the hand left by each discard of ``tiles`` (real tiles
+    held, none the wildcard) into :data:`SHANTEN_CACHE` in one pass per rule set
+    (:func:`shanten_minus`), where :func:`best_shanten` will find it."""
+    global _shanten_size
+    if not tiles:
+        return
+    got = shanten_minus(counts, wilds, rules[0], tiles)
+    for r in rules[1:]:
+        got = [a if a < b else b for a, b in
+               zip(got, shanten_minus(counts, wilds, r, tiles), strict=True)]
+    table = SHANTEN_CACHE.get(id(rules))
+    if table is None:
+        table = SHANTEN_CACHE[id(rules)] = {}
+    b = bytearray(counts)
+    tail = _WILD_BYTE[wilds]
+    for t, value in zip(tiles, got, strict=True):
+        b[t] -= 1
+        key = bytes(b) + tail
+        b[t] += 1
+        if key not in table:
+            table[key] = value
+            _shanten_size += 1
+
+
+def _within(counts: list[int], wilds: int, rules: tuple[WinRules, ...], s: int
+            ) -> tuple[WinRules, ...]:
+    """The rules of ``rules`` under which the hand is ``s`` from ready or nearer, and
+    those with knitted shapes (the ones whose shanten after one more tile can be below
+    ``s``: a tile covers one more tile of a set, a pair or 十三幺 at most)."""
+    kept = tuple(r for r in rules if r.knitted or shanten(counts, wilds, r) <= s)
+    return kept if len(kept) != len(rules) else rules
 
 
 @contextmanager
@@ -137,7 +195,6 @@ _LEGAL_WAIT: dict[str, float] = {}
 """Probe verdicts by (variant facts, hand, melds, tile), written out as a string — 0 for
 a refused win, else the wait's weight: a seat's hand changes by a tile a turn, so the
 same candidate hands come back decision after decision."""
-_TERMINALS_HONOURS = frozenset(t for t in range(34) if t >= 27 or t % 9 in (0, 8))
 
 
 class HandContext:
@@ -182,22 +239,35 @@ class HandContext:
         Without wildcards only a tile next to (or equal to) a held tile can help — a lone
         new tile could simply be discarded again — except for 十三幺's terminals and
         honours; with a wildcard any tile can join it."""
+        rs = self.rules if rules is None else rules
+        tiles = self.draw_tiles
+        wild = self.wild
+        if wilds == 0:
+            near = near_mask(counts, rs)
+            real = [t for t in tiles if near >> t & 1 and t != wild and counts[t] < 4]
+        else:
+            real = [t for t in tiles if t != wild and counts[t] < 4]
+        if len(rs) > 1:
+            # A tile lowers a shape's shanten by one at most, so a shape further than
+            # ``s`` now cannot bring the best below ``s`` (knitted shapes always asked).
+            rs = _within(counts, wilds, rs, s)
+        # draw_tiles are in tile order, so the improvers come out in tile order
+        out = [t for t, got in zip(real, best_shanten_plus(counts, wilds, rs, real),
+                                   strict=True) if got < s] if rs else []
+        if wild is not None and wild in tiles and self.sh(counts, wilds + 1, rules) < s:
+            insort(out, wild)
+        return out
+
+    def improvers_reference(
+        self, counts: list[int], wilds: int, s: int, rules: tuple[WinRules, ...] | None = None
+    ) -> list[int]:
+        """:meth:`improvers` asked tile by tile through :func:`best_shanten` (the
+        reference its one-pass :func:`best_shanten_plus` is tested against)."""
         out = []
         tiles = self.draw_tiles
         if wilds == 0:
-            near = set()
-            for t in range(34):
-                if counts[t]:
-                    near.add(t)
-                    if t < 27:
-                        r = t % 9
-                        for d in (-2, -1, 1, 2):
-                            if 0 <= r + d <= 8:
-                                near.add(t + d)
-            rs = self.rules if rules is None else rules
-            if any(r.thirteen_orphans for r in rs):
-                near |= _TERMINALS_HONOURS
-            tiles = [t for t in tiles if t in near or t == self.wild]
+            tiles = [t for t in tiles if t in near_set(counts, self.rules if rules is None
+                                                    else rules) or t == self.wild]
         for t in tiles:
             if t == self.wild:
                 if self.sh(counts, wilds + 1, rules) < s:
@@ -385,6 +455,9 @@ class GreedyBot:
         best_s = 99
         ready_live = 0  # the most live waits a ready discard leaves (when 地听 is offered)
         declarable = any(a.type == DECLARE for a in legal)
+        prime_discards(ctx.counts, ctx.wilds, ctx.rules,
+                       [t for a in discards if (t := a.tile) is not None and t != ctx.wild
+                        and ctx.counts[t]])
         for a in discards:
             t = a.tile
             assert t is not None

@@ -78,7 +78,10 @@ class Profile:
             out.extend(self.rules_closed)
         if self.pung_rules and "chow" not in set_kinds and (set_kinds or not self.rules_closed):
             out.extend(self.pung_rules)
-        got = _RULES_CACHE[key] = _undominated(out)
+        got = _undominated(out)
+        # One tuple for equal rule sets (melds in another order, another profile with
+        # the same shapes): the shanten caches are kept by the tuple's identity.
+        got = _RULES_CACHE[key] = _CANONICAL.setdefault(tuple(map(id, got)), got)
         return got
 
 
@@ -104,6 +107,8 @@ def _undominated(rules: Sequence[WinRules]) -> tuple[WinRules, ...]:
 
 
 _RULES_CACHE: dict[tuple[str, tuple[str, ...]], tuple[WinRules, ...]] = {}
+_CANONICAL: dict[tuple[int, ...], tuple[WinRules, ...]] = {}
+"""Rule sets by the identities of their rules (each rule lives as long as its profile)."""
 
 _ANY = WinRules()
 DEFAULT = Profile("default", (_ANY,))
