@@ -263,7 +263,7 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
     flags_of: dict[tuple[int, bool], tuple[Flags, list[str]]] = {}
     for assign, tb, plain, hard, neg in _bounded_assignments(
             tuple(sorted(real)), golden, golden_face, tuple(melds), ctx.seat_wind,
-            ctx.prevalent_wind):
+            ctx.prevalent_wind, None if win_is_golden else win):
         for w in (sorted(set(assign)) if win_is_golden else (win,)):
             other = real_counts[w] + assign.count(w) > 1
             got = flags_of.get((w, other))
@@ -281,6 +281,7 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
             cands.append(((with_flags(tb, plain, flags), hard, neg, -w), fl, notes, assign))
     cands.sort(key=itemgetter(0), reverse=True)
     best: tuple[tuple[int, int, Assign, int], Scored, list[str], Assign] | None = None
+    fixed_key = tuple(fixed)
     for bound_key, fl, notes, assign in cands:
         if best is not None and bound_key <= best[0]:
             break
@@ -293,7 +294,7 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
             scored = reference_score_prepared(ReferenceHand(fixed, tuple(standing), w, fl),
                                               seed_kongs=seed_kongs)
         else:
-            scored = score_prepared(Prepared(fixed, tuple(standing), w, fl))
+            scored = _score_candidate(fixed, fixed_key, tuple(standing), w, fl)
         if scored is None:
             continue
         key = (scored.total, *bound_key[1:])
@@ -305,19 +306,42 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
     return result_from(scored, -key[3], ctx, notes, golden_as=assign)
 
 
+_CANDIDATES: dict[tuple[object, ...], Scored | None] = {}
+"""score_prepared's answers for candidates (concrete hands) of the search: the 听牌 hints
+pose every wait of every discard, and with golden tiles the same concrete hand comes back
+under many (discard, wait, assignment) — half the candidates of a two-golden turn are
+repeats. A pure function of its key; kept small, as ``_gb_scoring``'s scores are."""
+_CANDIDATES_MAX: Final = 2_048
+
+
+def _score_candidate(fixed: list[Pack], fixed_key: tuple[Pack, ...],
+                     standing: tuple[int, ...], w: int, fl: Flags) -> Scored | None:
+    """:func:`.calculator.score_prepared` of ``Prepared(fixed, standing, w, fl)``
+    (``fixed_key``: ``tuple(fixed)``), remembered."""
+    key = (fixed_key, standing, w, fl)
+    if key in _CANDIDATES:
+        return _CANDIDATES[key]
+    got = score_prepared(Prepared(fixed, standing, w, fl))
+    if len(_CANDIDATES) >= _CANDIDATES_MAX:
+        _CANDIDATES.clear()
+    _CANDIDATES[key] = got
+    return got
+
+
 _BOUNDED: dict[tuple[object, ...], tuple[Bounded, ...]] = {}
 _BOUNDED_MAX: Final = 512
 
 
 def _bounded_assignments(real: tuple[int, ...], golden: int, golden_face: int,
-                         melds: tuple[Meld, ...], seat: int, prevalent: int
-                         ) -> tuple[Bounded, ...]:
+                         melds: tuple[Meld, ...], seat: int, prevalent: int,
+                         via: int | None = None) -> tuple[Bounded, ...]:
     """Each assignment of the golden tiles with its tile bound (:func:`.bound.tiles_bound`),
     whether its tile fans are none, its hardness (golden tiles standing for their own
     face) and its tie-break key: everything of the search that the win's situation (自摸
     or not, the last tile, ...) does not change, so a hand asked about by self-draw and
     on a discard (the 听牌 hints ask both of every wait) works it out once. Kept small,
-    as ``_gb_scoring``'s scores are."""
+    as ``_gb_scoring``'s scores are. ``via``: a tile of ``real`` (the winning tile) to
+    derive the assignments through (:func:`_assignments`); the answer is the same."""
     key = (real, golden, golden_face, melds, seat, prevalent)
     got = _BOUNDED.get(key)
     if got is not None:
@@ -331,15 +355,63 @@ def _bounded_assignments(real: tuple[int, ...], golden: int, golden_face: int,
     real_masks = masks(real_counts)
     full_masks = masks(full_counts) if melds else real_masks
     out = []
-    for assign in golden_assignments(real, golden, melds):
+    for assign in _assignments(real, golden, melds, via):
         full = _add_masks(full_masks, full_counts, assign)
         standing_masks = _add_masks(real_masks, real_counts, assign) if melds else full
-        tb, plain = tiles_bound(info, full, standing_masks, seat, prevalent)
+        bkey = (melds, full, standing_masks, seat, prevalent)
+        bound = _TILE_BOUNDS.get(bkey)
+        if bound is None:
+            if len(_TILE_BOUNDS) >= _TILE_BOUNDS_MAX:
+                _TILE_BOUNDS.clear()
+            bound = _TILE_BOUNDS[bkey] = tiles_bound(info, full, standing_masks, seat,
+                                                     prevalent)
+        tb, plain = bound
         out.append((assign, tb, plain, assign.count(golden_face), tuple(map(neg_, assign))))
     if len(_BOUNDED) >= _BOUNDED_MAX:
         _BOUNDED.clear()
     got = _BOUNDED[key] = tuple(out)
     return got
+
+
+_TILE_BOUNDS: dict[tuple[object, ...], tuple[int, bool]] = {}
+"""tiles_bound's answers by their inputs: the 听牌 hints' hands (the hand less a discard,
+plus a wait) come back as the same whole hand under many (discard, wait, assignment)."""
+_TILE_BOUNDS_MAX: Final = 4_096
+_PARENTS: dict[tuple[object, ...], frozenset[Assign] | None] = {}
+"""golden_assignments of the hands less one tile (their "parent", with one more golden
+tile), by (real tiles, golden tiles, melds); ``None``: asked for once, not yet worked out."""
+_PARENTS_MAX: Final = 512
+
+
+def _assignments(real: tuple[int, ...], golden: int, melds: tuple[Meld, ...],
+                 via: int | None) -> set[Assign] | frozenset[Assign]:
+    """:func:`golden_assignments` (exactly: a test holds the two to each other), derived
+    when ``via`` is given through the parent hand ``real`` less one ``via`` with one more
+    golden tile: ``real`` + A wins iff parent + (A + via) does, and A respects every
+    tile's room iff A + via does in the parent. The 听牌 hints ask about the hand less a
+    discard plus each of its waits (``via``: the wait), siblings with one parent: worked
+    out from the second sibling on, the parent costs about what two siblings do."""
+    if via is None or golden >= 4 or via not in real or \
+            real.count(via) + sum(m.tiles.count(via) for m in melds) > 4:
+        # (a fifth copy of ``via``: golden_assignments checks the room of the faces only)
+        return golden_assignments(real, golden, melds)
+    at = real.index(via)
+    parent = real[:at] + real[at + 1:]
+    key = (parent, golden + 1, melds)
+    if key not in _PARENTS:
+        if len(_PARENTS) >= _PARENTS_MAX:
+            _PARENTS.clear()
+        _PARENTS[key] = None  # the first sibling: the parent may never be needed
+        return golden_assignments(real, golden, melds)
+    got = _PARENTS[key]
+    if got is None:
+        got = _PARENTS[key] = frozenset(golden_assignments(parent, golden + 1, melds))
+    out = set()
+    for a in got:
+        if via in a:
+            i = a.index(via)
+            out.add(a[:i] + a[i + 1:])
+    return out
 
 
 def _golden_win_flags(ctx: WinContext, standing: Sequence[int], fixed: list[Pack], w: int,
