@@ -52,6 +52,9 @@ def test_assignments_through_the_parent(seed: int) -> None:
     case, parent, g, _face = _golden_parent(random.Random(seed))
     melds = tuple(case.melds)
     _clear()
+    if seed % 2:  # the parent asked about first (a golden tile drawn), then kept
+        assert G._assignments(tuple(parent), g + 1, melds, None) == \
+            G.golden_assignments(parent, g + 1, melds)
     derived = 0
     for y in range(34):
         sibling = tuple(sorted([*parent, y]))

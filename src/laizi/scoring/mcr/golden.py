@@ -256,7 +256,8 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
     # so the answer is exactly the maximum a full search would keep.
     Cand = tuple[tuple[int, int, Assign, int], Flags, list[str], Assign]
     cands: list[Cand] = []
-    info = FixedInfo(fixed)
+    fixed_key = tuple(fixed)
+    info = _fixed_info(fixed_key)
     real_counts = T.to_counts(real)
     flag_fans_of: dict[Flags, dict[str, int]] = {}
     # win_flags reads only whether another copy of the winning tile stands in the hand
@@ -281,7 +282,6 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
             cands.append(((with_flags(tb, plain, flags), hard, neg, -w), fl, notes, assign))
     cands.sort(key=itemgetter(0), reverse=True)
     best: tuple[tuple[int, int, Assign, int], Scored, list[str], Assign] | None = None
-    fixed_key = tuple(fixed)
     for bound_key, fl, notes, assign in cands:
         if best is not None and bound_key <= best[0]:
             break
@@ -304,6 +304,20 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
         return FanResult(is_win=False, why_not=NOT_A_WIN + f" with {golden} golden tile(s)")
     key, scored, notes, assign = best
     return result_from(scored, -key[3], ctx, notes, golden_as=assign)
+
+
+_FIXED: dict[tuple[Pack, ...], FixedInfo] = {}
+
+
+def _fixed_info(fixed: tuple[Pack, ...]) -> FixedInfo:
+    """``FixedInfo(fixed)``, made once per melds (it is only read): a seat's melds stay
+    the same over every hand the 听牌 hints pose."""
+    got = _FIXED.get(fixed)
+    if got is None:
+        if len(_FIXED) >= 1_024:
+            _FIXED.clear()
+        got = _FIXED[fixed] = FixedInfo(fixed)
+    return got
 
 
 _CANDIDATES: dict[tuple[object, ...], Scored | None] = {}
@@ -346,7 +360,7 @@ def _bounded_assignments(real: tuple[int, ...], golden: int, golden_face: int,
     got = _BOUNDED.get(key)
     if got is not None:
         return got
-    info = FixedInfo(meld_packs(list(melds)))
+    info = _fixed_info(tuple(meld_packs(list(melds))))
     real_counts = T.to_counts(real)
     full_counts = list(real_counts)
     for m in melds:
@@ -390,28 +404,42 @@ def _assignments(real: tuple[int, ...], golden: int, melds: tuple[Meld, ...],
     golden tile: ``real`` + A wins iff parent + (A + via) does, and A respects every
     tile's room iff A + via does in the parent. The 听牌 hints ask about the hand less a
     discard plus each of its waits (``via``: the wait), siblings with one parent: worked
-    out from the second sibling on, the parent costs about what two siblings do."""
+    out from the second sibling on, the parent costs about what two siblings do. A hand
+    asked about without ``via`` (a golden tile drawn: the siblings' parent itself) is
+    kept for its siblings."""
+    own = (real, golden, melds)
+    got = _PARENTS.get(own)
+    if got is not None:
+        return got
     if via is None or golden >= 4 or via not in real or \
             real.count(via) + sum(m.tiles.count(via) for m in melds) > 4:
         # (a fifth copy of ``via``: golden_assignments checks the room of the faces only)
-        return golden_assignments(real, golden, melds)
+        found = golden_assignments(real, golden, melds)
+        if via is None and golden >= 2:
+            _remember(own, frozenset(found))
+        return found
     at = real.index(via)
     parent = real[:at] + real[at + 1:]
     key = (parent, golden + 1, melds)
     if key not in _PARENTS:
-        if len(_PARENTS) >= _PARENTS_MAX:
-            _PARENTS.clear()
-        _PARENTS[key] = None  # the first sibling: the parent may never be needed
+        _remember(key, None)  # the first sibling: the parent may never be needed
         return golden_assignments(real, golden, melds)
     got = _PARENTS[key]
     if got is None:
-        got = _PARENTS[key] = frozenset(golden_assignments(parent, golden + 1, melds))
+        got = frozenset(golden_assignments(parent, golden + 1, melds))
+        _remember(key, got)
     out = set()
     for a in got:
         if via in a:
             i = a.index(via)
             out.add(a[:i] + a[i + 1:])
     return out
+
+
+def _remember(key: tuple[object, ...], found: frozenset[Assign] | None) -> None:
+    if len(_PARENTS) >= _PARENTS_MAX:
+        _PARENTS.clear()
+    _PARENTS[key] = found
 
 
 def _golden_win_flags(ctx: WinContext, standing: Sequence[int], fixed: list[Pack], w: int,
