@@ -59,11 +59,10 @@ def test_assignments_through_the_parent(seed: int) -> None:
     for y in range(34):
         sibling = tuple(sorted([*parent, y]))
         expected = G.golden_assignments(sibling, g, melds)
-        # the first sibling of a parent is worked out directly, the others derived
         got = G._assignments(sibling, g, melds, y)
         assert got == expected, (case.describe(), g, T.name(y, "mpsz"))
         derived += G._PARENTS.get((tuple(parent), g + 1, melds)) is not None
-    # every sibling but the first (and those holding a fifth copy): through the parent
+    # every sibling (but those holding a fifth copy): through the parent
     assert derived >= 28
 
 

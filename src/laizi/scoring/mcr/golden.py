@@ -391,9 +391,9 @@ _TILE_BOUNDS: dict[tuple[object, ...], tuple[int, bool]] = {}
 """tiles_bound's answers by their inputs: the 听牌 hints' hands (the hand less a discard,
 plus a wait) come back as the same whole hand under many (discard, wait, assignment)."""
 _TILE_BOUNDS_MAX: Final = 4_096
-_PARENTS: dict[tuple[object, ...], frozenset[Assign] | None] = {}
+_PARENTS: dict[tuple[object, ...], frozenset[Assign]] = {}
 """golden_assignments of the hands less one tile (their "parent", with one more golden
-tile), by (real tiles, golden tiles, melds); ``None``: asked for once, not yet worked out."""
+tile), by (real tiles, golden tiles, melds)."""
 _PARENTS_MAX: Final = 512
 
 
@@ -403,10 +403,9 @@ def _assignments(real: tuple[int, ...], golden: int, melds: tuple[Meld, ...],
     when ``via`` is given through the parent hand ``real`` less one ``via`` with one more
     golden tile: ``real`` + A wins iff parent + (A + via) does, and A respects every
     tile's room iff A + via does in the parent. The 听牌 hints ask about the hand less a
-    discard plus each of its waits (``via``: the wait), siblings with one parent: worked
-    out from the second sibling on, the parent costs about what two siblings do. A hand
-    asked about without ``via`` (a golden tile drawn: the siblings' parent itself) is
-    kept for its siblings."""
+    discard plus each of its waits (``via``: the wait), siblings with one parent, which
+    costs about what two siblings do. A hand asked about without ``via`` (a golden tile
+    drawn: the siblings' parent itself) is kept for its siblings."""
     own = (real, golden, melds)
     got = _PARENTS.get(own)
     if got is not None:
@@ -421,10 +420,7 @@ def _assignments(real: tuple[int, ...], golden: int, melds: tuple[Meld, ...],
     at = real.index(via)
     parent = real[:at] + real[at + 1:]
     key = (parent, golden + 1, melds)
-    if key not in _PARENTS:
-        _remember(key, None)  # the first sibling: the parent may never be needed
-        return golden_assignments(real, golden, melds)
-    got = _PARENTS[key]
+    got = _PARENTS.get(key)
     if got is None:
         got = frozenset(golden_assignments(parent, golden + 1, melds))
         _remember(key, got)
@@ -436,7 +432,7 @@ def _assignments(real: tuple[int, ...], golden: int, melds: tuple[Meld, ...],
     return out
 
 
-def _remember(key: tuple[object, ...], found: frozenset[Assign] | None) -> None:
+def _remember(key: tuple[object, ...], found: frozenset[Assign]) -> None:
     if len(_PARENTS) >= _PARENTS_MAX:
         _PARENTS.clear()
     _PARENTS[key] = found
