@@ -445,7 +445,10 @@ def _golden_win_flags(ctx: WinContext, standing: Sequence[int], fixed: list[Pack
     ``last_copy`` is about the golden tile's own face, and a stand-in is no last copy)."""
     if not stand_in:
         return win_flags(ctx, standing, fixed, w)
-    fl, notes = win_flags(dataclasses.replace(ctx, last_copy=False), standing, fixed, w)
+    # (a context is equal to itself with last_copy false when it has none: not copied,
+    # which would check it again, for every face a golden winning tile may stand for)
+    plain = dataclasses.replace(ctx, last_copy=False) if ctx.last_copy else ctx
+    fl, notes = win_flags(plain, standing, fixed, w)
     if fl.last_copy:  # (three copies of w in the melds: still a stand-in)
         fl = fl._replace(last_copy=False)
         notes = [n for n in notes if not n.startswith("和绝张")]
