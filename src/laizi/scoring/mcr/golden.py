@@ -325,7 +325,7 @@ _CANDIDATES: dict[tuple[object, ...], Scored | None] = {}
 pose every wait of every discard, and with golden tiles the same concrete hand comes back
 under many (discard, wait, assignment) — half the candidates of a two-golden turn are
 repeats. A pure function of its key; kept small, as ``_gb_scoring``'s scores are."""
-_CANDIDATES_MAX: Final = 2_048
+_CANDIDATES_MAX: Final = 512
 
 
 def _score_candidate(fixed: list[Pack], fixed_key: tuple[Pack, ...],
