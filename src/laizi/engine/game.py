@@ -24,7 +24,7 @@ Phases:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from laizi import tiles as T
@@ -36,6 +36,7 @@ from laizi.core.records import (
     SELF_DRAW,
     WRONG_WIN,
     HandRecord,
+    SeatRecord,
     record_to_json,
 )
 from laizi.engine.actions import (
@@ -562,11 +563,12 @@ class Game(Dealing):
         return net(self.payments, self.n)
 
     def make_record(
-        self, winners: Sequence[int], how: str | None, source: int | None, tile: int | None
+        self, winners: Sequence[int], how: str | None, source: int | None, tile: int | None,
+        known: Mapping[int, SeatRecord] | None = None
     ) -> HandRecord:
         """The hand record if the hand ended now this way (also used by variants to judge
         a candidate win, e.g. Jingzhou's 8-point minimum)."""
-        return hand_record(self, self.variant, winners, how, source, tile)
+        return hand_record(self, self.variant, winners, how, source, tile, known)
 
     # ------------------------------------------------------------------ serialisation
 

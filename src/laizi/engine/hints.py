@@ -27,12 +27,12 @@ kong), a discard by a seat in its turn; 过水 is over by then (the seat has dis
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from laizi import tiles as T
 from laizi.core.jsondata import JSON
-from laizi.core.records import DISCARD_WIN, SELF_DRAW
+from laizi.core.records import DISCARD_WIN, SELF_DRAW, SeatRecord
 from laizi.engine.seen import unseen_counts
 from laizi.engine.state import HandState
 from laizi.engine.variant import Variant
@@ -123,6 +123,7 @@ class HintWork:
         self.ready: list[DiscardHint] = []
         self.waits: tuple[WaitHint, ...] = ()
         self.todo: list[int | None] = []
+        self.known: dict[int, SeatRecord] = {}
         if game.phase == Phase.OVER:
             return
         size = sum(self.hand)
@@ -136,6 +137,10 @@ class HintWork:
             self.todo = [None]  # the hand's own waits
         self.unseen = unseen_counts(view)
         self.probe = blind_copy(game, seat, self.unseen)
+        # The other seats' parts of every record posed: the same for every wait.
+        self.known = {s: r for s, r in enumerate(self.probe.make_record([], None, None,
+                                                                        None).seats)
+                      if s != seat}
         self.todo.reverse()  # popped from the end: in tile order
 
     @property
@@ -147,10 +152,11 @@ class HintWork:
         d = self.todo.pop()
         hand = self.hand
         if d is None:
-            self.waits = _waits(self.probe, self.v, self.seat, hand, None, self.unseen)
+            self.waits = _waits(self.probe, self.v, self.seat, hand, None, self.unseen,
+                                self.known)
             return
         hand[d] -= 1
-        waits = _waits(self.probe, self.v, self.seat, hand, d, self.unseen)
+        waits = _waits(self.probe, self.v, self.seat, hand, d, self.unseen, self.known)
         hand[d] += 1
         if waits:
             self.ready.append(DiscardHint(d, waits))
@@ -171,9 +177,9 @@ def hints(game: HandState, v: Variant, seat: int, view: JSON) -> Hints:
 
 
 def _waits(probe: HandState, v: Variant, seat: int, hand: list[int], discard: int | None,
-           unseen: list[int]) -> tuple[WaitHint, ...]:
+           unseen: list[int], known: Mapping[int, SeatRecord]) -> tuple[WaitHint, ...]:
     """The waits of the 3n+1 ``hand`` once ``discard`` (if any) is out, posed on the blind
-    ``probe`` (restored afterwards)."""
+    ``probe`` (restored afterwards); ``known``: the other seats' records."""
     discards = probe.discards[seat]
     if discard is not None:
         discards.append(discard)
@@ -195,8 +201,8 @@ def _waits(probe: HandState, v: Variant, seat: int, hand: list[int], discard: in
             posed[t] -= 1
             if not possible:
                 continue
-            drawn = _self_draw(probe, v, seat, hand, t)
-            taken = _on_discard(probe, v, seat, hand, t)
+            drawn = _self_draw(probe, v, seat, hand, t, known)
+            taken = _on_discard(probe, v, seat, hand, t, known)
             if drawn is not None or taken is not None:
                 # The discarded copy was in the hand: seen before and after.
                 out.append(WaitHint(t, unseen[t], drawn, taken))
@@ -208,8 +214,8 @@ def _waits(probe: HandState, v: Variant, seat: int, hand: list[int], discard: in
     return tuple(out)
 
 
-def _self_draw(probe: HandState, v: Variant, seat: int, hand: list[int], t: int
-               ) -> int | None:
+def _self_draw(probe: HandState, v: Variant, seat: int, hand: list[int], t: int,
+               known: Mapping[int, SeatRecord] | None = None) -> int | None:
     """What ``seat`` gains drawing ``t`` into ``hand`` in a plain turn, if that wins."""
     posed = list(hand)
     posed[t] += 1
@@ -218,11 +224,12 @@ def _self_draw(probe: HandState, v: Variant, seat: int, hand: list[int], t: int
     probe.last_tile, probe.after_kong = t, False
     if v.win_refusal(probe, seat, t, SELF_DRAW) is not None:
         return None
-    return net(v.settle(probe.make_record([seat], SELF_DRAW, None, t)), probe.n)[seat]
+    record = probe.make_record([seat], SELF_DRAW, None, t, known)
+    return net(v.settle(record), probe.n)[seat]
 
 
-def _on_discard(probe: HandState, v: Variant, seat: int, hand: list[int], t: int
-                ) -> tuple[int, int] | None:
+def _on_discard(probe: HandState, v: Variant, seat: int, hand: list[int], t: int,
+                known: Mapping[int, SeatRecord] | None = None) -> tuple[int, int] | None:
     """The least and most ``seat`` gains winning on another seat's discard of ``t``."""
     probe.hands[seat], probe.sizes[seat] = list(hand), sum(hand)
     probe.phase, probe.turn_kind, probe.last_tile, probe.after_kong = (
@@ -245,7 +252,7 @@ def _on_discard(probe: HandState, v: Variant, seat: int, hand: list[int], t: int
         if refused is not None:
             continue
         probe.taken.append(t)
-        record = probe.make_record([seat], DISCARD_WIN, source, t)
+        record = probe.make_record([seat], DISCARD_WIN, source, t, known)
         probe.taken.pop()
         gains.append(net(v.settle(record), probe.n)[seat])
     return (min(gains), max(gains)) if gains else None

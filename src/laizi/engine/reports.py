@@ -7,7 +7,7 @@ for :meth:`~laizi.engine.game.Game.to_json`, :meth:`~laizi.engine.game.Game.view
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from laizi import tiles as T
@@ -38,10 +38,17 @@ def copy_json(value: Any) -> Any:
 
 
 def hand_record(game: HandState, v: Variant, winners: Sequence[int], how: str | None,
-                source: int | None, tile: int | None) -> HandRecord:
-    """The hand record if the hand ended now this way."""
+                source: int | None, tile: int | None,
+                known: Mapping[int, SeatRecord] | None = None) -> HandRecord:
+    """The hand record if the hand ended now this way. ``known``: the records of seats
+    that are neither a winner nor a robbed kong's source, made by this function of the
+    same tiles, melds and flowers (the 听牌 hints pose many wins of one seat, the other
+    seats as they are: a test holds the records to those made without)."""
     seats = []
     for s in range(game.n):
+        if known is not None and s in known:
+            seats.append(known[s])
+            continue
         counts = game.hands[s]
         if (how == SELF_DRAW and s in winners) or (how == ROBBED_KONG and s == source):
             counts = counts.copy()

@@ -14,14 +14,14 @@ win for a seat without writing into the state.
 from __future__ import annotations
 
 import copy as _copy
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from laizi import tiles as T
 from laizi.core.jsondata import JSON
 from laizi.core.melds import Meld
-from laizi.core.records import SELF_DRAW, HandRecord
+from laizi.core.records import SELF_DRAW, HandRecord, SeatRecord
 from laizi.engine.actions import Action
 from laizi.settlement import Payment
 from laizi.vocab import Phase, TurnStart
@@ -275,9 +275,11 @@ class HandState:
         raise NotImplementedError
 
     def make_record(
-        self, winners: Sequence[int], how: str | None, source: int | None, tile: int | None
+        self, winners: Sequence[int], how: str | None, source: int | None, tile: int | None,
+        known: Mapping[int, SeatRecord] | None = None
     ) -> HandRecord:
-        """The hand record if the hand ended now this way."""
+        """The hand record if the hand ended now this way (``known``: seats' records
+        already made of this state, see :func:`laizi.engine.reports.hand_record`)."""
         raise NotImplementedError
 
     def win_refusal(self, seat: int, tile: int, how: str) -> str | None:

@@ -19,7 +19,7 @@ from laizi.core.melds import ADDED_KONG, CHOW, CONCEALED_KONG, KONG, OPEN_KINDS,
 from laizi.core.melds import Meld as EngineMeld
 from laizi.core.records import DISCARD_WIN, ROBBED_KONG, SELF_DRAW
 from laizi.reasons import Reason
-from laizi.scoring.mcr import FanResult, Meld, WinContext, score_hand
+from laizi.scoring.mcr import FanItem, FanResult, Meld, WinContext, score_hand
 from laizi.settlement import Payment
 from laizi.variants._gb_common import seat_wind, wind_tile
 
@@ -143,6 +143,31 @@ def doublings(melds: Sequence[EngineMeld]) -> int:
     return d
 
 
+_FAN_REASONS: dict[tuple[str, int], Reason] = {}
+"""Each fan's payment item by the fan and its count (all it depends on): settled for every
+wait of every discard by the 听牌 hints. At most the table's fans times their counts."""
+
+
+def _fan_reason(f: FanItem) -> Reason:
+    got = _FAN_REASONS.get((f.key, f.count))
+    if got is None:
+        got = _FAN_REASONS[f.key, f.count] = Reason.of(
+            "fan", id=f.key, name=f.zh, fan=f.points, count=f.count)
+    return got
+
+
+_FACTOR_REASONS: dict[tuple[int, int], Reason] = {}
+"""The golden factor's payment item by the two seats' d (a dozen at most)."""
+
+
+def _factor_reason(d_winner: int, d_payer: int) -> Reason:
+    got = _FACTOR_REASONS.get((d_winner, d_payer))
+    if got is None:
+        got = _FACTOR_REASONS[d_winner, d_payer] = Reason.of(
+            "golden_factor", winner=d_winner, payer=d_payer, factor=2 ** (d_winner + d_payer))
+    return got
+
+
 def payments(record: HandRecord, result: FanResult, golden: bool) -> list[Payment]:
     """The payments of a win (one winner) whose fan is ``result``."""
     winner = record.winners[0]
@@ -152,8 +177,7 @@ def payments(record: HandRecord, result: FanResult, golden: bool) -> list[Paymen
     out: list[Payment] = []
     full_reasons = (
         Reason.of("fan_win", how=how or SELF_DRAW, base=BASE, fan=v),
-        *(Reason.of("fan", id=f.key, name=f.zh, fan=f.points, count=f.count)
-          for f in result.fans),
+        *map(_fan_reason, result.fans),
     )
     for payer in range(len(record.seats)):
         if payer == winner:
@@ -166,7 +190,6 @@ def payments(record: HandRecord, result: FanResult, golden: bool) -> list[Paymen
             d_payer = doublings(record.seats[payer].melds)
             factor = 2 ** (d_winner + d_payer)
             amount = base * factor
-            reasons.append(Reason.of("golden_factor", winner=d_winner, payer=d_payer,
-                                     factor=factor))
+            reasons.append(_factor_reason(d_winner, d_payer))
         out.append(Payment(payer, winner, amount, tuple(reasons)))
     return out

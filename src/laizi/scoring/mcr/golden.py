@@ -256,14 +256,15 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
     # so the answer is exactly the maximum a full search would keep.
     Cand = tuple[tuple[int, int, Assign, int], Flags, list[str], Assign]
     cands: list[Cand] = []
-    info = FixedInfo(fixed)
+    fixed_key = tuple(fixed)
+    info = _fixed_info(fixed_key)
     real_counts = T.to_counts(real)
     flag_fans_of: dict[Flags, dict[str, int]] = {}
     # win_flags reads only whether another copy of the winning tile stands in the hand
     flags_of: dict[tuple[int, bool], tuple[Flags, list[str]]] = {}
     for assign, tb, plain, hard, neg in _bounded_assignments(
             tuple(sorted(real)), golden, golden_face, tuple(melds), ctx.seat_wind,
-            ctx.prevalent_wind):
+            ctx.prevalent_wind, None if win_is_golden else win):
         for w in (sorted(set(assign)) if win_is_golden else (win,)):
             other = real_counts[w] + assign.count(w) > 1
             got = flags_of.get((w, other))
@@ -293,7 +294,7 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
             scored = reference_score_prepared(ReferenceHand(fixed, tuple(standing), w, fl),
                                               seed_kongs=seed_kongs)
         else:
-            scored = score_prepared(Prepared(fixed, tuple(standing), w, fl))
+            scored = _score_candidate(fixed, fixed_key, tuple(standing), w, fl)
         if scored is None:
             continue
         key = (scored.total, *bound_key[1:])
@@ -305,24 +306,61 @@ def score_golden(concealed: list[int], melds: list[Meld], win: int, ctx: WinCont
     return result_from(scored, -key[3], ctx, notes, golden_as=assign)
 
 
+_FIXED: dict[tuple[Pack, ...], FixedInfo] = {}
+
+
+def _fixed_info(fixed: tuple[Pack, ...]) -> FixedInfo:
+    """``FixedInfo(fixed)``, made once per melds (it is only read): a seat's melds stay
+    the same over every hand the 听牌 hints pose."""
+    got = _FIXED.get(fixed)
+    if got is None:
+        if len(_FIXED) >= 1_024:
+            _FIXED.clear()
+        got = _FIXED[fixed] = FixedInfo(fixed)
+    return got
+
+
+_CANDIDATES: dict[tuple[object, ...], Scored | None] = {}
+"""score_prepared's answers for candidates (concrete hands) of the search: the 听牌 hints
+pose every wait of every discard, and with golden tiles the same concrete hand comes back
+under many (discard, wait, assignment) — half the candidates of a two-golden turn are
+repeats. A pure function of its key; kept small, as ``_gb_scoring``'s scores are."""
+_CANDIDATES_MAX: Final = 512
+
+
+def _score_candidate(fixed: list[Pack], fixed_key: tuple[Pack, ...],
+                     standing: tuple[int, ...], w: int, fl: Flags) -> Scored | None:
+    """:func:`.calculator.score_prepared` of ``Prepared(fixed, standing, w, fl)``
+    (``fixed_key``: ``tuple(fixed)``), remembered."""
+    key = (fixed_key, standing, w, fl)
+    if key in _CANDIDATES:
+        return _CANDIDATES[key]
+    got = score_prepared(Prepared(fixed, standing, w, fl))
+    if len(_CANDIDATES) >= _CANDIDATES_MAX:
+        _CANDIDATES.clear()
+    _CANDIDATES[key] = got
+    return got
+
+
 _BOUNDED: dict[tuple[object, ...], tuple[Bounded, ...]] = {}
 _BOUNDED_MAX: Final = 512
 
 
 def _bounded_assignments(real: tuple[int, ...], golden: int, golden_face: int,
-                         melds: tuple[Meld, ...], seat: int, prevalent: int
-                         ) -> tuple[Bounded, ...]:
+                         melds: tuple[Meld, ...], seat: int, prevalent: int,
+                         via: int | None = None) -> tuple[Bounded, ...]:
     """Each assignment of the golden tiles with its tile bound (:func:`.bound.tiles_bound`),
     whether its tile fans are none, its hardness (golden tiles standing for their own
     face) and its tie-break key: everything of the search that the win's situation (自摸
     or not, the last tile, ...) does not change, so a hand asked about by self-draw and
     on a discard (the 听牌 hints ask both of every wait) works it out once. Kept small,
-    as ``_gb_scoring``'s scores are."""
+    as ``_gb_scoring``'s scores are. ``via``: a tile of ``real`` (the winning tile) to
+    derive the assignments through (:func:`_assignments`); the answer is the same."""
     key = (real, golden, golden_face, melds, seat, prevalent)
     got = _BOUNDED.get(key)
     if got is not None:
         return got
-    info = FixedInfo(meld_packs(list(melds)))
+    info = _fixed_info(tuple(meld_packs(list(melds))))
     real_counts = T.to_counts(real)
     full_counts = list(real_counts)
     for m in melds:
@@ -331,15 +369,73 @@ def _bounded_assignments(real: tuple[int, ...], golden: int, golden_face: int,
     real_masks = masks(real_counts)
     full_masks = masks(full_counts) if melds else real_masks
     out = []
-    for assign in golden_assignments(real, golden, melds):
+    for assign in _assignments(real, golden, melds, via):
         full = _add_masks(full_masks, full_counts, assign)
         standing_masks = _add_masks(real_masks, real_counts, assign) if melds else full
-        tb, plain = tiles_bound(info, full, standing_masks, seat, prevalent)
+        bkey = (melds, full, standing_masks, seat, prevalent)
+        bound = _TILE_BOUNDS.get(bkey)
+        if bound is None:
+            if len(_TILE_BOUNDS) >= _TILE_BOUNDS_MAX:
+                _TILE_BOUNDS.clear()
+            bound = _TILE_BOUNDS[bkey] = tiles_bound(info, full, standing_masks, seat,
+                                                     prevalent)
+        tb, plain = bound
         out.append((assign, tb, plain, assign.count(golden_face), tuple(map(neg_, assign))))
     if len(_BOUNDED) >= _BOUNDED_MAX:
         _BOUNDED.clear()
     got = _BOUNDED[key] = tuple(out)
     return got
+
+
+_TILE_BOUNDS: dict[tuple[object, ...], tuple[int, bool]] = {}
+"""tiles_bound's answers by their inputs: the 听牌 hints' hands (the hand less a discard,
+plus a wait) come back as the same whole hand under many (discard, wait, assignment)."""
+_TILE_BOUNDS_MAX: Final = 4_096
+_PARENTS: dict[tuple[object, ...], frozenset[Assign]] = {}
+"""golden_assignments of the hands less one tile (their "parent", with one more golden
+tile), by (real tiles, golden tiles, melds)."""
+_PARENTS_MAX: Final = 512
+
+
+def _assignments(real: tuple[int, ...], golden: int, melds: tuple[Meld, ...],
+                 via: int | None) -> set[Assign] | frozenset[Assign]:
+    """:func:`golden_assignments` (exactly: a test holds the two to each other), derived
+    when ``via`` is given through the parent hand ``real`` less one ``via`` with one more
+    golden tile: ``real`` + A wins iff parent + (A + via) does, and A respects every
+    tile's room iff A + via does in the parent. The 听牌 hints ask about the hand less a
+    discard plus each of its waits (``via``: the wait), siblings with one parent, which
+    costs about what two siblings do. A hand asked about without ``via`` (a golden tile
+    drawn: the siblings' parent itself) is kept for its siblings."""
+    own = (real, golden, melds)
+    got = _PARENTS.get(own)
+    if got is not None:
+        return got
+    if via is None or golden >= 4 or via not in real or \
+            real.count(via) + sum(m.tiles.count(via) for m in melds) > 4:
+        # (a fifth copy of ``via``: golden_assignments checks the room of the faces only)
+        found = golden_assignments(real, golden, melds)
+        if via is None and golden >= 2:
+            _remember(own, frozenset(found))
+        return found
+    at = real.index(via)
+    parent = real[:at] + real[at + 1:]
+    key = (parent, golden + 1, melds)
+    got = _PARENTS.get(key)
+    if got is None:
+        got = frozenset(golden_assignments(parent, golden + 1, melds))
+        _remember(key, got)
+    out = set()
+    for a in got:
+        if via in a:
+            i = a.index(via)
+            out.add(a[:i] + a[i + 1:])
+    return out
+
+
+def _remember(key: tuple[object, ...], found: frozenset[Assign]) -> None:
+    if len(_PARENTS) >= _PARENTS_MAX:
+        _PARENTS.clear()
+    _PARENTS[key] = found
 
 
 def _golden_win_flags(ctx: WinContext, standing: Sequence[int], fixed: list[Pack], w: int,
@@ -349,7 +445,10 @@ def _golden_win_flags(ctx: WinContext, standing: Sequence[int], fixed: list[Pack
     ``last_copy`` is about the golden tile's own face, and a stand-in is no last copy)."""
     if not stand_in:
         return win_flags(ctx, standing, fixed, w)
-    fl, notes = win_flags(dataclasses.replace(ctx, last_copy=False), standing, fixed, w)
+    # (a context is equal to itself with last_copy false when it has none: not copied,
+    # which would check it again, for every face a golden winning tile may stand for)
+    plain = dataclasses.replace(ctx, last_copy=False) if ctx.last_copy else ctx
+    fl, notes = win_flags(plain, standing, fixed, w)
     if fl.last_copy:  # (three copies of w in the melds: still a stand-in)
         fl = fl._replace(last_copy=False)
         notes = [n for n in notes if not n.startswith("和绝张")]
