@@ -314,8 +314,11 @@ def _save(table: Table, path: str | None, console: Console) -> int:
     except OSError as exc:
         print(f"laizi play: cannot write {path}: {exc}", file=sys.stderr)
         return 2
+    # A path is printed whole on one line, never wrapped at the console's width nor read
+    # as markup: it is there to be copied.
     console.print(f"Table log written to {path} (check it: laizi verify {path}; watch it "
-                  f"again: laizi play {table.variant.id} --replay {path}).")
+                  f"again: laizi play {table.variant.id} --replay {path}).",
+                  soft_wrap=True, markup=False, highlight=False)
     return 0
 
 
@@ -332,7 +335,7 @@ def _records(table: Table, path: str | None, console: Console) -> int:
         print(f"laizi play: cannot write {path}: {exc}", file=sys.stderr)
         return 2
     console.print(f"{plural(len(lines), 'hand record')} written to {path} (settle one: "
-                  "laizi score RECORD.json).")
+                  "laizi score RECORD.json).", soft_wrap=True, markup=False, highlight=False)
     return 0
 
 

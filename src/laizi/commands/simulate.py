@@ -110,5 +110,6 @@ def run(args: argparse.Namespace) -> int:
     console = Console()
     print_summary(summary, console)
     if args.plot:
-        console.print(f"figure written to {args.plot}")
+        console.print(f"figure written to {args.plot}", soft_wrap=True, markup=False,
+                      highlight=False)
     return 0
