@@ -44,7 +44,7 @@ from browser_helpers import (
     play_until,
     settlement_shown,
 )
-from conditions import POLL_MS, until_sync
+from conditions import POLL_MS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -427,7 +427,12 @@ def test_page_and_console_errors_are_caught(browser: People, server: str) -> Non
     other.goto(f"{server}/")
     pg.evaluate("setTimeout(() => { throw new Error('boom') }, 0)")
     other.evaluate("console.error('bad thing')")
-    until_sync(lambda: len(browser.errors) >= 2, "both pages' errors recorded")
+    # Waited for through Playwright (its wait lets the pages' events in; a plain poll
+    # between its calls delivers none of them).
+    deadline = time.monotonic() + 30
+    while len(browser.errors) < 2:
+        assert time.monotonic() < deadline, f"both pages' errors recorded: {browser.errors}"
+        pg.wait_for_timeout(POLL_MS)
     assert len(browser.errors) == 2, browser.errors
     assert any("boom" in e for e in browser.errors)
     assert any("bad thing" in e for e in browser.errors)

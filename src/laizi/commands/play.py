@@ -314,11 +314,10 @@ def _save(table: Table, path: str | None, console: Console) -> int:
     except OSError as exc:
         print(f"laizi play: cannot write {path}: {exc}", file=sys.stderr)
         return 2
-    # A path is printed whole on one line, never wrapped at the console's width nor read
-    # as markup: it is there to be copied.
+    # A path is never read as markup (a [ or ] in it is the path's).
     console.print(f"Table log written to {path} (check it: laizi verify {path}; watch it "
                   f"again: laizi play {table.variant.id} --replay {path}).",
-                  soft_wrap=True, markup=False, highlight=False)
+                  markup=False, highlight=False)
     return 0
 
 
@@ -335,7 +334,7 @@ def _records(table: Table, path: str | None, console: Console) -> int:
         print(f"laizi play: cannot write {path}: {exc}", file=sys.stderr)
         return 2
     console.print(f"{plural(len(lines), 'hand record')} written to {path} (settle one: "
-                  "laizi score RECORD.json).", soft_wrap=True, markup=False, highlight=False)
+                  "laizi score RECORD.json).", markup=False, highlight=False)
     return 0
 
 

@@ -110,6 +110,5 @@ def run(args: argparse.Namespace) -> int:
     console = Console()
     print_summary(summary, console)
     if args.plot:
-        console.print(f"figure written to {args.plot}", soft_wrap=True, markup=False,
-                      highlight=False)
+        console.print(f"figure written to {args.plot}", markup=False, highlight=False)
     return 0
