@@ -114,18 +114,20 @@ FRAMES: tuple[tuple[str, str, tuple[Field, ...]], ...] = (
      "(null: no win that way).", (
         ("tile", "number", False), ("unseen", "number", False),
         ("self_draw", "number | null", False), ("on_discard", "[number, number] | null", False))),
-    ("HintsJSON", "A seat's 听牌 hints: each discard that leaves the hand ready, or its "
-     "waits now (laizi.engine.hints.Hints).", (
-        ("discards", "Array<{tile: number, waits: WaitHintJSON[]}>", False),
+    ("HintsJSON", "A seat's 听牌 hints: each discard that leaves the hand ready (its waits "
+     "null when the turn's budget left them out: ask with `hint_waits`), or its waits now "
+     "(laizi.engine.hints.Hints).", (
+        ("discards", "Array<{tile: number, waits: WaitHintJSON[] | null}>", False),
         ("waits", "WaitHintJSON[]", False))),
     ("HintsFrame", "`hints`: the seat's 听牌 hints for the version of its last state frame "
      "(only to that seat, during a hand, when the room has hints on; empty lists when no "
      "discard or wait makes the hand ready).", (
         ("op", "\"hints\"", False), ("version", "number", False),
         ("hints", "HintsJSON", False))),
-    ("AckFrame", "`ack`: a message was applied.", (
+    ("AckFrame", "`ack`: a message was applied (`waits`: the answer to `hint_waits`).", (
         ("op", "\"ack\"", False), ("seq", "number | null", False),
-        ("version", "number", True), ("pong", "boolean", True))),
+        ("version", "number", True), ("pong", "boolean", True),
+        ("waits", "WaitHintJSON[]", True))),
     ("ErrorFrame", "`error`: a message was refused; nothing changed.", (
         ("op", "\"error\"", False), ("seq", "number | null", True),
         ("error", "ErrorJSON", False))),

@@ -75,9 +75,16 @@ def _server_errors(url: str) -> int:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serving(tmp_path_factory.mktemp("browser")) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def serving(tmp: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    """``laizi serve`` on a free port with its database in ``tmp`` (``env``: variables
+    of its own, e.g. ``LAIZI_HINT_BUDGET``); its URL."""
     import httpx
 
-    tmp = tmp_path_factory.mktemp("browser")
     port = _free_port()
     err = open(tmp / "server.stderr", "wb")  # noqa: SIM115 (closed below)
     proc = subprocess.Popen(
@@ -85,7 +92,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
          f"sqlite+aiosqlite:///{(tmp / 'hall.db').resolve()}"],
         stdout=subprocess.DEVNULL, stderr=err,
         # limits no browser test reaches (server_helpers.GENEROUS_LIMITS: all from 127.0.0.1)
-        env={**os.environ, "PYTHONUNBUFFERED": "1", **GENEROUS_LIMITS})
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **GENEROUS_LIMITS, **(env or {})})
     url = f"http://127.0.0.1:{port}"
 
     def up() -> bool:

@@ -1,12 +1,16 @@
 """听牌提示 on a phone: the panel shows exactly the server's ``hints`` frame (which
 tests/test_hints.py holds to the engine), choosing a ready discard shows its waits without
-discarding it, the hand marks the ready discards, and a room with hints off sends none."""
+discarding it, the hand marks the ready discards, and a room with hints off sends none.
+On a hall whose turns send no waits (``LAIZI_HINT_BUDGET=0``) the page asks for the waits
+of the discard shown (``hint_waits``) and shows exactly the answer
+(tests/test_hint_budget.py holds the answers to the engine)."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -32,6 +36,14 @@ server, chromium, browser = (  # the fixtures (see browser_helpers)
     browser_helpers.server, browser_helpers.chromium, browser_helpers.browser)
 
 
+@pytest.fixture(scope="module")
+def asking_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A hall whose turns' hints leave every discard's waits to be asked for."""
+    with browser_helpers.serving(tmp_path_factory.mktemp("asking"),
+                                 {"LAIZI_HINT_BUDGET": "0"}) as url:
+        yield url
+
+
 def _open(browser: People, room: dict[str, Any], phone: str, large: bool = False
           ) -> tuple[Page, list[dict[str, Any]]]:
     """The host's page (``large``: in 大字模式), started, and the frames its websocket
@@ -43,6 +55,8 @@ def _open(browser: People, room: dict[str, Any], phone: str, large: bool = False
 
     def on_ws(ws: Any) -> None:
         ws.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+        # what the page asks (hint_waits), marked as sent
+        ws.on("framesent", lambda payload: frames.append({**json.loads(payload), "out": 1}))
 
     pg.on("websocket", on_ws)
     pg.goto(room["link"])
@@ -56,6 +70,21 @@ def _hints_in(frames: list[dict[str, Any]], version: str | None) -> dict[str, An
     of a seated player's hand, empty when nothing is ready)."""
     return next((f for f in reversed(frames) if f.get("op") == "hints"
                  and str(f["version"]) == version), None)
+
+
+def _waits_of(pg: Page, frames: list[dict[str, Any]], version: int, d: dict[str, Any]
+              ) -> list[dict[str, Any]]:
+    """The waits of ready discard ``d`` as the server gave them: with the turn's hints,
+    or in answer to the page's ``hint_waits`` for it (once it shows in the panel)."""
+    if d["waits"] is not None:
+        return list(d["waits"])
+    pg.wait_for_selector(f"[data-testid=hint-for][data-tile='{d['tile']}'] + .hint-waits "
+                         "[data-testid=hint-wait]")
+    [ask] = [f for f in frames if f.get("out") and f.get("op") == "hint_waits"
+             and f["version"] == version and f["tile"] == d["tile"]]
+    [answer] = [f for f in frames if f.get("op") == "ack" and f.get("seq") == ask["seq"]
+                and not f.get("out")]
+    return list(answer["waits"])
 
 
 def _stuck(pg: Page, frames: list[dict[str, Any]]) -> str:
@@ -132,14 +161,16 @@ def _shown(pg: Page) -> dict[str, Any]:
     }}""")
 
 
-@pytest.mark.parametrize(("variant", "phone", "large"), [
-    ("jingzhou", "360x740", False), ("golden", "390x844", False),
-    ("golden", "360x740", True)])  # 大字模式 on the narrower phone
-def test_the_hints_panel_shows_the_servers_hints(browser: People, server: str, variant: str,
-                                                 phone: str, large: bool) -> None:
+@pytest.mark.parametrize(("variant", "phone", "large", "hall"), [
+    ("jingzhou", "360x740", False, "server"),
+    ("golden", "390x844", False, "asking_server"),  # every discard's waits asked for
+    ("golden", "360x740", True, "server")])  # 大字模式 on the narrower phone
+def test_the_hints_panel_shows_the_servers_hints(browser: People, request: Any, variant: str,
+                                                 phone: str, large: bool, hall: str) -> None:
+    server = request.getfixturevalue(hall)
     # The bots pause on their turns as in a real room (bot_delay), so a hand that waits
     # has its hints worked out before the next move.
-    room = new_room(server, "阿明", variant, hands=8, bot_delay=0.2)
+    room = new_room(server, "阿明", variant, hands=16, bot_delay=0.2)
     pg, frames = _open(browser, room, phone, large)
     deadline = time.monotonic() + 240
     look_as = f"{variant}-{phone}{'-large' if large else ''}"
@@ -167,27 +198,33 @@ def test_the_hints_panel_shows_the_servers_hints(browser: People, server: str, v
 def _check_ready_turn(pg: Page, frames: list[dict[str, Any]], look_as: str
                       ) -> dict[str, Any]:
     """On a turn with ready discards: the panel shows exactly the server's hints frame of
-    this version, the hand marks the same tiles, choosing another discard shows its
-    waits without discarding; the discard to make (the last one listed)."""
+    this version (and the answers to what it asked), the hand marks the same tiles,
+    choosing another discard shows its waits without discarding; the discard to make
+    (the last one listed) with its waits."""
     version, shown = _steady(pg)
     sent = [f for f in frames if f.get("op") == "hints" and f["version"] == version]
     assert len(sent) == 1, [f.get("op") for f in frames[-5:]]
     hints = sent[0]["hints"]
     assert shown["discards"] == [d["tile"] for d in hints["discards"]]
     assert set(shown["marked"]) == set(shown["discards"]), pg.inner_html(".myhand")[:1500]
-    first = hints["discards"][0]
-    assert shown["chosen"] == first["tile"] and shown["waits"] == first["waits"]
+    # shown first: the first discard whose waits came with the turn, else the first
+    first = next((d for d in hints["discards"] if d["waits"] is not None),
+                 hints["discards"][0])
+    assert shown["chosen"] == first["tile"]
+    assert _waits_of(pg, frames, version, first) == _shown(pg)["waits"]
     shot(pg, f"hints-{look_as}")
+    chosen: dict[str, Any] = {**first, "waits": _waits_of(pg, frames, version, first)}
     if len(hints["discards"]) > 1:  # choosing another shows its waits, discarding nothing
         hand = pg.eval_on_selector_all(".myhand .tile", "ts => ts.map(t => t.dataset.tile)")
         other = hints["discards"][-1]
         pg.click(f"[data-testid=hint-discard][data-tile='{other['tile']}']")
         pg.wait_for_selector(f"[data-testid=hint-for][data-tile='{other['tile']}']")
+        other = {**other, "waits": _waits_of(pg, frames, version, other)}
         assert _shown(pg)["waits"] == other["waits"]
         assert pg.eval_on_selector_all(".myhand .tile", "ts => ts.map(t => t.dataset.tile)") == hand
+        chosen = other
     # Nothing spills sideways on the phone.
     assert pg.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
-    chosen: dict[str, Any] = hints["discards"][-1]
     return chosen
 
 

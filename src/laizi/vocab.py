@@ -157,6 +157,7 @@ class ClientOp(StrEnum):
     KICK = "kick"  # the host removes a person (踢出): a bot plays their seat
     HOST = "host"  # the host hands the host role (房主) to another player
     LOCK = "lock"  # the host locks (or unlocks) the room to newcomers (锁定房间)
+    HINT_WAITS = "hint_waits"  # the 听牌 waits of one ready discard, asked for (听牌提示)
 
 
 class ServerOp(StrEnum):

@@ -6,6 +6,13 @@ winning on it would bring the seat under the table's own rules — by self-draw 
 on a discard (点炮: the least and the most over the seats that could discard it). With a
 hand of 3n+1 (a claim window, another seat's turn) it lists the hand's waits now.
 
+A hall works the turn out with a budget (:class:`HintWork`'s ``eager``): every ready
+discard is found, but only the waits of the first ones, up to ``eager`` tiles posed, come
+with them; the rest are worked out when the player chooses that discard
+(:meth:`HintWork.waits_of`). A hand holding wildcards can be ready on a dozen discards
+with thirty waits each, every one a win to judge and settle twice or four times: worked
+out whole, such a turn took over 30 ms; the player looks at one or two of them.
+
 Everything comes from the engine: a tile is a wait when the variant's
 :meth:`~laizi.engine.variant.Variant.win_refusal` accepts the win (wildcards, 258 pairs,
 minimums, 过水 included; a tile its cheap :meth:`~laizi.engine.variant.Variant.may_win`
@@ -27,7 +34,8 @@ kong), a discard by a seat in its turn; 过水 is over by then (the seat has dis
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from laizi import tiles as T
@@ -39,7 +47,14 @@ from laizi.engine.variant import Variant
 from laizi.settlement import net
 from laizi.vocab import Phase, TurnStart
 
-__all__ = ["DiscardHint", "HintWork", "Hints", "WaitHint", "blind_copy", "hints"]
+__all__ = ["EAGER_WAITS", "DiscardHint", "HintWork", "Hints", "WaitHint", "blind_copy",
+           "hints"]
+
+EAGER_WAITS = 16
+"""The hall's budget for a turn's hints (:class:`HintWork`'s ``eager``): waits posed to
+work out the ready discards' waits with the turn. Most ready turns fit (greedy play:
+82% in golden, 85-99% in the others); past it, in the hands with wildcards that are ready
+on a dozen discards, a turn's hints stay under 12 ms (``benchmarks/bench_hints.py``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,10 +80,13 @@ class DiscardHint:
     """A discard that leaves the hand ready (打这张听牌), with its waits."""
 
     tile: int
-    waits: tuple[WaitHint, ...]
+    waits: tuple[WaitHint, ...] | None
+    """``None``: not worked out with the turn (over its budget): :meth:`HintWork.waits_of`
+    works them out when asked (never empty: the discard is ready)."""
 
     def to_json(self) -> JSON:
-        return {"tile": self.tile, "waits": [w.to_json() for w in self.waits]}
+        return {"tile": self.tile,
+                "waits": None if self.waits is None else [w.to_json() for w in self.waits]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,15 +133,25 @@ class HintWork:
     """The hints of one seat worked out a discard at a time (:meth:`step`), so a server
     can let other work run between the steps. Everything the work reads is copied when
     it starts (the blind copy, the seat's hand, the unseen counts): the game may move on
-    meanwhile; the result is of the hand as it was."""
+    meanwhile; the result is of the hand as it was.
 
-    def __init__(self, game: HandState, v: Variant, seat: int, view: JSON) -> None:
-        self.v, self.seat = v, seat
+    ``eager``: on a turn, how many waits (tiles that complete the hand's shape, each a win
+    to judge and settle) the steps may pose in all to work out the ready discards' waits,
+    in tile order; a discard beyond it is only found ready (its first win judged), and
+    :meth:`waits_of` works out its waits when they are asked for. ``None``: no limit."""
+
+    def __init__(self, game: HandState, v: Variant, seat: int, view: JSON,
+                 eager: int | None = None) -> None:
+        self.v, self.seat, self.eager = v, seat, eager
         self.hand = list(game.hands[seat])
         self.ready: list[DiscardHint] = []
         self.waits: tuple[WaitHint, ...] = ()
         self.todo: list[int | None] = []
         self.known: dict[int, SeatRecord] = {}
+        self.posed = 0
+        """Waits posed so far to work out ready discards' waits (against ``eager``)."""
+        self.worked: dict[int, tuple[WaitHint, ...]] = {}
+        """The waits of each ready discard worked out so far (with the turn or asked)."""
         if game.phase == Phase.OVER:
             return
         size = sum(self.hand)
@@ -156,14 +184,42 @@ class HintWork:
                                 self.known)
             return
         hand[d] -= 1
-        waits = _waits(self.probe, self.v, self.seat, hand, d, self.unseen, self.known)
-        hand[d] += 1
-        if waits:
-            self.ready.append(DiscardHint(d, waits))
+        try:
+            tiles = _shape_waits(self.probe, self.v, self.seat, hand, d)
+            if self.eager is None or self.posed + len(tiles) <= self.eager:
+                self.posed += len(tiles)
+                waits = _waits(self.probe, self.v, self.seat, hand, d, self.unseen,
+                               self.known, tiles)
+                if waits:
+                    self.worked[d] = waits
+                    self.ready.append(DiscardHint(d, waits))
+            elif _wins_any(self.probe, self.v, self.seat, hand, d, tiles):
+                self.ready.append(DiscardHint(d, None))
+        finally:
+            hand[d] += 1
 
     def result(self) -> Hints:
         assert self.done
         return Hints(discards=tuple(self.ready), waits=self.waits)
+
+    def waits_of(self, discard: int) -> tuple[WaitHint, ...] | None:
+        """The waits of ready ``discard`` (worked out now unless they were already);
+        ``None`` when it is not one of the ready discards found (nothing is worked out)."""
+        assert self.done
+        got = self.worked.get(discard)
+        if got is not None:
+            return got
+        if not any(h.tile == discard for h in self.ready):
+            return None
+        hand = self.hand
+        hand[discard] -= 1
+        try:
+            got = _waits(self.probe, self.v, self.seat, hand, discard, self.unseen,
+                         self.known)
+        finally:
+            hand[discard] += 1
+        self.worked[discard] = got
+        return got
 
 
 def hints(game: HandState, v: Variant, seat: int, view: JSON) -> Hints:
@@ -176,52 +232,111 @@ def hints(game: HandState, v: Variant, seat: int, view: JSON) -> Hints:
     return work.result()
 
 
-def _waits(probe: HandState, v: Variant, seat: int, hand: list[int], discard: int | None,
-           unseen: list[int], known: Mapping[int, SeatRecord]) -> tuple[WaitHint, ...]:
-    """The waits of the 3n+1 ``hand`` once ``discard`` (if any) is out, posed on the blind
-    ``probe`` (restored afterwards); ``known``: the other seats' records."""
+def _shape_waits(probe: HandState, v: Variant, seat: int, hand: list[int],
+                 discard: int | None) -> list[int]:
+    """The tiles that could complete the 3n+1 ``hand`` once ``discard`` (if any) is out
+    (the variant's cheap :meth:`~laizi.engine.variant.Variant.may_win`; most tiles fail
+    it), save those the seat already holds four of: the waits to judge."""
+    held = list(hand)  # the seat's own copies: a fifth one is no tile of the wall
+    for m in probe.melds[seat]:
+        for x in m.tiles:
+            held[x] += 1
+    out = []
+    posed = list(hand)
+    with _posing(probe, seat, discard):
+        for t in range(T.NUM_KINDS):
+            if held[t] >= 4:
+                continue
+            posed[t] += 1
+            if v.may_win(probe, seat, posed):
+                out.append(t)
+            posed[t] -= 1
+    return out
+
+
+@contextmanager
+def _posing(probe: HandState, seat: int, discard: int | None) -> Iterator[None]:
+    """Wins posed on the blind ``probe`` once ``discard`` (if any) is out; everything the
+    posing writes is restored afterwards."""
     discards = probe.discards[seat]
     if discard is not None:
         discards.append(discard)
     saved = (probe.hands[seat], probe.sizes[seat], probe.turn, probe.phase, probe.turn_kind,
              probe.last_tile, probe.after_kong, probe.passed_win[seat])
     probe.passed_win[seat] = False
-    out = []
-    held = list(hand)  # the seat's own copies: a fifth one is no tile of the wall
-    for m in probe.melds[seat]:
-        for x in m.tiles:
-            held[x] += 1
     try:
-        posed = list(hand)
-        for t in range(T.NUM_KINDS):
-            if held[t] >= 4:
-                continue
-            posed[t] += 1
-            possible = v.may_win(probe, seat, posed)  # most tiles fail this cheap check
-            posed[t] -= 1
-            if not possible:
-                continue
-            drawn = _self_draw(probe, v, seat, hand, t, known)
-            taken = _on_discard(probe, v, seat, hand, t, known)
-            if drawn is not None or taken is not None:
-                # The discarded copy was in the hand: seen before and after.
-                out.append(WaitHint(t, unseen[t], drawn, taken))
+        yield
     finally:
         (probe.hands[seat], probe.sizes[seat], probe.turn, probe.phase, probe.turn_kind,
          probe.last_tile, probe.after_kong, probe.passed_win[seat]) = saved
         if discard is not None:
             discards.pop()
+
+
+def _waits(probe: HandState, v: Variant, seat: int, hand: list[int], discard: int | None,
+           unseen: list[int], known: Mapping[int, SeatRecord],
+           tiles: list[int] | None = None) -> tuple[WaitHint, ...]:
+    """The waits of the 3n+1 ``hand`` once ``discard`` (if any) is out, posed on the blind
+    ``probe`` (restored afterwards); ``known``: the other seats' records; ``tiles``: the
+    hand's :func:`_shape_waits`, when the caller has them."""
+    if tiles is None:
+        tiles = _shape_waits(probe, v, seat, hand, discard)
+    out = []
+    with _posing(probe, seat, discard):
+        for t in tiles:
+            drawn = _self_draw(probe, v, seat, hand, t, known)
+            taken = _on_discard(probe, v, seat, hand, t, known)
+            if drawn is not None or taken is not None:
+                # The discarded copy was in the hand: seen before and after.
+                out.append(WaitHint(t, unseen[t], drawn, taken))
     return tuple(out)
 
 
-def _self_draw(probe: HandState, v: Variant, seat: int, hand: list[int], t: int,
-               known: Mapping[int, SeatRecord] | None = None) -> int | None:
-    """What ``seat`` gains drawing ``t`` into ``hand`` in a plain turn, if that wins."""
+def _wins_any(probe: HandState, v: Variant, seat: int, hand: list[int], discard: int,
+              tiles: list[int]) -> bool:
+    """Whether one of ``tiles`` wins for the 3n+1 ``hand`` once ``discard`` is out, by
+    self-draw or on a discard (what makes :func:`_waits` non-empty, judged as it judges,
+    without settling, and stopping at the first win)."""
+    with _posing(probe, seat, discard):
+        for t in tiles:
+            _pose_self_draw(probe, seat, hand, t)
+            if v.win_refusal(probe, seat, t, SELF_DRAW) is None:
+                return True
+            _pose_claim(probe, seat, hand, t)
+            for source in _others(probe.n, seat):
+                probe.turn = source
+                pool = probe.discards[source]
+                pool.append(t)
+                refused = v.win_refusal(probe, seat, t, DISCARD_WIN)
+                pool.pop()
+                if refused is None:
+                    return True
+                if not v.discarder_matters:
+                    break
+    return False
+
+
+def _pose_self_draw(probe: HandState, seat: int, hand: list[int], t: int) -> None:
+    """The probe as if ``seat`` had drawn ``t`` into ``hand`` in a plain turn."""
     posed = list(hand)
     posed[t] += 1
     probe.hands[seat], probe.sizes[seat] = posed, sum(posed)
     probe.turn, probe.phase, probe.turn_kind = seat, Phase.TURN, TurnStart.DRAWN
     probe.last_tile, probe.after_kong = t, False
+
+
+def _pose_claim(probe: HandState, seat: int, hand: list[int], t: int) -> None:
+    """The probe in the claim window of a discard of ``t`` (its discarder, ``turn``, set
+    by the caller), ``seat`` holding ``hand``."""
+    probe.hands[seat], probe.sizes[seat] = list(hand), sum(hand)
+    probe.phase, probe.turn_kind, probe.last_tile, probe.after_kong = (
+        Phase.CLAIM, TurnStart.DRAWN, t, False)
+
+
+def _self_draw(probe: HandState, v: Variant, seat: int, hand: list[int], t: int,
+               known: Mapping[int, SeatRecord] | None = None) -> int | None:
+    """What ``seat`` gains drawing ``t`` into ``hand`` in a plain turn, if that wins."""
+    _pose_self_draw(probe, seat, hand, t)
     if v.win_refusal(probe, seat, t, SELF_DRAW) is not None:
         return None
     record = probe.make_record([seat], SELF_DRAW, None, t, known)
@@ -231,9 +346,7 @@ def _self_draw(probe: HandState, v: Variant, seat: int, hand: list[int], t: int,
 def _on_discard(probe: HandState, v: Variant, seat: int, hand: list[int], t: int,
                 known: Mapping[int, SeatRecord] | None = None) -> tuple[int, int] | None:
     """The least and most ``seat`` gains winning on another seat's discard of ``t``."""
-    probe.hands[seat], probe.sizes[seat] = list(hand), sum(hand)
-    probe.phase, probe.turn_kind, probe.last_tile, probe.after_kong = (
-        Phase.CLAIM, TurnStart.DRAWN, t, False)
+    _pose_claim(probe, seat, hand, t)
     gains = []
     once: tuple[str | None] | None = None  # the verdict, if the discarder does not matter
     for source in _others(probe.n, seat):

@@ -9,6 +9,7 @@ import json
 from collections.abc import Sequence
 from typing import TypedDict
 
+from laizi.core.jsondata import JSON
 from laizi.engine.actions import Action
 from laizi.errors import ErrorCode, LaiziError, MalformedActionError, TableError
 from laizi.server.ratelimit import TokenBucket
@@ -23,6 +24,7 @@ from laizi.server.room_messages import (
     Entropy,
     Envelope,
     HandOver,
+    HintWaits,
     Horse,
     HostMessage,
     Kick,
@@ -61,6 +63,7 @@ class AckFields(TypedDict, total=False):
 
     pong: bool
     version: int
+    waits: list[JSON]
 
 
 Result = AckFields | None
@@ -86,6 +89,8 @@ def _ack(seq: int | None, result: Result) -> Answer:
             answer["pong"] = result["pong"]
         if "version" in result:
             answer["version"] = result["version"]
+        if "waits" in result:
+            answer["waits"] = result["waits"]
     return answer
 
 
@@ -135,6 +140,8 @@ class RoomDispatch(RoomState):
             case Phrase(id=phrase):
                 self._phrase(member, phrase)
                 return None
+            case HintWaits(tile=tile, version=version):
+                return {"waits": self._hint_waits(member, tile, version)}
             case Act(action=action, version=version):
                 return await self._act(member, action, version)
             case Start() | Pause() | Resume() | End() | Kick() | HandOver() | Lock():

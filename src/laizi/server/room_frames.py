@@ -10,6 +10,7 @@ import logging
 from laizi.core.jsondata import JSON
 from laizi.engine.actions import Action
 from laizi.engine.hints import HintWork
+from laizi.errors import ErrorCode, MalformedActionError, TableError
 from laizi.server.room_connection import Connection, Member, dumps
 from laizi.server.room_state import RoomState, pass_only
 from laizi.table.table import Entry
@@ -95,7 +96,7 @@ class RoomFrames(RoomState):
             # the hand moved on after the last frame (the next frame's hints are due then).
             view = shown[1] if shown is not None and shown[0] == version else g.view(seat)
             try:
-                work = HintWork(g, t.variant, seat, view)
+                work = HintWork(g, t.variant, seat, view, eager=self.hint_budget)
                 while not work.done:
                     work.step()
                     await asyncio.sleep(0)
@@ -104,10 +105,36 @@ class RoomFrames(RoomState):
                 # Sent empty too: the client then knows this version's hints are in (none),
                 # rather than still being worked out.
                 value = work.result().to_json()
+                self._hint_work[seat] = (version, work)
             except Exception:  # a rules bug must not stop the room: no hints, logged
                 log.exception("hints failed for seat %s at version %s", seat, version)
         cached = self._hint_cache[seat] = (version, value)
         return cached
+
+    def _hint_waits(self, member: Member, tile: object, version: object) -> list[JSON]:
+        """The waits of ready discard ``tile`` in the hints of ``version`` (those its
+        ``hints`` frame left out, ``waits: null``, or any other), for the member's seat:
+        worked out now on the blind copy those hints were worked out on, once (asked
+        again, the same answer is sent). Refused, and nothing worked out, when the room
+        has no hints, the member holds no seat, the hints are not of the seat's current
+        version, or ``tile`` is no ready discard of them."""
+        if not self.settings.hints:
+            raise TableError("this room shows no 听牌 hints", code=ErrorCode.TABLE_RULE)
+        if type(tile) is not int or type(version) is not int:
+            raise MalformedActionError("hint_waits takes a tile and a version, both ints")
+        person, seat = self._seat_of(member)
+        if seat is None or person is None:
+            raise TableError("only a player seated in the hand has hints",
+                             code=ErrorCode.NOT_YOUR_SEAT)
+        got = self._hint_work.get(seat)
+        if got is None or got[0] != version or version != self.table.version(person):
+            raise TableError("those hints are not of the hand as it is now",
+                             code=ErrorCode.STALE_VERSION)
+        waits = got[1].waits_of(tile)
+        if waits is None:
+            raise TableError(f"tile {tile} is no ready discard of those hints",
+                             code=ErrorCode.ILLEGAL)
+        return [w.to_json() for w in waits]
 
     async def _send_hints(self) -> None:
         """Send each seated player's connections the hints of the version their last

@@ -17,13 +17,14 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import ClassVar, NotRequired, TypedDict, get_args, get_type_hints
 
+from laizi.core.jsondata import JSON
 from laizi.errors import ErrorCode, ErrorJSON, MalformedActionError
 from laizi.vocab import ClientOp, QuickPhrase, ServerOp
 
 __all__ = ["MAX_MESSAGE", "Act", "Answer", "Back", "ClientMessage", "Dismiss", "End",
-           "Entropy", "Envelope", "HandOver", "Horse", "HostMessage", "Kick", "Lock", "Pause",
-           "Phrase", "Ping", "Ready", "Refused", "Resume", "Sit", "Start", "parse_client_text",
-           "parse_message", "refusal"]
+           "Entropy", "Envelope", "HandOver", "HintWaits", "Horse", "HostMessage", "Kick",
+           "Lock", "Pause", "Phrase", "Ping", "Ready", "Refused", "Resume", "Sit", "Start",
+           "parse_client_text", "parse_message", "refusal"]
 
 MAX_MESSAGE = 16 * 1024
 """The largest websocket message a client may send (characters; a longer one within the
@@ -37,6 +38,7 @@ class Answer(TypedDict):
     seq: int | None
     pong: NotRequired[bool]
     version: NotRequired[int]
+    waits: NotRequired[list[JSON]]
     error: NotRequired[ErrorJSON]
 
 
@@ -163,11 +165,22 @@ class Lock:
     locked: object = None
 
 
+@dataclass(frozen=True, slots=True)
+class HintWaits:
+    """The 听牌 waits of one ready discard of a seat's turn (听牌提示), asked for when the
+    player chooses a discard whose waits the ``hints`` frame left out (``waits: null``):
+    ``tile`` and the ``version`` of the hints."""
+
+    op: ClassVar[ClientOp] = ClientOp.HINT_WAITS
+    tile: object = None
+    version: object = None
+
+
 HostMessage = Start | Pause | Resume | End | Kick | HandOver | Lock
 """What only the host may send (``not_host`` for anybody else)."""
 
 ClientMessage = (Act | Start | Pause | Resume | End | Dismiss | Back | Horse | Entropy
-                 | Ready | Ping | Sit | Phrase | Kick | HandOver | Lock)
+                 | Ready | Ping | Sit | Phrase | Kick | HandOver | Lock | HintWaits)
 
 @dataclass(frozen=True, slots=True)
 class Refused:

@@ -8,10 +8,12 @@ calls another through the methods declared here, so none imports another."""
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import TypedDict
 
 from laizi.core.jsondata import JSON
 from laizi.engine.actions import Action
+from laizi.engine.hints import EAGER_WAITS, HintWork
 from laizi.errors import ErrorCode, TableError
 from laizi.server.ratelimit import TokenBucket
 from laizi.server.room_clock import Clock
@@ -23,11 +25,19 @@ from laizi.table.decisions import pass_only
 from laizi.table.table import Table
 from laizi.vocab import TableEventType
 
-__all__ = ["RoomInfo", "RoomState", "TaskKey", "Vote", "pass_only"]
+__all__ = ["RoomInfo", "RoomState", "TaskKey", "Vote", "hint_budget", "pass_only"]
 
 TaskKey = tuple[int, int, int]
 """What a bot's move or a clock answers: (hand number, seat, the seat's version)."""
 
+
+
+def hint_budget() -> int:
+    """The hall's budget for a turn's 听牌 hints: ``LAIZI_HINT_BUDGET`` (waits posed; an
+    operator may trade the server's work for the moment a player waits for a discard's
+    waits: 0 sends every discard's waits on asking) or :data:`EAGER_WAITS`."""
+    raw = os.environ.get("LAIZI_HINT_BUDGET", "").strip()
+    return int(raw) if raw.isdigit() else EAGER_WAITS
 
 class Vote(TypedDict):
     """A dismiss vote under way (解散)."""
@@ -91,6 +101,12 @@ class RoomState:
         self._deadlines: dict[int, float] = {}
         self._hint_cache: dict[int, tuple[int, JSON | None]] = {}
         """Each seat's 听牌 hints and the version they are of (:mod:`room_frames`)."""
+        self.hint_budget = hint_budget()
+        """The waits a turn's hints work out with the turn (:class:`HintWork`'s
+        ``eager``); the rest when the player asks (``hint_waits``)."""
+        self._hint_work: dict[int, tuple[int, HintWork]] = {}
+        """The work behind each seat's hints, and their version: it works out the waits of
+        a ready discard the hints left out when the player asks (``hint_waits``)."""
         self._views_shown: dict[int, tuple[int, JSON]] = {}
         """Each seat's view as its last state frame showed it, and its version: the hints
         of that version are worked out from it (:mod:`room_frames`)."""
@@ -194,6 +210,10 @@ class RoomState:
     def _frame(self, member: Member | None, conn: Connection, *, info: str | None = None,
                changed_only: bool = False) -> str | None:
         """One connection's state frame (:mod:`room_frames`)."""
+        raise NotImplementedError
+
+    def _hint_waits(self, member: Member, tile: object, version: object) -> list[JSON]:
+        """The waits of a ready discard the hints left out (:mod:`room_frames`)."""
         raise NotImplementedError
 
     def _hints_later(self) -> None:

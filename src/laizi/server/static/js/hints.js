@@ -5,11 +5,16 @@
 // On your turn the ready discards are listed (and marked in the hand); choosing one here
 // shows its waits without discarding it (a tap on the hand's tile still discards). When
 // the hand is ready, its waits stay in view.
+//
+// A turn's frame may leave some discards' waits out (`waits: null`: the server's budget
+// for a turn, reached in hands with wildcards ready on many discards); choosing one asks
+// the server for them (`hint_waits`), once, and shows them when they come.
 import { html } from "htm/preact";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { t } from "./i18n.js";
 import { Tile, tileName } from "./tiles.js";
-import { useStore } from "./store.js";
+import { store, useStore } from "./store.js";
+import { ServerOp } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").HintsJSON} HintsJSON */
 /** @typedef {import("./protocol.js").WaitHintJSON} WaitHintJSON */
@@ -28,6 +33,36 @@ export function currentHints(got, frame, myTurn) {
   const same = Array.isArray(got.hand) && got.hand.length === frame.view.hand.length
     && got.hand.every((x, i) => x === frame.view.hand[i]);
   return !myTurn && got.hints.waits.length && same ? got.hints : null;
+}
+
+/** @type {((version: number, tile: number) => Promise<import("./protocol.js").Answer>) | null} */
+let ask = null;
+/** @type {Set<string>} the (version, tile) pairs asked for and not refused */
+const asked = new Set();
+
+/** How the panel asks the server for a discard's waits: set by the open table (null when
+ * it closes).
+ * @param {((version: number, tile: number) => Promise<import("./protocol.js").Answer>) | null} fn */
+export function setHintAsk(fn) {
+  ask = fn;
+  asked.clear();
+}
+
+/** Ask once for the waits of ready discard `tile` in the hints of `version`; the answer
+ * goes into the store's hints if they are still of that version.
+ * @param {number} version @param {number} tile */
+function askWaits(version, tile) {
+  const key = `${version}:${tile}`;
+  if (!ask || asked.has(key)) return;
+  asked.add(key);
+  ask(version, tile).then((ans) => {
+    if (ans.op !== ServerOp.ACK || !ans.waits) { asked.delete(key); return; }
+    const got = store.getState().hintGot;
+    if (!got || got.version !== version) return;
+    const waits = ans.waits;
+    const discards = got.hints.discards.map((d) => (d.tile === tile ? { ...d, waits } : d));
+    store.set({ hintGot: { ...got, hints: { ...got.hints, discards } } });
+  });
 }
 
 /** This seat's hints now, from the store (null: none, or stale).
@@ -77,11 +112,18 @@ export function HintPanel() {
   const hints = useHints();
   const myTurn = useStore((s) => s.myTurn);
   const wild = useStore((s) => (s.frame ? s.frame.view.wildcard : null));
+  const version = useStore((s) => (s.hintGot ? s.hintGot.version : null));
   const [chosen, setChosen] = useState(/** @type {number | null} */ (null));
+  // The discard shown: the one chosen, else the first whose waits came with the turn.
+  const pick = hints && hints.discards.length ? hints.discards.find((d) => d.tile === chosen)
+    || hints.discards.find((d) => d.waits) || hints.discards[0] : null;
+  const missing = myTurn && pick && !pick.waits ? pick.tile : null;
+  useEffect(() => {
+    if (missing !== null && version !== null) askWaits(version, missing);
+  }, [version, missing]);
   if (!hints) return null;
-  if (hints.discards.length) {
+  if (pick) {
     if (!myTurn) return null;  // as the hand marks them: on your turn
-    const pick = hints.discards.find((d) => d.tile === chosen) || hints.discards[0];
     return html`<section class="hints" data-testid="hints" aria-label=${t("hints")}>
       <div class="hint-head"><span class="hint-title">${t("hints_discard")}</span>
         <span class="hint-discards" role="group">${hints.discards.map((d) => html`<button type="button" key=${d.tile}
@@ -89,7 +131,8 @@ export function HintPanel() {
           aria-pressed=${d.tile === pick.tile ? "true" : "false"} aria-label=${t("hint_if", { tile: tileName(d.tile) })}
           onClick=${() => setChosen(d.tile)}><${Tile} t=${d.tile} size="tiny" wild=${d.tile === wild} /></button>`)}</span></div>
       <div class="hint-for" data-testid="hint-for" data-tile=${pick.tile}>${t("hint_if", { tile: tileName(pick.tile) })}</div>
-      <${Waits} waits=${pick.waits} wild=${wild} />
+      ${pick.waits ? html`<${Waits} waits=${pick.waits} wild=${wild} />`
+        : html`<div class="hint-waits muted small" data-testid="hint-asking">${t("hint_asking")}</div>`}
     </section>`;
   }
   if (!hints.waits.length) return null;

@@ -236,6 +236,7 @@ const S = {
   hint_if: ["打{tile}听", "Discard {tile}, wait on"],
   hint_left: ["剩{n}张", "{n} left"],
   hint_total: ["共剩{n}张", "{n} left in all"],
+  hint_asking: ["正在算听哪几张…", "Working out the waits…"],
   hint_self_draw: ["自摸", "self-draw"],
   hint_self_draw_long: ["自己摸到这张胡牌，你赢的分数", "What you win drawing it yourself"],
   hint_on_discard: ["点炮", "on a discard"],

@@ -105,7 +105,7 @@ export const TableEventType = Object.freeze({
   CLOSE: "close",
 });
 
-/** @typedef {"act" | "start" | "pause" | "resume" | "end" | "dismiss" | "back" | "horse" | "entropy" | "ready" | "ping" | "sit" | "phrase" | "kick" | "host" | "lock"} ClientOpWord */
+/** @typedef {"act" | "start" | "pause" | "resume" | "end" | "dismiss" | "back" | "horse" | "entropy" | "ready" | "ping" | "sit" | "phrase" | "kick" | "host" | "lock" | "hint_waits"} ClientOpWord */
 /** What a browser (or ``laizi connect``) sends the hall over its websocket. */
 export const ClientOp = Object.freeze({
   ACT: "act",
@@ -124,6 +124,7 @@ export const ClientOp = Object.freeze({
   KICK: "kick",
   HOST: "host",
   LOCK: "lock",
+  HINT_WAITS: "hint_waits",
 });
 
 /** @typedef {"state" | "hints" | "ack" | "error" | "phrase"} ServerOpWord */
@@ -364,9 +365,9 @@ export const ErrorCode = Object.freeze({
  */
 
 /**
- * A seat's 听牌 hints: each discard that leaves the hand ready, or its waits now (laizi.engine.hints.Hints).
+ * A seat's 听牌 hints: each discard that leaves the hand ready (its waits null when the turn's budget left them out: ask with `hint_waits`), or its waits now (laizi.engine.hints.Hints).
  * @typedef {object} HintsJSON
- * @property {Array<{tile: number, waits: WaitHintJSON[]}>} discards
+ * @property {Array<{tile: number, waits: WaitHintJSON[] | null}>} discards
  * @property {WaitHintJSON[]} waits
  */
 
@@ -379,12 +380,13 @@ export const ErrorCode = Object.freeze({
  */
 
 /**
- * `ack`: a message was applied.
+ * `ack`: a message was applied (`waits`: the answer to `hint_waits`).
  * @typedef {object} AckFrame
  * @property {"ack"} op
  * @property {number | null} seq
  * @property {number} [version]
  * @property {boolean} [pong]
+ * @property {WaitHintJSON[]} [waits]
  */
 
 /**

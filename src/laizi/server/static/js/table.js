@@ -24,6 +24,7 @@ import { descriptor } from "./variants.js";
 import { endsHand, store, useStore } from "./store.js";
 import { Banners } from "./banners.js";
 import { Dock } from "./hand.js";
+import { setHintAsk } from "./hints.js";
 import { useKeys } from "./actions.js";
 import { Feed } from "./feed.js";
 import { RoomPanel, WaitingRoom } from "./room.js";
@@ -123,7 +124,8 @@ function useTable(code, token, show) {
       },
     });
     ctl.conn = c;
-    return () => { c.close(); senses.forEach((off) => off()); };
+    setHintAsk((version, tile) => c.send(ClientOp.HINT_WAITS, { version, tile }));
+    return () => { setHintAsk(null); c.close(); senses.forEach((off) => off()); };
   }, [code, token]);
   ctl.send = async (op, fields, key) => {
     if (!ctl.conn) return null;
