@@ -6,19 +6,15 @@ current hints only, and a refused ask changes nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 import pytest
 
 from laizi import tiles as T
-from laizi.bots import make_bot
-from laizi.engine.actions import Action
 from laizi.engine.hints import EAGER_WAITS, HintWork, hints
 from laizi.server.room_state import hint_budget
-from laizi.server.rooms import Room
 from laizi.sim.decisions import greedy_decisions
 from laizi.variants import BUILTIN, get
 from laizi.vocab import ServerOp
+from test_hints import SECRET, greedy_bots
 from test_room_parts import Frames, make_room, run, until
 
 HANDS = 4
@@ -66,20 +62,6 @@ def test_the_hall_budget_comes_from_the_environment(monkeypatch: pytest.MonkeyPa
     assert hint_budget() == EAGER_WAITS
 
 
-SECRET = bytes(range(32))
-
-
-def _greedy() -> Callable[[Room, int, Sequence[Action]], Action]:
-    bots = [make_bot("greedy", seed=i) for i in range(4)]
-
-    def choose(room: Room, seat: int, legal: Sequence[Action]) -> Action:
-        g = room.table.game
-        assert g is not None
-        return bots[seat].choose(g.view(seat), list(legal))
-
-    return choose
-
-
 def test_a_room_leaves_waits_out_past_its_budget_and_answers_asks() -> None:
     """A golden room with no budget, the host playing by hand (the room waits on its
     turns): each ready turn's hints frame names the ready discards with no waits; asking
@@ -87,7 +69,7 @@ def test_a_room_leaves_waits_out_past_its_budget_and_answers_asks() -> None:
     tile, an old version, or in malformed words is refused and changes nothing; a
     spectator's ask is refused."""
     async def go() -> None:
-        w = await make_room(_greedy(), SECRET, variant="golden")
+        w = await make_room(greedy_bots(), SECRET, variant="golden")
         room = w.room
         room.hint_budget = 0
         async with room.lock:
@@ -158,7 +140,7 @@ def test_a_room_leaves_waits_out_past_its_budget_and_answers_asks() -> None:
 
 def test_a_room_with_hints_off_refuses_asks() -> None:
     async def go() -> None:
-        w = await make_room(_greedy(), SECRET, hints=False)
+        w = await make_room(greedy_bots(), SECRET, hints=False)
         room = w.room
         host = Frames()
         await room.attach(w.host, host.conn)

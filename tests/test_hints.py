@@ -211,7 +211,7 @@ SECRET = bytes(range(32))
 """The rooms' deals: fixed, so the host's hand is ready in the first two hands."""
 
 
-def _greedy() -> Callable[[Room, int, Sequence[Action]], Action]:
+def greedy_bots() -> Callable[[Room, int, Sequence[Action]], Action]:
     """The room's bots (the host's seat in 托管 too) play greedy: they head for 听牌."""
     bots = [make_bot("greedy", seed=i) for i in range(4)]
 
@@ -229,7 +229,7 @@ def test_the_room_sends_a_seat_its_own_hints_after_its_state_frame() -> None:
     ready, so the client can tell "none" from "not yet"), at most one per version; a
     spectator never gets one; with the room's ``hints`` off nobody does."""
     async def go(on: bool) -> int:
-        w = await make_room(_greedy(), SECRET, hints=on)
+        w = await make_room(greedy_bots(), SECRET, hints=on)
         room = w.room
         async with room.lock:
             sue = await room.add_member("sue", "spectator")
@@ -269,7 +269,7 @@ def test_every_turn_the_room_waits_on_gets_its_hints_frame_ready_or_not() -> Non
     state frame is followed by a ``hints`` frame of its version, empty when no discard
     makes the hand ready, so a client knows when the hints of its turn are in."""
     async def go() -> None:
-        w = await make_room(_greedy(), SECRET)
+        w = await make_room(greedy_bots(), SECRET)
         room = w.room
         host = Frames()
         await room.attach(w.host, host.conn)
@@ -313,7 +313,7 @@ def test_hint_frames_equal_the_engine_for_the_seat_and_version() -> None:
     """Each ``hints`` frame the host gets equals :func:`hints` of the game as it stood at
     that version (the room's hands replayed from its log)."""
     async def go() -> None:
-        w = await make_room(_greedy(), SECRET)
+        w = await make_room(greedy_bots(), SECRET)
         room = w.room
         host = Frames()
         seen: list[tuple[int, object]] = []
