@@ -410,12 +410,21 @@ BACKENDS = ["sqlite", "postgresql"]
 def pg_url() -> Iterator[str]:
     """A fresh PostgreSQL database for the module that uses it (``LAIZI_TEST_PG_URL``;
     CI sets it, and fails without it)."""
+    with fresh_pg("PostgreSQL storage tests") as url:
+        yield url
+
+
+@contextlib.contextmanager
+def fresh_pg(why: str) -> Iterator[str]:
+    """A new PostgreSQL database on the server of ``LAIZI_TEST_PG_URL``, dropped
+    afterwards; without that variable the test fails in CI (which must test the hall on
+    PostgreSQL) and is skipped elsewhere, saying ``why`` it needs one."""
     base = os.environ.get("LAIZI_TEST_PG_URL")
     if not base:
         if in_ci():
-            pytest.fail("CI must test the hall on PostgreSQL: set LAIZI_TEST_PG_URL "
+            pytest.fail(f"CI must run the {why} on PostgreSQL: set LAIZI_TEST_PG_URL "
                         "(.ci/run starts one)")
-        pytest.skip("LAIZI_TEST_PG_URL is not set (PostgreSQL storage tests)")
+        pytest.skip(f"LAIZI_TEST_PG_URL is not set ({why})")
     if not in_ci():
         pytest.importorskip("asyncpg")
     manager = pg_database(base)

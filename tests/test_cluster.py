@@ -64,13 +64,12 @@ from server_helpers import (
     check_frames_against_log,
     check_sent_against_log,
     create_room,
-    in_ci,
+    fresh_pg,
     join,
     my_history,
     new_person,
     pass_only_answers,
     person_actions,
-    pg_database,
     redis_command,
     redis_for_tests,
     room_info,
@@ -111,20 +110,8 @@ def redis(redis_url: str) -> Iterator[str]:
 @pytest.fixture
 def db() -> Iterator[str]:
     """A fresh PostgreSQL database for one test (several processes need PostgreSQL)."""
-    base = os.environ.get("LAIZI_TEST_PG_URL")
-    if not base:
-        if in_ci():
-            pytest.fail("CI must test the hall of several processes on PostgreSQL: set "
-                        "LAIZI_TEST_PG_URL (.ci/run starts one)")
-        pytest.skip("LAIZI_TEST_PG_URL is not set (several processes need PostgreSQL)")
-    manager = pg_database(base)
-    loop = asyncio.new_event_loop()
-    try:
-        url = loop.run_until_complete(manager.__aenter__())
+    with fresh_pg("hall of several processes") as url:
         yield url
-    finally:
-        loop.run_until_complete(manager.__aexit__(None, None, None))
-        loop.close()
 
 
 def start_together(servers: Sequence[Server]) -> None:
