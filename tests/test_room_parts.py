@@ -163,6 +163,17 @@ async def until(ok: Callable[[], bool], turns: int = 200_000) -> None:
     raise AssertionError("the room never got there")
 
 
+async def host_turn(w: World) -> tuple[Frames, dict[str, Any]]:
+    """The host's connection attached, the room started and its first turn come (the room
+    waits on it: no clock): the frames it keeps, and that turn's state frame."""
+    host = Frames()
+    await w.room.attach(w.host, host.conn)
+    assert (await w.room.handle(w.host, {"op": "start", "seq": 1}))["op"] == "ack"
+    await until(lambda: bool(host.latest["legal"])
+                and host.latest["view"]["phase"] == Phase.TURN)
+    return host, host.latest
+
+
 def run(coro: Callable[[], Coroutine[Any, Any, None]]) -> None:
     asyncio.run(coro())
 
@@ -270,12 +281,7 @@ def test_a_person_cannot_send_a_wrong_win_even_where_the_rules_settle_one() -> N
     async def go() -> None:
         w = await make_room(variant="mcr", options={"profile": "botzone"})
         room = w.room
-        host = Frames()
-        await room.attach(w.host, host.conn)
-        assert (await room.handle(w.host, {"op": "start", "seq": 1}))["op"] == "ack"
-        await until(lambda: bool(host.latest["legal"])
-                    and host.latest["view"]["phase"] == Phase.TURN)
-        frame = host.latest
+        _, frame = await host_turn(w)
         assert all(a["type"] != ActionType.WRONG_WIN for a in frame["legal"])
         log, stored = list(room.table.log), list(w.store.lines)
         answer = await room.handle(w.host, {"op": "act", "seq": 2, "version": frame["version"],
@@ -294,12 +300,7 @@ def test_a_room_paused_mid_hand_plays_no_bot_turn_when_its_time_comes() -> None:
     async def go() -> None:
         w = await make_room(bot_delay=1)
         room = w.room
-        host = Frames()
-        await room.attach(w.host, host.conn)
-        assert (await room.handle(w.host, {"op": "start", "seq": 1}))["op"] == "ack"
-        await until(lambda: bool(host.latest["legal"])
-                    and host.latest["view"]["phase"] == Phase.TURN)
-        frame = host.latest
+        _, frame = await host_turn(w)
         discard = next(a for a in frame["legal"] if a["type"] == ActionType.DISCARD)
         answer = await room.handle(w.host, {"op": "act", "seq": 2, "action": discard,
                                             "version": frame["version"]})
