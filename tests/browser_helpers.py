@@ -147,7 +147,12 @@ class People:
     def context(self, viewport: dict[str, int] | None = None, locale: str = "zh-CN",
                 who: str = "", **options: Any) -> BrowserContext:
         """A person's context; ``options`` go to Playwright's ``new_context`` (e.g.
-        ``reduced_motion="reduce"``)."""
+        ``reduced_motion="reduce"``). The service worker (static/sw.js) is blocked unless
+        a test asks for it (``service_workers="allow"``, tests/test_browser_app.py): each
+        context is a new device, whose worker would precache the whole app shell (about a
+        hundred files, ~0.4 s of CPU a context between chromium and the hall) for tests
+        that never go offline."""
+        options.setdefault("service_workers", "block")
         ctx = self._chromium.new_context(viewport=viewport or PHONES["360x740"],
                                          locale=locale, **options)
         label = who or f"context {len(self.contexts)}"

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 server, chromium, browser = (  # the fixtures (see browser_helpers)
     browser_helpers.server, browser_helpers.chromium, browser_helpers.browser)
 
+WORKER = "allow"  # the service worker runs in every page here (browser_helpers blocks it)
+
 TILE = {f"{r + 1}{s}": 9 * i + r for i, s in enumerate("mps") for r in range(9)}
 TILE.update({f"{r + 1}z": 27 + r for r in range(7)})
 
@@ -92,7 +94,7 @@ MANIFEST = """async () => {
 def test_the_app_is_installable_and_its_urls_carry_the_version(browser: People, server: str,
                                                                 phone: str) -> None:
     version = _settings(server)["version"]
-    pg = browser.page(PHONES[phone], who="installer")
+    pg = browser.page(PHONES[phone], who="installer", service_workers=WORKER)
     pg.goto(f"{server}/")
     pg.wait_for_selector("#player-name")
     shot(pg, f"lobby-app-settings-{phone}", "[data-testid=app-settings]")
@@ -146,7 +148,7 @@ def test_the_service_worker_controls_the_page_with_this_versions_cache(
     assert "/" in settings["shell"]
     assert f"/static/v/{settings['version']}/js/score.js" in settings["shell"]
     assert "/static/tiles/7z.svg" in settings["shell"]
-    pg = browser.page(PHONES["390x844"], who="worker")
+    pg = browser.page(PHONES["390x844"], who="worker", service_workers=WORKER)
     pg.goto(f"{server}/")
     pg.wait_for_selector("#player-name")
     first = pg.evaluate(CONTROLLED)
@@ -187,7 +189,7 @@ def _taiwan_self_draw(pg: Page) -> None:
 @pytest.mark.parametrize("phone", sorted(PHONES))
 def test_the_score_keeper_works_offline_and_sends_its_hands_when_back(
         browser: People, server: str, phone: str) -> None:
-    context = browser.context(PHONES[phone], who=f"keeper {phone}")
+    context = browser.context(PHONES[phone], who=f"keeper {phone}", service_workers=WORKER)
     pg = context.new_page()
     pg.goto(f"{server}/score")
     pg.select_option("#sk-variant", "taiwan")
@@ -267,7 +269,7 @@ def _locks(pg: Page) -> list[str]:
 def _host(browser: People, server: str, phone: str, script: str, who: str) -> tuple[Page,
                                                                                     dict[str, Any]]:
     room = new_room(server, "阿明", "jingzhou", hands=1)
-    pg = browser.page(PHONES[phone], who=who)
+    pg = browser.page(PHONES[phone], who=who, service_workers=WORKER)
     pg.add_init_script(script)
     pg.goto(room["link"])
     pg.wait_for_selector("[data-testid=start]")

@@ -11,7 +11,8 @@
 * a 荆州 person is never prompted when 过 is their only answer.
 
 Rooms use the fast settings (no clock, no claim window, no bots' pause, no pause between
-hands), so a hand takes a few seconds.
+hands), so a hand takes a few seconds; in a 晃晃 group only the host's phone plays sound and
+motion (the others are muted, with reduced motion).
 """
 
 from __future__ import annotations
@@ -125,17 +126,33 @@ def _hand_number(title: str) -> int:
     return int(re.findall(r"\d+", title)[-1])
 
 
+# The other phones of a group are quiet: sound muted (sound.js ``laizi.sound``) and
+# reduced motion. The host's page plays every sound and motion; the senses themselves are
+# tests/test_browser_senses.py's. Nine pages animating and sounding each discard of a
+# fast room (no bots' pause) cost chromium about a third more CPU than the pages' own
+# work.
+MUTED = """try {
+    localStorage.setItem('laizi.sound', JSON.stringify({volume: 0.8, mute: true}));
+} catch (e) { /* a page with no storage (about:blank): nothing to mute */ }"""
+
+
+def _quiet_page(browser: People, phone: str, who: str) -> Page:
+    pg = browser.page(PHONES[phone], who=who, reduced_motion="reduce")
+    pg.add_init_script(MUTED)
+    return pg
+
+
 def _gather(browser: People, server: str, code: str, host: Page, people: list[str]
             ) -> dict[str, Page]:
-    """Everyone but the host opens the room's link and joins with their own name (both
-    phone sizes), then the spectator."""
+    """Everyone but the host opens the room's link on a quiet phone (:data:`MUTED`) and
+    joins with their own name (both phone sizes), then the spectator."""
     pages = {people[0]: host}
     sizes = list(PHONES)
     for i, name in enumerate(people[1:], 1):
-        pg = browser.page(PHONES[sizes[i % 2]], who=name)
+        pg = _quiet_page(browser, sizes[i % 2], name)
         join_by_link(pg, server, code, name)
         pages[name] = pg
-    watcher = browser.page(PHONES["390x844"], who=SPECTATOR)
+    watcher = _quiet_page(browser, "390x844", SPECTATOR)
     join_by_link(watcher, server, code, SPECTATOR, role="spectator")
     pages[SPECTATOR] = watcher
     return pages

@@ -5,7 +5,8 @@ console errors (browser_helpers.People):
 * speech, WebAudio and vibration are stubbed before the page loads (they record their
   calls): a discard says its tile's name (三万, 红中 …), a claim or a win is called aloud
   (碰 / 吃 / 杠 / 胡 / 自摸) as the log shows it, the turn alert buzzes, and a discard
-  travels to the river (a motion class);
+  travels to the river (a motion class); the AudioContext is suspended between tones and
+  resumed for the next;
 * muted, the table says nothing, plays no tone and never buzzes, and the mute is
   remembered after a reload (localStorage);
 * the frame that catches up after a reconnection (events the page missed) is neither
@@ -50,7 +51,7 @@ server, chromium, browser = (  # the fixtures (see browser_helpers)
 # motion class the page adds (a MutationObserver), with the CSS animations then running.
 STUBS = """(() => {
   const rec = window.__senses = {spoken: [], tones: 0, contexts: 0, vibrated: [], motion: [],
-                                 animations: 0};
+                                 animations: 0, state: null, resumed: 0, asleep: 0};
   class Utterance { constructor(text) { this.text = text; this.lang = ''; this.volume = 1;
                                         this.rate = 1; this.voice = null; } }
   const voices = [{lang: 'en-US', name: 'en'}, {lang: 'zh-CN', name: 'zh'}];
@@ -62,11 +63,13 @@ STUBS = """(() => {
   class Param { setValueAtTime() {} exponentialRampToValueAtTime() {} }
   class Node {
     constructor() { this.gain = new Param(); this.frequency = new Param(); this.type = ''; }
-    connect(n) { return n; } start() { rec.tones += 1; } stop() {} }
+    connect(n) { return n; } stop() {}
+    start() { rec.tones += 1; if (rec.state !== 'running') rec.asleep += 1; } }
   window.AudioContext = class { constructor() { rec.contexts += 1; this.state = 'running';
-      this.currentTime = 0; this.destination = new Node(); }
+      rec.state = 'running'; this.currentTime = 0; this.destination = new Node(); }
     createOscillator() { return new Node(); } createGain() { return new Node(); }
-    resume() { return Promise.resolve(); } };
+    suspend() { this.state = rec.state = 'suspended'; return Promise.resolve(); }
+    resume() { this.state = rec.state = 'running'; rec.resumed += 1; return Promise.resolve(); } };
   Object.defineProperty(Navigator.prototype, 'vibrate', {configurable: true,
     value: (p) => { rec.vibrated.push(p); return true; }});
   new MutationObserver((changes) => {
@@ -158,6 +161,10 @@ def test_discards_claims_and_wins_are_heard_and_your_turn_buzzes(browser: People
     assert zh[0]["lang"] == "zh-CN" and zh[0]["voice"] == "zh-CN", zh
     until(pg, lambda: any("motion-discard" in c for c in senses(pg)["motion"]),
           "the discard did not travel")
+    # Between tones the context is suspended (a running one renders silence all the
+    # time: the phone's battery), and resumed for the next tone.
+    until(pg, lambda: senses(pg)["state"] == "suspended", "the audio never went quiet")
+    quiet = senses(pg)
     # Claims taken, hands played, until a claim or a win has been called aloud.
     play_until(pg, lambda: any(w in CALLS for w in said(pg)), timeout=240, claim=True,
                each=lambda s: close_settlement(pg) if s["settlement"] else None)
@@ -174,6 +181,9 @@ def test_discards_claims_and_wins_are_heard_and_your_turn_buzzes(browser: People
         until(pg, lambda: any(moved in c for c in senses(pg)["motion"]), f"no {moved}")
     names = {spoken_name(t) for t in range(34)}
     assert set(words) <= names | set(CALLS) | {"听"}, words  # nothing else is said
+    woke = senses(pg)
+    assert woke["tones"] > quiet["tones"] and woke["resumed"] > quiet["resumed"], woke
+    assert woke["asleep"] == 0 and woke["contexts"] == 1, woke  # no tone into a sleeping one
 
 
 def test_mute_is_silent_and_remembered_after_a_reload(browser: People, server: str) -> None:

@@ -69,6 +69,14 @@ export function onPrefs(fn) {
 /** @type {AudioContext | null} */
 let audio = null;
 let gestured = false;
+// A running AudioContext renders (silence) all the time: the device's audio thread and
+// its battery work between two tones as much as during one. It is suspended once the
+// last tone has ended, and resumed for the next (whose start waits on the context's own
+// clock, frozen meanwhile).
+const QUIET_MS = 250;  // after the last tone's end
+let quietAt = 0;  // performance.now() when the last tone scheduled ends
+let quietTimer = 0;
+let asleep = false;  // suspended by quietLater (or on the way to it)
 
 // Whether the person has tapped or typed on the page (browsers refuse sound before).
 function activated() {
@@ -78,7 +86,8 @@ function activated() {
 
 function onGesture() {
   gestured = true;
-  ensureAudio();
+  ensureAudio();  // started within a gesture (the browser's rule), then quiet till a tone
+  quietLater();
 }
 
 // The AudioContext, made on the first gesture (or, after one, when first needed).
@@ -86,16 +95,32 @@ function ensureAudio() {
   try {
     const Ctx = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!audio && typeof Ctx === "function") audio = new Ctx();
-    if (audio && audio.state === "suspended") audio.resume().catch(() => {});
+    if (audio && (audio.state === "suspended" || asleep)) {
+      asleep = false;
+      audio.resume().catch(() => {});
+    }
   } catch { audio = null; }
+}
+
+// Suspend the context once nothing is scheduled (quietAt passed), else look again then.
+function quietLater() {
+  clearTimeout(quietTimer);
+  quietTimer = window.setTimeout(() => {
+    if (performance.now() < quietAt) { quietLater(); return; }
+    if (!audio || audio.state !== "running" || asleep) return;
+    asleep = true;
+    try { audio.suspend().catch(() => {}); } catch { /* no suspend: it runs on */ }
+  }, Math.max(0, quietAt - performance.now()) + QUIET_MS);
 }
 
 // One enveloped tone: `freq` Hz (gliding to `to`), `dur` s, `at` s from now.
 function tone(freq, dur, { type = "sine", level = 0.3, at = 0, to = freq } = {}) {
   const p = getPrefs();
   if (p.mute || p.volume <= 0 || !activated()) return;
-  if (!audio) ensureAudio();
+  ensureAudio();  // made, or resumed after a quiet spell
   if (!audio) return;
+  quietAt = Math.max(quietAt, performance.now() + (at + dur + 0.02) * 1000);
+  quietLater();
   try {
     const t0 = audio.currentTime + at;
     const osc = audio.createOscillator();
@@ -202,5 +227,7 @@ export function startSound() {
     window.removeEventListener("pointerdown", onGesture, opts);
     window.removeEventListener("keydown", onGesture, opts);
     cancelSpeech();
+    quietAt = 0;
+    quietLater();  // the table closed: the context goes quiet too
   };
 }
