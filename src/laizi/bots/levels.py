@@ -1,0 +1,58 @@
+"""Strength levels named for the hall: 新手 / 熟手 / 高手 (novice / practised / expert).
+
+A level is a name for a bot spec (:func:`laizi.bots.registry.make_bot` resolves it), so
+``laizi arena mcr --bots expert,greedy`` measures exactly what a room's 高手 plays.
+Parameters after the name override the level's own: ``expert:budget_ms=0`` is the
+expert's search with no clock, only its fixed sample count (reproducible, and what the
+arena figures in docs/bots.md were measured with).
+
+* ``novice`` (新手): the engine's baseline (:mod:`laizi.bots.simple`): wins, claims and
+  discards for the lowest shanten; no defence, no aims beyond speed.
+* ``practised`` (熟手): ``greedy`` (tile efficiency, the variant's goals, defence).
+* ``expert`` (高手): ``search`` with a fixed 64 samples a searched decision, the most the
+  arena measured in MCR (docs/bots.md), capped by a clock of one second (a hall's bot
+  may think that long; on an idle core 64 MCR samples take about 0.4 s, so the cap only
+  binds on a loaded server, and then the bot takes fewer samples rather than stalling
+  the table).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["LEVELS", "Level", "level_json", "resolve_level"]
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One named strength: its id, the bot spec it plays, and its names."""
+
+    id: str
+    spec: str
+    zh: str
+    en: str
+
+
+LEVELS: dict[str, Level] = {lv.id: lv for lv in (
+    Level("novice", "simple", "新手", "novice"),
+    Level("practised", "greedy", "熟手", "practised"),
+    Level("expert", "search:rollouts=64:budget_ms=1000", "高手", "expert"),
+)}
+"""The levels, weakest first (the order the hall lists them in)."""
+
+
+def resolve_level(spec: str) -> str:
+    """The bot spec a level stands for, with the spec's own parameters after the level's
+    (so they win); any other spec unchanged."""
+    name, sep, rest = spec.strip().partition(":")
+    level = LEVELS.get(name)
+    if level is None:
+        return spec
+    return f"{level.spec}:{rest}" if sep and rest else level.spec
+
+
+def level_json() -> list[dict[str, str]]:
+    """The levels as the hall lists them (``GET /api/bots``): ``id``, ``spec`` and the
+    two names, weakest first."""
+    return [{"id": lv.id, "spec": lv.spec, "zh": lv.zh, "en": lv.en}
+            for lv in LEVELS.values()]
