@@ -28,14 +28,18 @@ def test_levels_resolve_to_their_bots() -> None:
     assert isinstance(make_bot("practised", seed=1), GreedyBot)
     expert = make_bot("expert", seed=1)
     assert isinstance(expert, SearchBot)
-    assert (expert.rollouts, expert.budget_ms) == (64, 1000)
+    assert (expert.rollouts, expert.stage, expert.extend, expert.budget_ms) == (
+        128, 16, 0.5, 1000)
     assert all(name in bot_names() for name in LEVELS)
 
 
 def test_a_levels_parameters_override_its_own() -> None:
-    assert resolve_level("expert:budget_ms=0") == "search:rollouts=64:budget_ms=1000:budget_ms=0"
-    assert parse_spec("expert:budget_ms=0") == ("search", {"rollouts": 64, "budget_ms": 0})
-    assert parse_spec("expert:rollouts=8:k=3")[1] == {"rollouts": 8, "budget_ms": 1000, "k": 3}
+    assert resolve_level("expert:budget_ms=0") == (
+        "search:rollouts=128:stage=16:extend=0.5:budget_ms=1000:budget_ms=0")
+    assert parse_spec("expert:budget_ms=0") == (
+        "search", {"rollouts": 128, "stage": 16, "extend": 0.5, "budget_ms": 0})
+    assert parse_spec("expert:rollouts=8:k=3")[1] == {
+        "rollouts": 8, "stage": 16, "extend": 0.5, "budget_ms": 1000, "k": 3}
     assert resolve_level("greedy:defence=false") == "greedy:defence=false"  # not a level
     with pytest.raises(BotSpecError, match="no parameter 'nope'"):
         parse_spec("expert:nope=1")
@@ -53,7 +57,7 @@ def test_novice_and_practised_play_a_hand_in_every_variant(variant: str) -> None
 
 def test_the_expert_plays_legal_moves_and_is_reproducible() -> None:
     # a handful of samples and no clock: the expert's search, cheaply, and reproducible
-    task = HandTask("mcr", 5, ("expert:rollouts=4:budget_ms=0", "practised", "practised",
+    task = HandTask("mcr", 5, ("expert:rollouts=8:stage=4:budget_ms=0", "practised", "practised",
                                "novice"), (), 0, 0, False)
     first = play_hand(task)
     assert first["choices"][0] > 0

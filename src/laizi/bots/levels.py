@@ -9,11 +9,13 @@ arena figures in docs/bots.md were measured with).
 * ``novice`` (新手): the engine's baseline (:mod:`laizi.bots.simple`): wins, claims and
   discards for the lowest shanten; no defence, no aims beyond speed.
 * ``practised`` (熟手): ``greedy`` (tile efficiency, the variant's goals, defence).
-* ``expert`` (高手): ``search`` with a fixed 64 samples a searched decision, the most the
-  arena measured in MCR (docs/bots.md), capped by a clock of one second (a hall's bot
-  may think that long; on an idle core 64 MCR samples take about 0.4 s, so the cap only
-  binds on a loaded server, and then the bot takes fewer samples rather than stalling
-  the table).
+* ``expert`` (高手): ``search`` with staged samples: 16, then 32, 64 and 128 while a
+  rival to greedy's choice still looks promising (``stage=16:extend=0.5``), so the
+  close calls get up to 128 samples and the clear ones stop at 16 (in MCR about 2.6 s
+  of CPU a hand in the search's seat, against 4.2 s at a fixed 64: docs/bots.md).
+  A clock of one second caps it (a hall's bot may think that long; on an idle core 128
+  MCR samples take about 0.8 s, so the cap binds only on a loaded server, and then the
+  bot takes fewer samples rather than stalling the table).
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ class Level:
 LEVELS: dict[str, Level] = {lv.id: lv for lv in (
     Level("novice", "simple", "新手", "novice"),
     Level("practised", "greedy", "熟手", "practised"),
-    Level("expert", "search:rollouts=64:budget_ms=1000", "高手", "expert"),
+    Level("expert", "search:rollouts=128:stage=16:extend=0.5:budget_ms=1000", "高手",
+          "expert"),
 )}
 """The levels, weakest first (the order the hall lists them in)."""
 
