@@ -25,7 +25,10 @@ The greedy choice is kept unless another candidate beats it on the paired differ
 (same samples) by more than ``margin`` standard errors (2; 3 in MCR, see
 :attr:`laizi.bots.profiles.Profile.search_margin`).
 With ``budget_ms=0`` only the rollout count limits the search and the bot is
-deterministic given its seed and the view.
+deterministic given its seed and the view. With ``stage`` the samples come in looks
+(``stage``, twice that, … up to ``rollouts``) and stop once the best rival's ``z`` is
+below ``extend``: the close calls get many samples, the clear ones few (the 高手 level,
+:mod:`laizi.bots.levels`).
 """
 
 from __future__ import annotations
