@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import math
 
-from test_bots import _searched_state
-
 from laizi.bots import make_bot
 from laizi.bots.search import SearchBot
+from test_bots import _searched_state
 
 
 def test_the_looks_double_up_to_the_rollouts() -> None:
