@@ -11,8 +11,9 @@ arena figures in docs/bots.md were measured with).
 * ``practised`` (熟手): ``greedy`` (tile efficiency, the variant's goals, defence).
 * ``expert`` (高手): ``search`` with staged samples: 16, then 32, 64 and 128 while a
   rival to greedy's choice still looks promising (``stage=16:extend=0.5``), so the
-  close calls get up to 128 samples and the clear ones stop at 16 (in MCR about 2.6 s
-  of CPU a hand in the search's seat, against 4.2 s at a fixed 64: docs/bots.md).
+  close calls get up to 128 samples and the clear ones stop at 16 (an MCR arena hand
+  with one expert and three greedy bots took 2.6 s of CPU, against 4.2 s with a fixed
+  64 samples: docs/bots.md, "Strength levels").
   A clock of one second caps it (a hall's bot may think that long; on an idle core 128
   MCR samples take about 0.8 s, so the cap binds only on a loaded server, and then the
   bot takes fewer samples rather than stalling the table).
