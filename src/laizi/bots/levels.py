@@ -14,9 +14,10 @@ arena figures in docs/bots.md were measured with).
   close calls get up to 128 samples and the clear ones stop at 16 (an MCR arena hand
   with one expert and three greedy bots took 2.6 s of CPU, against 4.2 s with a fixed
   64 samples: docs/bots.md, "Strength levels").
-  A clock of one second caps it (a hall's bot may think that long; on an idle core 128
-  MCR samples take about 0.8 s, so the cap binds only on a loaded server, and then the
-  bot takes fewer samples rather than stalling the table).
+  A clock of one second caps it (a hall's bot may think that long; at about 6 ms an MCR
+  sample, 128 take about 0.8 s on an idle core, an estimate, so the cap binds only on
+  a loaded server, and then the bot takes fewer samples rather than stalling the
+  table).
 """
 
 from __future__ import annotations
