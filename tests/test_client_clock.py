@@ -28,6 +28,7 @@ import pytest
 
 # Skips this module without playwright or chromium (not in CI): one rule, browser_helpers.
 from browser_helpers import Browser, Page, Route, launched
+from laizi.bots.levels import level_json
 from laizi.server.variants_api import variants_json
 from laizi.table.table import Table
 
@@ -75,7 +76,7 @@ class Hall:
         # every page loads the variants' descriptors (static/js/variants.js), and the
         # lobby makes the device's person on a first visit (api.js ensurePerson) and
         # lists the person's clubs (club.js)
-        self.api = {"/api/variants": list(variants_json()),
+        self.api = {"/api/variants": list(variants_json()), "/api/bots": level_json(),
                     "/api/me": {"id": "p1", "name": "阿明", "devices": 1, "recovery": False,
                                 "credential": "p1.secret"},
                     "/api/clubs": {"clubs": []}, **api}
@@ -244,7 +245,7 @@ def test_a_room_waiting_for_its_people_says_so(browser: Browser) -> None:
         page.context.close()
 
 
-def test_the_lobby_offers_and_sends_pause_empty(browser: Browser) -> None:
+def test_the_lobby_offers_and_sends_pause_empty_and_the_bots_level(browser: Browser) -> None:
     from laizi.variants import get, ids
 
     variants = [{"id": v, "name": get(v).name, "seats": get(v).seats,
@@ -264,11 +265,17 @@ def test_the_lobby_offers_and_sends_pause_empty(browser: Browser) -> None:
         page.wait_for_url(f"**/r/{CODE}**", timeout=10_000)
         settings = hall.posted[-1][1]["settings"]
         assert settings["pause_empty"] is True, settings
+        assert settings["bots"] == "practised", settings  # 熟手 unless the host picks
         page.goto(f"{ORIGIN}/")
         page.locator("#pause_empty").uncheck()
+        # The bots' levels are the server's (GET /api/bots), by their names
+        page.locator("#bots option[value=expert]").wait_for(state="attached")
+        assert page.locator("#bots option").all_inner_texts() == ["新手", "熟手", "高手"]
+        page.select_option("#bots", "expert")
         page.click("[data-testid=create-form] button[type=submit]")
         page.wait_for_url(f"**/r/{CODE}**", timeout=10_000)
         assert hall.posted[-1][1]["settings"]["pause_empty"] is False
+        assert hall.posted[-1][1]["settings"]["bots"] == "expert"
         # Besides the rooms, only the silent identity of a first visit.
         assert [p for p, _ in hall.posted if p != "/api/me"] == ["/api/rooms", "/api/rooms"]
         assert [p for p, _ in hall.posted if p == "/api/me"] == ["/api/me"]

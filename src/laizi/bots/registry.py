@@ -5,7 +5,9 @@ Names: ``random``, ``simple`` (the engine's reference bot, :mod:`laizi.bots.simp
 present), ``greedy``, ``search``, ``botzone`` (an outside Botzone-protocol program,
 :mod:`laizi.bots.botzone`: ``botzone:keep=1:cmd=python3 bot.py``, ``cmd`` last), ``model``
 (a network trained by ``laizi train``, :mod:`laizi.bots.model`: ``model:PATH``, the rest
-of the spec being the file).
+of the spec being the file); the hall's strength levels ``novice`` / ``practised`` /
+``expert`` (新手 / 熟手 / 高手, :mod:`laizi.bots.levels`) stand for their specs, and
+parameters after a level's name override the level's own (``expert:budget_ms=0``).
 A spec is ``NAME`` or ``NAME:KEY=VALUE:KEY=VALUE``; values are read as int, float or
 true/false. Every bot gets its own seed; a game is reproducible when every bot is
 deterministic given its seed (``search`` is when ``budget_ms=0``).
@@ -19,6 +21,7 @@ import types
 import typing
 from collections.abc import Callable
 
+from laizi.bots.levels import LEVELS, resolve_level
 from laizi.bots.protocol import Bot
 
 __all__ = ["BotSpecError", "bot_names", "check_variant", "make_bot", "parse_spec"]
@@ -60,7 +63,8 @@ def _simple(seed: int, kw: dict[str, Param]) -> Bot:
 
 
 def bot_names() -> list[str]:
-    return list(_BOTS)
+    """Every bot name, then the strength levels (:mod:`laizi.bots.levels`)."""
+    return [*_BOTS, *LEVELS]
 
 
 def _value(text: str) -> Param:
@@ -133,7 +137,10 @@ def _check_params(name: str, spec: str, kw: dict[str, Param]) -> None:
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Param]]:
     """``"search:rollouts=8"`` → ``("search", {"rollouts": 8})``; :class:`BotSpecError`
-    for an unknown bot, an unknown parameter or a value of the wrong type."""
+    for an unknown bot, an unknown parameter or a value of the wrong type. A strength
+    level (``expert:budget_ms=0``) is read as the spec it stands for, its parameters
+    after the level's own."""
+    spec = resolve_level(spec)
     name, _, rest = spec.strip().partition(":")
     if name not in _BOTS:
         raise BotSpecError(f"unknown bot {name!r}; known: {', '.join(_BOTS)}")
@@ -157,6 +164,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Param]]:
 def check_variant(spec: str, variant: str) -> None:
     """:class:`BotSpecError` if the bot of ``spec`` cannot play ``variant`` (the Botzone
     bridge plays MCR only; a model, the variant it was trained for)."""
+    spec = resolve_level(spec)
     name, _, rest = spec.strip().partition(":")
     if name == "model":
         # by name, as make_bot finds it: laizi.bots.model imports this module

@@ -25,7 +25,10 @@ The greedy choice is kept unless another candidate beats it on the paired differ
 (same samples) by more than ``margin`` standard errors (2; 3 in MCR, see
 :attr:`laizi.bots.profiles.Profile.search_margin`).
 With ``budget_ms=0`` only the rollout count limits the search and the bot is
-deterministic given its seed and the view.
+deterministic given its seed and the view. With ``stage`` the samples come in looks
+(``stage``, twice that, … up to ``rollouts``) and stop once the best rival's ``z`` is
+below ``extend``: the close calls get many samples, the clear ones few (the 高手 level,
+:mod:`laizi.bots.levels`).
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ class SearchBot:
                  window: float = 40.0, read: bool = True, guard: bool = False,
                  decline: bool = True, discards: bool | None = None,
                  value_waits: bool | None = None, coupled: bool = True,
-                 procs: int | None = None) -> None:
+                 procs: int | None = None, stage: int = 0, extend: float = 1.0) -> None:
         if budget_ms < 0 or rollouts < 1 or k < 1 or (procs is not None and procs < 1):
             raise ValueError("budget_ms >= 0, rollouts >= 1, k >= 1 and procs >= 1 are "
                              "required")
@@ -103,6 +106,11 @@ class SearchBot:
         """Processes a searched decision uses, this one included (helpers take a share
         of the samples, :mod:`laizi.bots.helpers`); ``None``: one per core
         (:func:`~laizi.bots.helpers.default_procs`), 1 inside a worker of a pool."""
+        self.stage = stage
+        """Staged sampling: look at the figures after ``stage`` samples, then after twice
+        as many each time, and go on only while the best rival's ``z`` is at least
+        ``extend`` (0: no stages, ``rollouts`` samples at once)."""
+        self.extend = extend
         self._sample_s = 0.0
         """Running estimate of one sample's duration (all candidates), across decisions,
         so the clock is respected from the first sample on."""
@@ -171,6 +179,19 @@ class SearchBot:
     def _procs(self) -> int:
         return self.procs if self.procs is not None else default_procs()
 
+    def _looks(self) -> list[int]:
+        """The sample counts after which the search looks at its figures: ``rollouts``
+        alone, or with ``stage`` that many, then twice as many each time, up to
+        ``rollouts``."""
+        if self.stage <= 0 or self.stage >= self.rollouts:
+            return [self.rollouts]
+        looks = []
+        n = self.stage
+        while n < self.rollouts:
+            looks.append(n)
+            n *= 2
+        return [*looks, self.rollouts]
+
     def _search(self, view: View, cands: list[Action], start: float) -> Action:
         """Greedy's choice ``cands[0]`` unless a rival beats it on the samples."""
         top = cands[0]
@@ -183,12 +204,46 @@ class SearchBot:
         decision = Decision(view, cands, **settings)
         timed = self.budget_ms > 0
         deadline = start + self.budget_ms / 1000.0 if timed else math.inf
+        margin = (profile(view["variant"]).search_margin if self.margin is None
+                  else self.margin)
+        conns = self._conns()
+        merged: dict[int, tuple[float, ...]] = {}
+        lo = 0
+        best, z = 0, -math.inf
+        for hi in self._looks():
+            merged.update(self._sample(view, cands, settings, decision, conns,
+                                       seeds[lo:hi], lo, deadline))
+            lo = hi
+            if len(merged) < self.min_rollouts:
+                continue
+            best, z = _verdict([merged[i] for i in sorted(merged)], margin)
+            # Staged: samples go on only while a rival looks promising (``extend``);
+            # most rivals are clearly worse after a few, and stop there.
+            if z < self.extend or (timed and time.perf_counter() >= deadline):
+                break
+        values = [merged[i] for i in sorted(merged)]
+        n = len(values)
+        self.last_stats = {"rollouts": n, "candidates": len(cands),
+                           "procs": 1 + len(conns),
+                           "ms": (time.perf_counter() - start) * 1000, "values": values}
+        if n < self.min_rollouts:
+            return top
+        self.last_stats["z"] = z
+        return cands[best]
+
+    def _conns(self) -> list[Connection]:
+        return helpers().get(self._procs() - 1) if self._procs() > 1 else []
+
+    def _sample(self, view: View, cands: list[Action], settings: dict[str, bool],
+                decision: Decision, conns: list[Connection], seeds: list[int], lo: int,
+                deadline: float) -> dict[int, tuple[float, ...]]:
+        """The samples of ``seeds`` (sample ``lo`` first) by index, shared with the
+        helper processes ``conns``: sample i goes to process i mod width, so without a
+        clock every index is run and the merged samples are exactly one process's."""
+        timed = deadline != math.inf
         pool = helpers()
-        conns = pool.get(self._procs() - 1) if self._procs() > 1 else []
         width = 1 + len(conns)
-        # Sample i goes to process i mod width: without a clock every index is run, so
-        # the merged samples are exactly one process's.
-        shares = [[(i, seeds[i]) for i in range(k, self.rollouts, width)]
+        shares = [[(lo + j, sd) for j, sd in enumerate(seeds) if (lo + j) % width == k]
                   for k in range(width)]
         ident = pool.next_ident()
         sent: list[Connection] = []
@@ -203,35 +258,35 @@ class SearchBot:
         merged = dict(got)
         for conn in sent:
             merged.update(_collect(conn, ident, deadline if timed else None))
-        values = [merged[i] for i in sorted(merged)]
-        n = len(values)
-        self.last_stats = {"rollouts": n, "candidates": len(cands), "procs": width,
-                           "ms": (time.perf_counter() - start) * 1000, "values": values}
-        if n < self.min_rollouts:
-            return top
-        margin = (profile(view["variant"]).search_margin if self.margin is None
-                  else self.margin)
-        sums = [0.0] * len(cands)
-        diff = [0.0] * len(cands)  # paired differences to candidate 0 (common numbers)
-        dsq = [0.0] * len(cands)
-        for vals in values:
-            for i, v in enumerate(vals):
-                sums[i] += v
-                d = v - vals[0]
-                diff[i] += d
-                dsq[i] += d * d
-        means = [x / n for x in sums]
-        best = 0
-        zs = []
-        for i in range(1, len(cands)):
-            md = diff[i] / n
-            var = max(0.0, dsq[i] / n - md * md)
-            se = math.sqrt(var / n)
-            zs.append(md / se if se > 0 else (math.inf if md > 0 else -math.inf))
-            if md > margin * se and means[i] > means[best]:
-                best = i
-        self.last_stats["z"] = max(zs)
-        return cands[best]
+        return merged
+
+
+def _verdict(values: list[tuple[float, ...]], margin: float) -> tuple[int, float]:
+    """The candidate to play (0, greedy's, unless a rival beats it on the paired
+    differences by more than ``margin`` standard errors and has the best mean), and the
+    best rival's ``z`` (mean paired gain over its standard error)."""
+    n = len(values)
+    k = len(values[0])
+    sums = [0.0] * k
+    diff = [0.0] * k  # paired differences to candidate 0 (common numbers)
+    dsq = [0.0] * k
+    for vals in values:
+        for i, v in enumerate(vals):
+            sums[i] += v
+            d = v - vals[0]
+            diff[i] += d
+            dsq[i] += d * d
+    means = [x / n for x in sums]
+    best = 0
+    zs = []
+    for i in range(1, k):
+        md = diff[i] / n
+        var = max(0.0, dsq[i] / n - md * md)
+        se = math.sqrt(var / n)
+        zs.append(md / se if se > 0 else (math.inf if md > 0 else -math.inf))
+        if md > margin * se and means[i] > means[best]:
+            best = i
+    return best, max(zs)
 
 
 GRACE_S = 0.004

@@ -5,6 +5,7 @@
 ``GET /readyz``                        200 ``{"ready": true}`` when rooms can be taken, else 503
 ``GET /metrics``                       the Prometheus text format (:mod:`laizi.server.metrics`)
 ``GET /api/variants``                  every variant with its options and defaults
+``GET /api/bots``                      the bots' strength levels (新手 / 熟手 / 高手)
 ``POST /api/rooms``                    ``{"name", "settings"}`` → ``{"code", "token", "link"}``
                                        (with ``X-Laizi-Person``: the seat is the person's)
 ``GET /api/rooms/{code}``              the room as everybody may see it
@@ -418,7 +419,7 @@ def _routes() -> list[BaseRoute]:
         Route("/healthz", healthz),
         Route("/readyz", readyz),
         Route("/metrics", metrics_page),
-        *variants_api.routes(),  # GET /api/variants: options and descriptors
+        *variants_api.routes(),  # GET /api/variants (options, descriptors), /api/bots
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/join", join, methods=["POST"]),

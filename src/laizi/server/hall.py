@@ -21,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Protocol, TypedDict
 
 from laizi.bots.base import Bot
+from laizi.bots.levels import resolve_level
 from laizi.bots.registry import make_bot
 from laizi.engine.actions import Action
 from laizi.errors import ErrorCode, TableError
@@ -86,7 +87,8 @@ def _decide(spec: str, key: str, view: Entry, legal: list[Entry]) -> Entry:
 
 
 class BotPool:
-    """Bot decisions for every room: greedy / random inline, search in processes."""
+    """Bot decisions for every room: greedy / random / simple inline, search (the 高手
+    level's included) in processes."""
 
     def __init__(self, processes: int | None = None) -> None:
         self.processes = processes or max(1, min(2, os.cpu_count() or 1))
@@ -99,7 +101,7 @@ class BotPool:
         reported error, and the table's default action is played)."""
         level = room.settings.bots
         key = f"{room.code}/{person}"
-        if level == "search":
+        if resolve_level(level).partition(":")[0] == "search":  # 高手 too: in the pool
             if self._pool is None:
                 import multiprocessing
 

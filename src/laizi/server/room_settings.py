@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from laizi.bots.levels import LEVELS
 from laizi.errors import ErrorCode, TableError
 from laizi.table.table import Table
 
@@ -14,7 +15,10 @@ __all__ = ["BOT_LEVELS", "BOT_PREFIX", "RoomSettings"]
 BOT_PREFIX = "🤖 "
 """Bots' names start with this (a person's name may not)."""
 
-BOT_LEVELS = ("greedy", "search", "random")
+BOT_LEVELS = (*LEVELS, "greedy", "search", "random")
+"""What a room's bots may be: the strength levels 新手 / 熟手 / 高手 (:mod:`laizi.bots.levels`,
+the ones the lobby offers, ``GET /api/bots``), and the bots' own names, which rooms made
+before the levels keep."""
 
 
 def _number(data: dict[str, object], key: str, default: float | None, lo: float, hi: float,

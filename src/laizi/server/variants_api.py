@@ -5,6 +5,10 @@ default options as JSON, ``fields`` the option names, ``describe`` what the clie
 show the variant without branching on its id (:mod:`laizi.variants.descriptors`: the
 wildcard's mark and words, the winds, the action and meld labels, horses, the
 score-keeper's facts and next-dealer rule). Listed in the lobby's order.
+
+``GET /api/bots``: the bots' strength levels a room may have, weakest first
+(:func:`laizi.bots.levels.level_json`: ``{"id", "spec", "zh", "en"}``), which the lobby
+lists by these names (新手 / 熟手 / 高手).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from laizi.bots.levels import level_json
 from laizi.variants import get, ids
 from laizi.variants.descriptors import descriptor_json
 
@@ -39,5 +44,9 @@ async def variants(request: Request) -> Response:
     return JSONResponse(list(variants_json()))
 
 
+async def bots(request: Request) -> Response:
+    return JSONResponse(level_json())
+
+
 def routes() -> list[Route]:
-    return [Route("/api/variants", variants)]
+    return [Route("/api/variants", variants), Route("/api/bots", bots)]

@@ -23,13 +23,31 @@ export function useVariants() {
   return variants;
 }
 
+/**
+ * @typedef {object} BotLevel  a strength the room's bots may have (GET /api/bots)
+ * @property {string} id
+ * @property {string} spec
+ * @property {string} zh
+ * @property {string} en
+ */
+
+// The bots' strength levels (新手 / 熟手 / 高手), weakest first, as the hall names them;
+// null while loading.
+/** @returns {BotLevel[] | null} */
+function useBotLevels() {
+  const [levels, setLevels] = useState(/** @type {BotLevel[] | null} */ (null));
+  useEffect(() => { api("/api/bots").then(setLevels).catch(() => setLevels([])); }, []);
+  return levels;
+}
+
 export function Lobby() {
   const variants = useVariants();
   const [name, setNameState] = useState(getName());
   const [picked, setVariant] = useState(/** @type {string | null} */ (null));
   const variant = picked ?? (variants && variants.length ? variants[0].id : null);
   const [options, setOptions] = useState({});
-  const [bots, setBots] = useState("greedy");
+  const levels = useBotLevels();
+  const [bots, setBots] = useState("practised");  // 熟手
   const [clock, setClock] = useState("20");
   const [hands, setHands] = useState("");
   const [claimMin, setClaimMin] = useState("0.8");
@@ -115,9 +133,7 @@ export function Lobby() {
         <div class="row">
           <label for="bots">${t("bots")}
             <select id="bots" name="bots" value=${bots} onChange=${(e) => setBots(e.currentTarget.value)}>
-              <option value="greedy">${t("bots_greedy")}</option>
-              <option value="search">${t("bots_search")}</option>
-              <option value="random">${t("bots_random")}</option>
+              ${(levels || []).map((b) => html`<option value=${b.id}>${lang === "zh" ? b.zh : b.en}</option>`)}
             </select></label>
           <label for="clock">${t("clock")}
             <select id="clock" name="clock" value=${clock} onChange=${(e) => setClock(e.currentTarget.value)}>
