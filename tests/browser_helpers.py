@@ -136,6 +136,12 @@ def chromium() -> Iterator[Browser]:
         yield b
 
 
+MUTED = """try {
+    localStorage.setItem('laizi.sound', JSON.stringify({volume: 0.8, mute: true}));
+} catch (e) { /* a page with no storage (about:blank): nothing to mute */ }"""
+"""sound.js's stored setting (``laizi.sound``), muted, before any page script runs."""
+
+
 class People:
     """Browser contexts (one a person) whose every page is watched for errors."""
 
@@ -145,16 +151,25 @@ class People:
         self.errors: list[str] = []
 
     def context(self, viewport: dict[str, int] | None = None, locale: str = "zh-CN",
-                who: str = "", **options: Any) -> BrowserContext:
-        """A person's context; ``options`` go to Playwright's ``new_context`` (e.g.
-        ``reduced_motion="reduce"``). The service worker (static/sw.js) is blocked unless
-        a test asks for it (``service_workers="allow"``, tests/test_browser_app.py): each
-        context is a new device, whose worker would precache the whole app shell (about a
-        hundred files, ~0.4 s of CPU a context between chromium and the hall) for tests
-        that never go offline."""
+                who: str = "", senses: bool = False, **options: Any) -> BrowserContext:
+        """A person's context; ``options`` go to Playwright's ``new_context``.
+
+        - The service worker (static/sw.js) is blocked unless a test asks for it
+          (``service_workers="allow"``, tests/test_browser_app.py): each context is a new
+          device, whose worker would precache the whole app shell (about a hundred files,
+          ~0.4 s of CPU a context between chromium and the hall) for tests that never go
+          offline.
+        - The page is quiet unless ``senses``: sound muted (:data:`MUTED`) and reduced
+          motion. Sound and motion are tests/test_browser_senses.py's (and the 晃晃 group
+          host's); every other page animating and sounding each discard of a fast room
+          costs chromium about a third more CPU than the page's own work."""
         options.setdefault("service_workers", "block")
+        if not senses:
+            options.setdefault("reduced_motion", "reduce")
         ctx = self._chromium.new_context(viewport=viewport or PHONES["360x740"],
                                          locale=locale, **options)
+        if not senses:
+            ctx.add_init_script(MUTED)
         label = who or f"context {len(self.contexts)}"
         ctx.on("weberror", lambda e: self.errors.append(f"{label}: page error: {e.error}"))
         ctx.on("console", lambda m: self._console(label, m))
@@ -167,8 +182,8 @@ class People:
             self.errors.append(f"{label}: console error: {msg.text} ({where})")
 
     def page(self, viewport: dict[str, int] | None = None, locale: str = "zh-CN",
-             who: str = "", **options: Any) -> Page:
-        return self.context(viewport, locale, who, **options).new_page()
+             who: str = "", senses: bool = False, **options: Any) -> Page:
+        return self.context(viewport, locale, who, senses, **options).new_page()
 
     def close(self) -> list[str]:
         for ctx in self.contexts:

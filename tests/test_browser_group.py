@@ -126,33 +126,17 @@ def _hand_number(title: str) -> int:
     return int(re.findall(r"\d+", title)[-1])
 
 
-# The other phones of a group are quiet: sound muted (sound.js ``laizi.sound``) and
-# reduced motion. The host's page plays every sound and motion; the senses themselves are
-# tests/test_browser_senses.py's. Nine pages animating and sounding each discard of a
-# fast room (no bots' pause) cost chromium about a third more CPU than the pages' own
-# work.
-MUTED = """try {
-    localStorage.setItem('laizi.sound', JSON.stringify({volume: 0.8, mute: true}));
-} catch (e) { /* a page with no storage (about:blank): nothing to mute */ }"""
-
-
-def _quiet_page(browser: People, phone: str, who: str) -> Page:
-    pg = browser.page(PHONES[phone], who=who, reduced_motion="reduce")
-    pg.add_init_script(MUTED)
-    return pg
-
-
 def _gather(browser: People, server: str, code: str, host: Page, people: list[str]
             ) -> dict[str, Page]:
-    """Everyone but the host opens the room's link on a quiet phone (:data:`MUTED`) and
+    """Everyone but the host opens the room's link on a quiet phone and
     joins with their own name (both phone sizes), then the spectator."""
     pages = {people[0]: host}
     sizes = list(PHONES)
     for i, name in enumerate(people[1:], 1):
-        pg = _quiet_page(browser, sizes[i % 2], name)
+        pg = browser.page(PHONES[sizes[i % 2]], who=name)
         join_by_link(pg, server, code, name)
         pages[name] = pg
-    watcher = _quiet_page(browser, "390x844", SPECTATOR)
+    watcher = browser.page(PHONES["390x844"], who=SPECTATOR)
     join_by_link(watcher, server, code, SPECTATOR, role="spectator")
     pages[SPECTATOR] = watcher
     return pages
@@ -240,7 +224,7 @@ def test_huanghuang_group_with_waiting_people_and_a_spectator(browser: People, s
     earlier hand's settlement and replay are a tap away during the match."""
     people = NAMES[:n]
     room = new_room(server, people[0], "huanghuang", hands=hands + 5)
-    host = browser.page(PHONES["360x740"], who=people[0])
+    host = browser.page(PHONES["360x740"], who=people[0], senses=True)  # the group's sounds
     host.goto(room["link"])
     host.wait_for_selector("[data-testid=start]")
     # The share box: the room's link; this hall listens on loopback only (a friend's phone

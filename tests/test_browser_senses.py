@@ -116,7 +116,7 @@ def until(pg: Page, ok: Callable[[], bool], what: str, timeout: float = 30) -> N
 
 def open_table(browser: People, room: dict[str, Any], phone: str, who: str,
                **options: Any) -> Page:
-    pg = browser.page(PHONES[phone], who=who, **options)
+    pg = browser.page(PHONES[phone], who=who, senses=True, **options)
     pg.add_init_script(STUBS)
     pg.goto(room["link"])
     pg.click("[data-testid=start]")
@@ -265,7 +265,7 @@ def test_a_reconnection_replays_nothing_of_the_past(browser: People, server: str
     """The first frame after a reconnection catches up with what was missed: its events
     fill the log but are neither heard, buzzed nor moved (a snapshot neither)."""
     room = new_room(server, "阿玲", "jingzhou", hands=3)
-    pg = browser.page(PHONES["390x844"], who="阿玲")
+    pg = browser.page(PHONES["390x844"], who="阿玲", senses=True)
     pg.add_init_script(STUBS + SOCKETS)
     pg.goto(room["link"])
     pg.click("[data-testid=start]")
@@ -299,7 +299,7 @@ def test_a_phone_without_speech_audio_or_vibration_plays_on(browser: People,
     """Nothing to play with: the table goes on, with no page or console error (the
     browser fixture fails the test on any)."""
     room = new_room(server, "阿伟", "jingzhou", hands=3)
-    pg = browser.page(PHONES["360x740"], who="阿伟")
+    pg = browser.page(PHONES["360x740"], who="阿伟", senses=True)
     pg.add_init_script(WITHOUT)
     pg.goto(room["link"])
     pg.click("[data-testid=start]")

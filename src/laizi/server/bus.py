@@ -24,7 +24,6 @@ from collections.abc import Callable
 from typing import TypeAlias, cast
 
 import hiredis
-from redis.asyncio.connection import parse_url
 
 __all__ = ["Bus", "OnNobody", "Reply", "pack", "unpack"]
 
@@ -129,6 +128,8 @@ async def _connect(url: str, name: str, on_push: Waiter,
                    on_lost: Callable[[_Link, BaseException | None], None]) -> _Link:
     """A connection to the Redis of ``url``, logged in, named ``name`` (``CLIENT
     LIST`` shows which process and which end it is)."""
+    from redis.asyncio.connection import parse_url  # with --redis only (cluster.py)
+
     options = parse_url(url)
     loop = asyncio.get_running_loop()
 

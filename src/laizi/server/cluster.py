@@ -44,9 +44,7 @@ import socket
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
-
-import redis.asyncio as aioredis
+from typing import TYPE_CHECKING, Any, Protocol
 
 from laizi.errors import ErrorCode, TableError
 from laizi.server.bus import Bus, OnNobody
@@ -71,6 +69,9 @@ from laizi.server.leases import (
 from laizi.server.rooms import Room
 from laizi.server.serving import SERVICE_RESTART, Incoming
 from laizi.server.storage import Store, StoredRoom
+
+if TYPE_CHECKING:
+    import redis.asyncio as aioredis
 
 __all__ = ["SERVICE_RESTART", "Cluster", "HallPort", "Unavailable", "lease_seconds"]
 
@@ -108,6 +109,10 @@ class Cluster:
         self.clock = clock
         """Seconds, only ever compared with each other (lease renewals, the sweep's
         lists, its retries): tests give their own."""
+        # Imported here, not at the top: a hall without --redis never loads redis-py
+        # (about 45 ms of every start, tests/test_startup.py).
+        import redis.asyncio as aioredis
+
         self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=True)
         self.owned: set[str] = set()
         """Codes of the rooms whose lease this process holds."""
@@ -194,9 +199,11 @@ class Cluster:
     async def locate(self, code: str) -> Room | str:
         """The room if this process owns it (taking it when nobody does), else its
         owner's id; :class:`Unavailable` while Redis cannot be reached."""
+        from redis.exceptions import RedisError  # loaded with the client (__init__)
+
         try:
             return await self._locate(code)
-        except aioredis.RedisError as exc:
+        except RedisError as exc:
             raise Unavailable(f"the hall cannot reach Redis ({type(exc).__name__}); "
                               "try again") from None
 

@@ -40,9 +40,8 @@ import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-import redis.asyncio as aioredis
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage
 from limits.aio.storage.redis.redispy import RedispyBridge
@@ -62,6 +61,9 @@ from laizi.server.asgi import (
     WS_SEND,
 )
 from laizi.vocab import ServerOp
+
+if TYPE_CHECKING:  # redis-py is loaded by limits' Redis storage, only with --redis
+    import redis.asyncio as aioredis
 
 __all__ = ["CLOSE_RATE_LIMITED", "DEFAULTS", "ENV", "KEY_PREFIX", "MESSAGE_BURST",
            "MESSAGE_RATE", "REDIS_PAUSE", "REDIS_TIMEOUT", "GuessLimit", "RateLimited",
@@ -214,7 +216,7 @@ class RateLimits:
         """Close the Redis connections of the shared limits (none in memory)."""
         if isinstance(self.storage, RedisStorage):
             bridge = cast(RedispyBridge, self.storage.bridge)  # implementation="redispy"
-            client = cast(aioredis.Redis, bridge.get_connection())
+            client = cast("aioredis.Redis", bridge.get_connection())
             await client.aclose()
 
 

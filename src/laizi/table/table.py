@@ -519,7 +519,9 @@ class Table:
 
     def _replay_line(self, line: TableEvent) -> None:
         """Do again what a log line (after the first) records."""
-        match line:
+        match line:  # the common line first: a log is mostly actions
+            case TableActionEntry(action=action):
+                self.act(action)
             case HandEndEntry():
                 pass  # written by the table itself when the hand's last action ends it
             case EntropyEntry(person=person, value=value):
@@ -532,8 +534,6 @@ class Table:
                 self.buy_horse(person, buy)
             case HandEntry():
                 self.start_hand()
-            case TableActionEntry(action=action):
-                self.act(action)
             case CloseEntry():
                 self.close()
             case TableEntry():
