@@ -99,3 +99,13 @@ def test_an_unknown_command_is_an_argparse_error(capsys: pytest.CaptureFixture[s
         main(["analyse", "123m"])
     assert stop.value.code == 2
     assert "invalid choice: 'analyse'" in capsys.readouterr().err
+
+
+def test_the_hall_loads_redis_only_with_redis() -> None:
+    # A hall without --redis never imports redis-py: about 45 ms of every start (and
+    # every `laizi serve` of the suite pays its start).
+    probe = ("import sys, laizi.server.app\n"
+             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'redis'))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, cwd=ROOT).stdout.strip()
+    assert out == "[]", out

@@ -110,7 +110,7 @@ class Cluster:
         """Seconds, only ever compared with each other (lease renewals, the sweep's
         lists, its retries): tests give their own."""
         # Imported here, not at the top: a hall without --redis never loads redis-py
-        # (about 45 ms of every start, tests/test_startup.py).
+        # (about 45 ms of every start, tests/test_cli_startup.py).
         import redis.asyncio as aioredis
 
         self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=True)
