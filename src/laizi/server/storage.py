@@ -1,6 +1,7 @@
 """Storage of the hall through SQLAlchemy 2 (async): SQLite by default, PostgreSQL by URL.
 
-The schema (migrated by Alembic, ``laizi/server/migrations``):
+The schema (migrated by Alembic, ``laizi/server/migrations``, when there is something to
+migrate: :mod:`laizi.server.schema`):
 
 * ``rooms`` — one row a room: its code, variant, settings (JSON), the table secret (hex;
   never sent to a client before the table closes), status and times;
@@ -56,6 +57,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql.expression import Executable
 
 from laizi.server.ledgers import shown_ledger, shown_ledgers
+from laizi.server.schema import bring_up_to_date
 
 __all__ = ["Base", "MemberRow", "RoomRow", "Store", "StoredRoom", "default_url"]
 
@@ -164,7 +166,8 @@ class Store:
         """Told each group commit's seconds (the hall's metrics)."""
 
     async def setup(self) -> None:
-        """Migrate the schema to the newest version (Alembic, run on a sync connection)."""
+        """Bring the schema to the newest version (:mod:`laizi.server.schema`, on a sync
+        connection)."""
         database = make_url(self.url).database
         if self.engine.dialect.name == "sqlite" and database and database != ":memory:":
             # Processes that start together on one new SQLite file (--workers) would each
@@ -187,7 +190,7 @@ class Store:
                 # at a time; the lock ends with this transaction.
                 await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"),
                                    {"key": _MIGRATION_LOCK})
-            await conn.run_sync(_upgrade)
+            await conn.run_sync(bring_up_to_date, Base.metadata)
 
     async def ping(self) -> None:
         """Raises unless the database answers."""
@@ -527,13 +530,3 @@ def _lock_folder(path: str) -> int:
     held = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
     fcntl.flock(held, fcntl.LOCK_EX)
     return held
-
-
-def _upgrade(sync_conn: SyncConnection) -> None:
-    from alembic import command
-    from alembic.config import Config
-
-    cfg = Config()
-    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-    cfg.attributes["connection"] = sync_conn
-    command.upgrade(cfg, "head")
