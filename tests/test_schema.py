@@ -17,12 +17,11 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from laizi.server import admin, bans, clubs, people, score_sessions, scorekeeper  # noqa: F401
-from laizi.server.schema import HEAD, TABLES, _migrate, bring_up_to_date
+from laizi.server.schema import HEAD, TABLES, _migrate, alembic_config, bring_up_to_date
 from laizi.server.storage import Base
 from server_helpers import BACKENDS, fresh_pg, sqlite_url
 
 T = TypeVar("T")
-MIGRATIONS = str(Path(bans.__file__).parent / "migrations")
 
 
 @pytest.fixture(params=BACKENDS)
@@ -81,12 +80,9 @@ def shape(conn: Connection) -> dict[str, Any]:
 
 
 def test_head_is_the_newest_migration() -> None:
-    from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    cfg = Config()
-    cfg.set_main_option("script_location", MIGRATIONS)
-    assert ScriptDirectory.from_config(cfg).get_current_head() == HEAD
+    assert ScriptDirectory.from_config(alembic_config()).get_current_head() == HEAD
 
 
 def test_an_empty_database_gets_the_tables_the_migrations_make(
@@ -112,17 +108,8 @@ def test_a_current_database_is_left_alone_and_alembic_agrees(
 
 def test_an_older_database_is_migrated(
         empty: Callable[[str], contextlib.AbstractContextManager[str]]) -> None:
-    from alembic import command
-    from alembic.config import Config
-
-    def upgrade_to(conn: Connection, revision: str) -> None:
-        cfg = Config()
-        cfg.set_main_option("script_location", MIGRATIONS)
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, revision)
-
     with empty("old") as url, empty("new") as fresh:
-        on(url, upgrade_to, "0006")
+        on(url, _migrate, "0006")
         assert on(url, bring_up_to_date, Base.metadata) == "migrated"
         assert on(fresh, bring_up_to_date, Base.metadata) == "created"
         assert on(url, shape) == on(fresh, shape)

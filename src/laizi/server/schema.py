@@ -17,11 +17,15 @@ is something to migrate:
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Column, MetaData, String, Table, inspect, select
 from sqlalchemy.engine import Connection
 
-__all__ = ["HEAD", "TABLES", "bring_up_to_date"]
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+__all__ = ["HEAD", "TABLES", "alembic_config", "bring_up_to_date"]
 
 HEAD = "0007_score_club"
 """The newest migration's revision (``tests/test_schema.py`` checks it is Alembic's
@@ -56,11 +60,19 @@ def bring_up_to_date(conn: Connection, models: MetaData) -> str:
     return "migrated"
 
 
-def _migrate(conn: Connection) -> None:
+def _migrate(conn: Connection, to: str = "head") -> None:
+    """Alembic's upgrade of ``conn`` to revision ``to``."""
     from alembic import command  # loaded only when there is something to migrate
+
+    command.upgrade(alembic_config(conn), to)
+
+
+def alembic_config(conn: Connection | None = None) -> Config:
+    """Alembic's configuration of the hall's migrations, run on ``conn`` if given."""
     from alembic.config import Config
 
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-    cfg.attributes["connection"] = conn
-    command.upgrade(cfg, "head")
+    if conn is not None:
+        cfg.attributes["connection"] = conn
+    return cfg

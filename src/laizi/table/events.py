@@ -291,17 +291,16 @@ def _read_close(d: JSON) -> TableEvent:
     return CloseEntry(_opt_int(d, "abandoned"), None if secret is None else _str(secret))
 
 
-_READERS: dict[str, tuple[TableEventType, Callable[[JSON], TableEvent]]] = {
-    kind.value: (kind, read) for kind, read in (
-        (TableEventType.TABLE, _read_table),
-        (TableEventType.JOIN, lambda d: JoinEntry(_str(d["person"]))),
-        (TableEventType.LEAVE, lambda d: LeaveEntry(_str(d["person"]))),
-        (TableEventType.HORSE, _read_horse),
-        (TableEventType.ENTROPY, lambda d: EntropyEntry(_str(d["person"]), _str(d["value"]))),
-        (TableEventType.HAND, _read_hand),
-        (TableEventType.ACTION, _read_action),
-        (TableEventType.HAND_END, _read_hand_end),
-        (TableEventType.CLOSE, _read_close))}
+_READERS: dict[str, Callable[[JSON], TableEvent]] = {
+    TableEventType.TABLE: _read_table,
+    TableEventType.JOIN: lambda d: JoinEntry(_str(d["person"])),
+    TableEventType.LEAVE: lambda d: LeaveEntry(_str(d["person"])),
+    TableEventType.HORSE: _read_horse,
+    TableEventType.ENTROPY: lambda d: EntropyEntry(_str(d["person"]), _str(d["value"])),
+    TableEventType.HAND: _read_hand,
+    TableEventType.ACTION: _read_action,
+    TableEventType.HAND_END: _read_hand_end,
+    TableEventType.CLOSE: _read_close}
 """Each line type's reader, by its tag. A table of functions rather than a ``match``: a
 long log is mostly ``action`` lines, and replaying reads every one (tests/test_table.py)."""
 
@@ -312,16 +311,15 @@ def table_event_from_json(data: object) -> TableEvent:
     if not isinstance(data, dict):
         raise LogError(f"a log line is a JSON object, not {type(data).__name__}")
     tag = data.get("type")
-    found = _READERS.get(tag) if isinstance(tag, str) else None
-    if found is None:
+    read = _READERS.get(tag) if isinstance(tag, str) else None
+    if read is None:
         raise LogError(f"unknown line type {tag!r}")
-    kind, read = found
     try:
         return read(data)
     except LogError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise LogError(f"a {kind} line with a missing or bad field: {exc!r}") from None
+        raise LogError(f"a {tag} line with a missing or bad field: {exc!r}") from None
 
 
 _GAME_TAGS: frozenset[str] = frozenset(GameEventType)
