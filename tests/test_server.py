@@ -1279,7 +1279,10 @@ def test_spectator_public_view(server: Server) -> None:
     """A spectator's view is the table's public view: no hand, no drawn tile, no legal
     actions, the same as the stored table shows nobody in particular."""
     host = unique("ann")
-    room = create_room(server, host, variant="taiwan", hands=1, **FAST)
+    # Three hands, ended by the host (_end) once looked at: the host's 4 decisions and a
+    # pending one must come before the match ends, and one short hand (a bot's early
+    # win) sometimes held fewer ("the match ended first").
+    room = create_room(server, host, variant="taiwan", hands=3, **FAST)
     code = room["code"]
 
     async def go() -> None:
