@@ -28,18 +28,20 @@ def test_levels_resolve_to_their_bots() -> None:
     assert isinstance(make_bot("practised", seed=1), GreedyBot)
     expert = make_bot("expert", seed=1)
     assert isinstance(expert, SearchBot)
-    assert (expert.rollouts, expert.stage, expert.extend, expert.budget_ms) == (
-        128, 16, 0.5, 1000)
+    assert (expert.rollouts, expert.stage, expert.extend, expert.accept,
+            expert.budget_ms) == (512, 16, 0.5, 3.0, 1000)
     assert all(name in bot_names() for name in LEVELS)
 
 
 def test_a_levels_parameters_override_its_own() -> None:
     assert resolve_level("expert:budget_ms=0") == (
-        "search:rollouts=128:stage=16:extend=0.5:budget_ms=1000:budget_ms=0")
+        "search:rollouts=512:stage=16:extend=0.5:accept=3:budget_ms=1000:budget_ms=0")
     assert parse_spec("expert:budget_ms=0") == (
-        "search", {"rollouts": 128, "stage": 16, "extend": 0.5, "budget_ms": 0})
+        "search", {"rollouts": 512, "stage": 16, "extend": 0.5, "accept": 3.0,
+                   "budget_ms": 0})
     assert parse_spec("expert:rollouts=8:k=3")[1] == {
-        "rollouts": 8, "stage": 16, "extend": 0.5, "budget_ms": 1000, "k": 3}
+        "rollouts": 8, "stage": 16, "extend": 0.5, "accept": 3.0, "budget_ms": 1000,
+        "k": 3}
     assert resolve_level("greedy:defence=false") == "greedy:defence=false"  # not a level
     with pytest.raises(BotSpecError, match="no parameter 'nope'"):
         parse_spec("expert:nope=1")

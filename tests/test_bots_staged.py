@@ -65,3 +65,31 @@ def test_staged_samples_shared_with_helpers_are_one_process_s() -> None:
     assert alone.choose(view, legal) == shared.choose(view, legal)
     assert shared.last_stats["procs"] == 2
     assert shared.last_stats["values"] == alone.last_stats["values"]
+
+
+def test_a_rival_that_has_won_clearly_stops_the_samples() -> None:
+    view, legal = _searched_state()
+    # accept=-inf: every rival has "won", so the first look ends it.
+    short = SearchBot(1, budget_ms=0, rollouts=8, window=1e9, procs=1)
+    staged = SearchBot(1, budget_ms=0, rollouts=64, stage=8, extend=-math.inf,
+                       accept=-math.inf, window=1e9, procs=1)
+    assert staged.choose(view, legal) == short.choose(view, legal)
+    assert staged.last_stats["rollouts"] == 8
+    assert staged.last_stats["values"] == short.last_stats["values"]
+    bot = make_bot("expert:accept=3")
+    assert isinstance(bot, SearchBot) and bot.accept == 3.0
+
+
+def test_staged_samples_stop_only_by_the_rules() -> None:
+    view, legal = _searched_state()
+    for accept in (0.0, 1.0, 3.0):
+        bot = SearchBot(1, budget_ms=0, rollouts=64, stage=8, extend=-1.0, accept=accept,
+                        window=1e9, procs=1)
+        bot.choose(view, legal)
+        n, z = bot.last_stats["rollouts"], bot.last_stats["z"]
+        assert n in (8, 16, 32, 64)
+        assert n == 64 or z >= accept or z < -1.0
+        # the same samples as the search that took n at once
+        fixed = SearchBot(1, budget_ms=0, rollouts=n, window=1e9, procs=1)
+        fixed.choose(view, legal)
+        assert fixed.last_stats["values"] == bot.last_stats["values"]

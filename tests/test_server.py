@@ -685,7 +685,9 @@ def test_protocol_fuzz(server: Server) -> None:
     it has a valid one), a repeated seq is answered again, nothing stored changes, the
     server keeps serving and the match then plays to its end."""
     host = unique("ann")
-    room = create_room(server, host, variant="jingzhou", hands=1, **FAST)
+    # Two hands: the host's two answers and a turn must come before the match ends, and
+    # one short hand (an early win) could hold fewer ("the match ended first").
+    room = create_room(server, host, variant="jingzhou", hands=2, **FAST)
     code = room["code"]
     rng = random.Random(20240617)
 

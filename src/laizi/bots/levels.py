@@ -9,15 +9,14 @@ arena figures in docs/bots.md were measured with).
 * ``novice`` (新手): the engine's baseline (:mod:`laizi.bots.simple`): wins, claims and
   discards for the lowest shanten; no defence, no aims beyond speed.
 * ``practised`` (熟手): ``greedy`` (tile efficiency, the variant's goals, defence).
-* ``expert`` (高手): ``search`` with staged samples: 16, then 32, 64 and 128 while a
-  rival to greedy's choice still looks promising (``stage=16:extend=0.5``), so the
-  close calls get up to 128 samples and the clear ones stop at 16 (an MCR arena hand
-  with one expert and three greedy bots took 2.6 s of CPU, against 4.2 s with a fixed
-  64 samples: docs/bots.md, "Strength levels").
-  A clock of one second caps it (a hall's bot may think that long; at about 6 ms an MCR
-  sample, 128 take about 0.8 s on an idle core, an estimate, so the cap binds only on
-  a loaded server, and then the bot takes fewer samples rather than stalling the
-  table).
+* ``expert`` (高手): ``search`` with staged samples: 16, then 32, 64, … up to 512 while a
+  rival to greedy's choice still looks promising (``stage=16:extend=0.5``) and has not
+  yet won by 3 standard errors (``accept=3``), so the close calls get up to 512 samples
+  and the clear ones stop at 16 (an MCR arena hand with one expert and three greedy
+  bots took about 5 s of CPU: docs/bots.md, "Strength levels").
+  A clock of one second caps it (a hall's bot may think that long; at about 5 ms an MCR
+  sample, one second holds about 200, so in the hall the clock binds on the closest
+  calls, and the bot then takes fewer samples rather than stalling the table).
 """
 
 from __future__ import annotations
@@ -40,8 +39,8 @@ class Level:
 LEVELS: dict[str, Level] = {lv.id: lv for lv in (
     Level("novice", "simple", "新手", "novice"),
     Level("practised", "greedy", "熟手", "practised"),
-    Level("expert", "search:rollouts=128:stage=16:extend=0.5:budget_ms=1000", "高手",
-          "expert"),
+    Level("expert", "search:rollouts=512:stage=16:extend=0.5:accept=3:budget_ms=1000",
+          "高手", "expert"),
 )}
 """The levels, weakest first (the order the hall lists them in)."""
 

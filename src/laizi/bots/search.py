@@ -27,8 +27,8 @@ The greedy choice is kept unless another candidate beats it on the paired differ
 With ``budget_ms=0`` only the rollout count limits the search and the bot is
 deterministic given its seed and the view. With ``stage`` the samples come in looks
 (``stage``, twice that, … up to ``rollouts``) and stop once the best rival's ``z`` is
-below ``extend``: the close calls get many samples, the clear ones few (the 高手 level,
-:mod:`laizi.bots.levels`).
+below ``extend`` (or, with ``accept``, once it reaches ``accept``): the close calls get
+many samples, the clear ones few (the 高手 level, :mod:`laizi.bots.levels`).
 """
 
 from __future__ import annotations
@@ -61,7 +61,8 @@ class SearchBot:
                  window: float = 40.0, read: bool = True, guard: bool = False,
                  decline: bool = True, discards: bool | None = None,
                  value_waits: bool | None = None, coupled: bool = True,
-                 procs: int | None = None, stage: int = 0, extend: float = 1.0) -> None:
+                 procs: int | None = None, stage: int = 0, extend: float = 1.0,
+                 accept: float = math.inf) -> None:
         if budget_ms < 0 or rollouts < 1 or k < 1 or (procs is not None and procs < 1):
             raise ValueError("budget_ms >= 0, rollouts >= 1, k >= 1 and procs >= 1 are "
                              "required")
@@ -111,6 +112,10 @@ class SearchBot:
         as many each time, and go on only while the best rival's ``z`` is at least
         ``extend`` (0: no stages, ``rollouts`` samples at once)."""
         self.extend = extend
+        self.accept = accept
+        """Staged sampling stops at a look where the best rival's ``z`` is at least this:
+        the rival has won clearly, and more samples would mostly confirm it
+        (``math.inf``: never; the 高手 level stops at 3, MCR's margin)."""
         self._sample_s = 0.0
         """Running estimate of one sample's duration (all candidates), across decisions,
         so the clock is respected from the first sample on."""
@@ -217,9 +222,11 @@ class SearchBot:
             if len(merged) < self.min_rollouts:
                 continue
             best, z = _verdict([merged[i] for i in sorted(merged)], margin)
-            # Staged: samples go on only while a rival looks promising (``extend``);
-            # most rivals are clearly worse after a few, and stop there.
-            if z < self.extend or (timed and time.perf_counter() >= deadline):
+            # Staged: samples go on only while a rival looks promising (``extend``) and
+            # has not yet won clearly (``accept``): most rivals are clearly worse after a
+            # few, and stop there.
+            if (z < self.extend or z >= self.accept
+                    or (timed and time.perf_counter() >= deadline)):
                 break
         values = [merged[i] for i in sorted(merged)]
         n = len(values)

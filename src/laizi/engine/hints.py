@@ -303,16 +303,8 @@ def _wins_any(probe: HandState, v: Variant, seat: int, hand: list[int], discard:
             if v.win_refusal(probe, seat, t, SELF_DRAW) is None:
                 return True
             _pose_claim(probe, seat, hand, t)
-            for source in _others(probe.n, seat):
-                probe.turn = source
-                pool = probe.discards[source]
-                pool.append(t)
-                refused = v.win_refusal(probe, seat, t, DISCARD_WIN)
-                pool.pop()
-                if refused is None:
-                    return True
-                if not v.discarder_matters:
-                    break
+            if any(refused is None for _, refused in _discard_verdicts(probe, v, seat, t)):
+                return True
     return False
 
 
@@ -348,27 +340,37 @@ def _on_discard(probe: HandState, v: Variant, seat: int, hand: list[int], t: int
     """The least and most ``seat`` gains winning on another seat's discard of ``t``."""
     _pose_claim(probe, seat, hand, t)
     gains = []
-    once: tuple[str | None] | None = None  # the verdict, if the discarder does not matter
-    for source in _others(probe.n, seat):
-        # As the engine does: the discard lies in its pool while the window is open, and
-        # is taken from it (into ``taken``) when the win ends the hand.
-        probe.turn = source
-        pool = probe.discards[source]
-        pool.append(t)
-        if once is None:
-            refused = v.win_refusal(probe, seat, t, DISCARD_WIN)
-            if not v.discarder_matters:
-                once = (refused,)
-        else:
-            refused = once[0]
-        pool.pop()
+    for source, refused in _discard_verdicts(probe, v, seat, t):
         if refused is not None:
             continue
+        # As the engine does: the discard is taken from its pool (into ``taken``) when
+        # the win ends the hand.
         probe.taken.append(t)
         record = probe.make_record([seat], DISCARD_WIN, source, t, known)
         probe.taken.pop()
         gains.append(net(v.settle(record), probe.n)[seat])
     return (min(gains), max(gains)) if gains else None
+
+
+def _discard_verdicts(probe: HandState, v: Variant, seat: int, t: int
+                      ) -> Iterator[tuple[int, str | None]]:
+    """For each other seat as the discarder of ``t`` (the probe's turn set to it, the
+    claim posed by :func:`_pose_claim`): the variant's verdict on ``seat`` winning on it
+    (``None``: allowed). Judged once when the discarder does not matter."""
+    once: tuple[str | None] | None = None
+    for source in _others(probe.n, seat):
+        probe.turn = source
+        if once is None:
+            # As the engine does: the discard lies in its pool while the window is open.
+            pool = probe.discards[source]
+            pool.append(t)
+            refused = v.win_refusal(probe, seat, t, DISCARD_WIN)
+            pool.pop()
+            if not v.discarder_matters:
+                once = (refused,)
+        else:
+            refused = once[0]
+        yield source, refused
 
 
 def _others(n: int, seat: int) -> Iterable[int]:
