@@ -76,8 +76,8 @@ def test_a_rival_that_has_won_clearly_stops_the_samples() -> None:
     assert staged.choose(view, legal) == short.choose(view, legal)
     assert staged.last_stats["rollouts"] == 8
     assert staged.last_stats["values"] == short.last_stats["values"]
-    bot = make_bot("expert:accept=3")
-    assert isinstance(bot, SearchBot) and bot.accept == 3.0
+    bot = make_bot("search:accept=2.5")  # not the 高手 level's own 3: the spec sets it
+    assert isinstance(bot, SearchBot) and bot.accept == 2.5
 
 
 def test_staged_samples_stop_only_by_the_rules() -> None:
