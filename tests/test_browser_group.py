@@ -142,6 +142,10 @@ def _gather(browser: People, server: str, code: str, host: Page, people: list[st
     return pages
 
 
+HAND_S = 60.0
+"""Seconds a hand of the group test may take, from the previous hand's settlement."""
+
+
 def _play_group(pages: dict[str, Page], server: str, code: str, hands: int,
                 shots: str) -> list[dict[str, Any]]:
     """Every person decides on their own page (a win, a claim, else their most isolated
@@ -150,7 +154,11 @@ def _play_group(pages: dict[str, Page], server: str, code: str, hands: int,
     with ``shown``: what each page showed of it."""
     seen: dict[str, dict[int, Any]] = {who: {} for who in pages}
     done: list[dict[str, Any]] = []  # the finished hands, once the target is reached
-    deadline = time.monotonic() + 40 * hands
+    # A stall, not the match's length, fails it: the match may need more than ``hands``
+    # hands before somebody has to 下桌 (the deals are random), so every hand gets its own
+    # HAND_S from the first settlement of the hand before it.
+    deadline = time.monotonic() + HAND_S
+    latest = 0  # the newest hand whose settlement a page has shown
     idle: dict[str, int] = {who: 0 for who in pages}  # looks since the page was busy
     while not done or any(not set(range(1, len(done) + 1)) <= set(s) for s in seen.values()):
         assert time.monotonic() < deadline, ("settlements seen", {w: sorted(s) for w, s
@@ -166,6 +174,8 @@ def _play_group(pages: dict[str, Page], server: str, code: str, hands: int,
             if st["settlement"]:
                 idle[who] = 0
                 n = _hand_number(st["settlement"])
+                if n > latest:
+                    latest, deadline = n, time.monotonic() + HAND_S
                 if n not in seen[who]:
                     seen[who][n] = settlement(pg)
                     seen[who][n]["waiting"] = pg.locator(
