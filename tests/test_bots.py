@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
+from bot_helpers import greedy_decisions
 from laizi.analysis import shanten
 from laizi.bots import BotSpecError, make_bot, parse_spec
 from laizi.bots.base import View
@@ -125,25 +126,12 @@ def test_search_guard_never_picks_a_discard_riskier_than_greedys() -> None:
     assert riskier > 0
 
 
-def _greedy_decisions(variant: str, seeds: range) -> Iterator[tuple[Game, int, View, list[Action]]]:
-    """Every decision of greedy bots playing ``seeds``: (game, seat, view, legal), the
-    game moving on by greedy's choice once the caller is done with it."""
-    for seed in seeds:
-        g = Game(variant, seed=seed)
-        bots = [make_bot("greedy", s) for s in range(g.n)]
-        while not g.over:
-            s = g.to_act()[0]
-            view, legal = g.view(s), list(g.legal_actions(s))
-            yield g, s, view, legal
-            g.apply(bots[s].choose(view, legal))
-
-
 def test_search_weighs_passing_on_a_discard_win() -> None:
     """In 晃晃 a discard win is paid by the discarder alone, a self-draw by all three at
     double (and 大刀 when concealed), so a concealed ready hand may do better to pass.
     With ``decline`` the search plays both out; without it a win is always taken."""
     found = passed = 0
-    for g, s0, view, legal in _greedy_decisions("huanghuang", range(16)):
+    for g, s0, view, legal in greedy_decisions("huanghuang", range(16)):
         if g.phase != TURN and any(a.type == WIN for a in legal):
             win = next(a for a in legal if a.type == WIN)
             keep = SearchBot(2, budget_ms=0, rollouts=24, decline=False)
@@ -166,7 +154,7 @@ def test_search_keeps_to_claims_where_discards_are_not_searched() -> None:
         assert not get_profile(v).search_discards
     assert get_profile("huanghuang").search_discards and get_profile("mcr").search_discards
     discards = claims = 0
-    for _g, _s, view, legal in _greedy_decisions("taiwan", range(4)):
+    for _g, _s, view, legal in greedy_decisions("taiwan", range(4)):
         on = SearchBot(2, budget_ms=0, rollouts=2, min_rollouts=1, window=1e9,
                        discards=True)
         on.choose(view, legal)
@@ -588,7 +576,7 @@ def test_fast_policy_value_waits_prefers_a_ready_hand_that_can_win() -> None:
     one; otherwise the plain choice stands."""
     plain, valued = FastPolicy("mcr"), FastPolicy("mcr", value_waits=True)
     changed = 0
-    for g, s, _view, legal in _greedy_decisions("mcr", range(6)):
+    for g, s, _view, legal in greedy_decisions("mcr", range(6)):
         if g.phase != TURN:
             continue
         a = plain.act(clone_world(g), s)

@@ -3,7 +3,12 @@ the engine (per-seat caches, incremental shanten, remembered refusals) must leav
 hand exactly as it was. The digests were computed on the code before that work (main at
 ce52c00): the whole table log of each hand (every event, passes included) and its
 simulated result (``laizi.sim.hands.play_hand``), for six seeds per variant, greedy
-bots alone and greedy against random."""
+bots alone and greedy against random.
+
+Greedy has since been made to play differently on purpose (its defence weight, 晃晃's
+passing on discard wins: docs/bots.md, "Greedy before and after"). The pins hold the
+greedy they were computed on, which ``greedy:fold=1:hold=0`` plays; its results are
+written with the name it had then, so the digests are unchanged."""
 
 from __future__ import annotations
 
@@ -28,19 +33,27 @@ PINNED: dict[str, tuple[str, str]] = {
 }
 
 
+PINNED_GREEDY = "greedy:fold=1:hold=0"
+"""Greedy as the pins were computed on it."""
+
+
 def digest(variant: str, seeds: range, bots: list[str]) -> str:
-    """The first 16 hex digits of a SHA-256 over each hand's table log and result."""
+    """The first 16 hex digits of a SHA-256 over each hand's table log and result
+    (``greedy`` played as :data:`PINNED_GREEDY`)."""
     h = hashlib.sha256()
     n = get(variant).seats
+    specs = [PINNED_GREEDY if b == "greedy" else b for b in bots]
     for seed in seeds:
-        task = HandTask(variant, seed, tuple(bots[s % len(bots)] for s in range(n)))
+        task = HandTask(variant, seed, tuple(specs[s % len(specs)] for s in range(n)))
         table = hand_table(task)
         seats = [BotController(make_bot(spec, bot_seed(seed, s)))
                  for s, spec in enumerate(task.bots)]
         table.start_hand()
         drive_hand(table, seats)
         h.update(json.dumps(table.log, sort_keys=True, default=str).encode())
-        h.update(json.dumps(play_hand(task), sort_keys=True).encode())
+        result = play_hand(task)
+        result["bots"] = ["greedy" if b == PINNED_GREEDY else b for b in result["bots"]]
+        h.update(json.dumps(result, sort_keys=True).encode())
     return h.hexdigest()[:16]
 
 

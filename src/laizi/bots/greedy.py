@@ -34,6 +34,7 @@ from laizi import tiles as T
 from laizi.analysis import WinRules, shanten
 from laizi.analysis.incremental import shanten_minus, shanten_plus
 from laizi.bots.determinize import DeterminizeError, sample_world
+from laizi.bots.hold import passes_discard_win
 from laizi.bots.knowledge import danger, hand_counts, is_open, threats, unseen_counts
 from laizi.bots.near import near_mask, near_set
 from laizi.bots.profiles import Profile, profile
@@ -50,6 +51,7 @@ from laizi.engine.actions import (
     PASS,
     PUNG,
     SPECIAL_KONG,
+    WIN,
     WINNING_TYPES,
     Action,
 )
@@ -416,9 +418,16 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0, *, defence: bool = True, probe: bool = True) -> None:
+    def __init__(self, seed: int = 0, *, defence: bool = True, probe: bool = True,
+                 fold: float | None = None, hold: float | None = None) -> None:
         self.seed = seed
         self.defence = defence
+        self.fold = fold
+        """The defence penalty's weight; ``None``: the variant profile's ``fold``."""
+        self.hold = hold
+        """Pass on a discard win for a likelier-paying self-draw
+        (:func:`~laizi.bots.hold.passes_discard_win`; 0: never); ``None``: the profile's
+        ``hold``."""
         self.probe = probe
         self.last_risk: dict[Action, float] = {}
         """The defence penalty of each discard at the last decision (for the search bot)."""
@@ -432,6 +441,10 @@ class GreedyBot:
         """Every legal action with its score, best first (ties: the engine's order)."""
         for a in legal_actions:
             if a.type in WINNING_TYPES:
+                hold = profile(view["variant"]).hold if self.hold is None else self.hold
+                if (a.type == WIN and a.tile is not None and hold > 0
+                        and passes_discard_win(view, a.tile, hold)):
+                    a = next((b for b in legal_actions if b.type == PASS), a)
                 others = [(0.0, b) for b in legal_actions if b is not a]
                 return [(1e9, a), *others]
         if len(legal_actions) == 1:
@@ -453,6 +466,7 @@ class GreedyBot:
         discards = [a for a in legal if a.type == DISCARD]
         best = -1e18
         best_s = 99
+        fold = ctx.profile.fold if self.fold is None else self.fold
         ready_live = 0  # the most live waits a ready discard leaves (when 地听 is offered)
         declarable = any(a.type == DECLARE for a in legal)
         prime_discards(ctx.counts, ctx.wilds, ctx.rules,
@@ -469,8 +483,8 @@ class GreedyBot:
                 ready_live = max(ready_live, ctx.live_waits(*got))
             if t == ctx.wild:
                 value -= 30.0  # a wildcard thrown away (晃晃: doubles every payment)
-            if self.defence:
-                r = ctx.risk(t, s_eff)
+            if self.defence and fold > 0:
+                r = ctx.risk(t, s_eff) * fold
                 self.last_risk[a] = r
                 value -= r
             out.append((value, a))

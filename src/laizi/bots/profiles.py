@@ -48,7 +48,15 @@ class Profile:
     honours_in_flush: bool = True
     dead: frozenset[int] = field(default_factory=frozenset)
     value_ref: float = 8.0
+    fold: float = 0.25
+    """Weight of greedy's defence penalty (1: the penalty as
+    :meth:`~laizi.bots.greedy.HandContext.risk` reckons it, 0: no defence). At the full
+    weight greedy folded more than it paid: every variant scored better with a quarter
+    of it or none, MCR best with none (docs/bots.md, "Defence")."""
     """A typical self-drawn win's takings: waits paying more weigh more (log scale)."""
+    hold: float = 0.0
+    """Greedy passes on a discard win when ``hold`` × the chance of self-drawing × the
+    self-draw's takings beat the win's (:mod:`laizi.bots.hold`; 0: every win taken)."""
     search_discards: bool = True
     """Does the search bot weigh one discard against another? Its playouts play for
     speed and know nothing of fan, 台 or points, so where value decides (Jingzhou,
@@ -129,7 +137,7 @@ PROFILES: dict[str, Profile] = {
         "huanghuang",
         rules_open=(WinRules(pair_tiles=None, seven_pairs=False),),
         rules_closed=(WinRules(pair_tiles=None, seven_pairs=True),),
-        closed_max=1, value_ref=6.0,
+        closed_max=1, value_ref=6.0, hold=0.18,
     ),
     # 8 fan minimum: the flush (混一色 6 / 清一色 24) and 碰碰和 are the common roads.
     "golden": Profile(
@@ -143,7 +151,7 @@ PROFILES: dict[str, Profile] = {
         rules_open=(WinRules(seven_pairs=False),),
         rules_closed=(WinRules(seven_pairs=True, thirteen_orphans=True),),
         closed_max=2, flush=2.0, value_ref=50.0, search_margin=3.0,
-        search_value_waits=True,
+        search_value_waits=True, fold=0.0,
     ),
     # 台: 门清 and 自摸 are worth a 台 each, flushes and 碰碰胡 much more.
     "taiwan": Profile(

@@ -116,9 +116,11 @@ def _check_params(name: str, spec: str, kw: dict[str, Param]) -> None:
                 if p.kind is inspect.Parameter.KEYWORD_ONLY]
     params = {p.name for p in keywords}
     # A compiled class (docs/build.md) keeps its signature but not its annotations: the
-    # types are then those of the defaults.
+    # types are then those of the defaults, and a ``None`` default stands for a number
+    # or none (the only such parameter of a compiled bot is greedy's ``fold``).
     hints = typing.get_type_hints(cls.__init__) or {
-        p.name: type(p.default) for p in keywords if p.default not in (None, p.empty)}
+        p.name: float | None if p.default is None else type(p.default)
+        for p in keywords if p.default is not p.empty}
     for key, value in kw.items():
         if key not in params:
             raise BotSpecError(f"bot {name!r} has no parameter {key!r} (in {spec!r}); "

@@ -62,7 +62,7 @@ class SearchBot:
                  decline: bool = True, discards: bool | None = None,
                  value_waits: bool | None = None, coupled: bool = True,
                  procs: int | None = None, stage: int = 0, extend: float = 1.0,
-                 accept: float = math.inf) -> None:
+                 accept: float = math.inf, fold: float | None = 1.0) -> None:
         if budget_ms < 0 or rollouts < 1 or k < 1 or (procs is not None and procs < 1):
             raise ValueError("budget_ms >= 0, rollouts >= 1, k >= 1 and procs >= 1 are "
                              "required")
@@ -96,7 +96,14 @@ class SearchBot:
         shared wall, from the claim on the two hands are unrelated and their difference
         is mostly noise. In MCR searches the paired differences' standard error fell by
         about a fifth (docs/bots.md)."""
-        self.greedy = GreedyBot(seed)
+        self.greedy = GreedyBot(seed, fold=fold, hold=0.0)
+        """The base policy: its choice stands unless a rival wins on the samples. It
+        takes every win: whether to pass on a discard win is the search's own question
+        (``decline``), answered on the samples.
+        ``fold`` is its defence weight: 1, the full penalty that every figure of the
+        search (and the 高手 level) was measured with; ``None``, the variant profile's
+        lighter weight that made greedy itself stronger (docs/bots.md, "Defence"), not
+        yet measured inside the search."""
         self.last_stats: dict[str, object] = {}
         """The last searched decision: samples (``rollouts``), ``candidates``, ``ms``,
         ``values`` (per sample, the seat's points after each candidate), and
