@@ -48,12 +48,13 @@ class Profile:
     honours_in_flush: bool = True
     dead: frozenset[int] = field(default_factory=frozenset)
     value_ref: float = 8.0
+    """A typical self-drawn win's takings: waits paying more weigh more (log scale)."""
     fold: float = 0.25
     """Weight of greedy's defence penalty (1: the penalty as
     :meth:`~laizi.bots.greedy.HandContext.risk` reckons it, 0: no defence). At the full
-    weight greedy folded more than it paid: every variant scored better with a quarter
-    of it or none, MCR best with none (docs/bots.md, "Defence")."""
-    """A typical self-drawn win's takings: waits paying more weigh more (log scale)."""
+    weight greedy folded more than folding paid: every variant scored at least as well
+    with a quarter of it or none, MCR best with none (docs/bots.md, "Defence,
+    measured")."""
     hold: float = 0.0
     """Greedy passes on a discard win when ``hold`` × the chance of self-drawing × the
     self-draw's takings beat the win's (:mod:`laizi.bots.hold`; 0: every win taken)."""

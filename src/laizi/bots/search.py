@@ -99,11 +99,11 @@ class SearchBot:
         self.greedy = GreedyBot(seed, fold=fold, hold=0.0)
         """The base policy: its choice stands unless a rival wins on the samples. It
         takes every win: whether to pass on a discard win is the search's own question
-        (``decline``), answered on the samples.
-        ``fold`` is its defence weight: 1, the full penalty that every figure of the
-        search (and the 高手 level) was measured with; ``None``, the variant profile's
-        lighter weight that made greedy itself stronger (docs/bots.md, "Defence"), not
-        yet measured inside the search."""
+        (``decline``), answered on the samples. ``fold`` is its defence weight: 1, the
+        full penalty that every figure of the search (and the 高手 level) was measured
+        with; ``None``, the variant profile's lighter weight that made greedy itself
+        stronger (docs/bots.md, "Defence, measured"), not yet measured inside the
+        search."""
         self.last_stats: dict[str, object] = {}
         """The last searched decision: samples (``rollouts``), ``candidates``, ``ms``,
         ``values`` (per sample, the seat's points after each candidate), and
