@@ -90,10 +90,12 @@ def test_every_seat_draws_its_own_wall_in_order(seed: int, dealer: int) -> None:
 
 def test_a_dry_own_wall_draws_the_hand_with_tiles_left(
         capsys: pytest.CaptureFixture[str]) -> None:
-    game = _played(41, 1)  # greedy bots: a hand that ends drawn with 5 tiles unused
-    assert game.record is not None and game.record.outcome == "draw"
+    # The first greedy hand that ends drawn with tiles unused (which seed that is depends
+    # on how greedy plays).
+    game = next(g for g in (_played(seed, 1) for seed in range(1, 400))
+                if g.record is not None and g.record.outcome == "draw" and g.tail > g.head)
     assert game.seat_streams is not None
-    assert game.tail - game.head == sum(map(len, game.seat_streams)) == 5
+    assert game.tail - game.head == sum(map(len, game.seat_streams)) > 0
     last = [e for e in game.log if e["type"] == "action" and not e.get("answer")][-1]
     assert last["action"]["type"] == "discard"
     drawer = (last["action"]["seat"] + 1) % 4  # the next seat had nothing to draw

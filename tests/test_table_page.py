@@ -73,6 +73,13 @@ def a_turn(table: Table, me: int) -> bool:
     return _phase(table) == "turn" and table.to_act() == [me]
 
 
+def a_turn_with_a_button(table: Table, me: int) -> bool:
+    """My turn with an action besides the discards (a kong, 红中杠, a win): the action
+    bar has a button."""
+    return a_turn(table, me) and any(a.to_json()["type"] != "discard"
+                                     for a in table.legal_actions(me))
+
+
 def a_refused_tile(table: Table, me: int) -> bool:
     if not a_turn(table, me):
         return False
@@ -98,8 +105,9 @@ UNCOVERED = """sel => [...document.querySelectorAll(sel)].map(e => {
 @pytest.mark.parametrize("prompt", ["claim", "turn"])
 def test_an_open_settlement_never_keeps_its_reader_from_acting(browser: Browser,
                                                                prompt: str) -> None:
+    # Both prompts with a button in the action bar, which is checked to be uncovered.
     table = play_until("jingzhou", [ME, "🤖 1", "🤖 2"], a_claim if prompt == "claim"
-                       else a_turn)
+                       else a_turn_with_a_button)
     hall = Hall(table_api(ME))
     page, errors = open_page(browser, hall, f"/r/{CODE}?t={TOKEN}")
     try:
