@@ -6,8 +6,9 @@ heuristic MCR bot's self-play (about 2.5% draws; its wall conventions are not ou
     .venv/bin/python benchmarks/bot_profile.py --bots greedy:fold=1:hold=0 --hands 2000
     .venv/bin/python benchmarks/bot_profile.py --variant mcr --json
 
-Every seat plays the same spec, hands with seeds ``SEED``, ``SEED+1``, … (the engine's
-:class:`~laizi.engine.Game`, no table: 晃晃's horses are not bought). Per hand it counts
+Every seat plays the same spec, hands with seeds ``SEED``, ``SEED+1``, …, each dealt and
+driven as ``laizi simulate`` plays it (:func:`laizi.sim.hands.hand_table`, the table's
+driver). Per hand it counts
 the draws (黄庄), the claimed melds (吃 / 碰 / 明杠, 开口) per seat, the wins by a hand
 with a claimed meld, the wins by self-draw and the items the settlement names (its
 reasons, :func:`laizi.sim.hands.hand_items`), and the winner's takings.
@@ -24,13 +25,13 @@ from dataclasses import dataclass
 from multiprocessing import Pool
 
 from laizi.bots import make_bot
-from laizi.engine import Game
-from laizi.sim.hands import bot_seed, hand_items
+from laizi.bots.knowledge import OPEN_KINDS
+from laizi.sim.hands import HandTask, bot_seed, hand_items, hand_table
+from laizi.table.driver import BotController
+from laizi.table.driver import play_hand as drive_hand
 from laizi.variants import BUILTIN
+from laizi.variants import get as get_variant
 from laizi.vocab import GameEventType, Outcome, WinHow
-
-OPEN_KINDS = frozenset({"chow", "pung", "kong", "added_kong"})
-"""Meld kinds built on a claimed discard: ``added_kong`` grows a claimed pung."""
 
 
 @dataclass(frozen=True)
@@ -49,13 +50,16 @@ class HandCounts:
 
 
 def play(job: tuple[str, str, int]) -> HandCounts:
-    """One hand of ``spec`` in every seat: its counts."""
+    """One hand of ``spec`` in every seat, as ``laizi simulate`` deals and drives it (the
+    first hand of its own table): its counts."""
     variant, spec, seed = job
-    g = Game(variant, seed=seed)
-    bots = [make_bot(spec, bot_seed(seed, s)) for s in range(g.n)]
-    while not g.over:
-        s = g.to_act()[0]
-        g.apply(bots[s].choose(g.view(s), g.legal_actions(s)))
+    task = HandTask(variant, seed, (spec,) * get_variant(variant).seats)
+    table = hand_table(task)
+    table.start_hand()
+    drive_hand(table, [BotController(make_bot(spec, bot_seed(seed, s)))
+                       for s in range(len(task.bots))])
+    g = table.game
+    assert g is not None and g.over
     end = g.log[-1]
     assert end["type"] == GameEventType.END
     record = end["record"]

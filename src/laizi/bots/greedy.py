@@ -441,12 +441,12 @@ class GreedyBot:
         """Every legal action with its score, best first (ties: the engine's order)."""
         for a in legal_actions:
             if a.type in WINNING_TYPES:
+                first = a
                 hold = profile(view["variant"]).hold if self.hold is None else self.hold
-                if (a.type == WIN and a.tile is not None and hold > 0
-                        and passes_discard_win(view, a.tile, hold)):
-                    a = next((b for b in legal_actions if b.type == PASS), a)
-                others = [(0.0, b) for b in legal_actions if b is not a]
-                return [(1e9, a), *others]
+                if a.type == WIN and a.tile is not None and passes_discard_win(view, a.tile, hold):
+                    first = next((b for b in legal_actions if b.type == PASS), a)
+                others = [(0.0, b) for b in legal_actions if b is not first]
+                return [(1e9, first), *others]
         if len(legal_actions) == 1:
             return [(0.0, legal_actions[0])]
         ctx = HandContext(view, self.probe)
